@@ -1,0 +1,1 @@
+"""Hearth's brain: a turn, local voice commands, the supervisor of the voice process, the CLI."""

@@ -1,0 +1,99 @@
+"""Loading ``assistant.yaml`` in layers: packaged defaults, system, user, ``--config``, environment."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from config.schema import Settings
+from config.yaml_source import (
+    ConfigError,
+    Layer,
+    Origin,
+    describe_validation_error,
+    merge_layers,
+    read_yaml_layer,
+)
+
+ENV_PREFIX = "HEARTH_"
+ENV_NESTING = "__"
+SETTINGS_FILE = "assistant.yaml"
+
+
+def packaged_file(name: str) -> Path:
+    """Path of a default file shipped inside the ``config`` package."""
+    return Path(str(resources.files("config").joinpath(name)))
+
+
+def user_config_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """The per-user configuration folder (``$XDG_CONFIG_HOME/hearth``, else ~/.config/hearth)."""
+    env = os.environ if environ is None else environ
+    base = env.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "hearth"
+
+
+def config_search_path(name: str, environ: Mapping[str, str] | None = None) -> list[Path]:
+    """Where a configuration file is looked for, lowest precedence first (packaged default first)."""
+    env = os.environ if environ is None else environ
+    system_dir = Path(env.get("CONFIGURATION_DIRECTORY") or "/etc/hearth")
+    return [packaged_file(name), system_dir / name, user_config_dir(env) / name]
+
+
+def load_settings(
+    config_path: Path | None = None,
+    environ: Mapping[str, str] | None = None,
+    search_path: Sequence[Path] | None = None,
+) -> Settings:
+    """Build the settings from every layer; raise ConfigError naming file, line and key on a fault.
+
+    ``search_path`` replaces the default file locations (tests use it); ``config_path`` must exist.
+    """
+    env = os.environ if environ is None else environ
+    paths = list(config_search_path(SETTINGS_FILE, env) if search_path is None else search_path)
+    layers = [read_yaml_layer(path) for path in paths if path.is_file()]
+    if config_path is not None:
+        if not config_path.is_file():
+            raise ConfigError(f"{config_path}: no such settings file")
+        layers.append(read_yaml_layer(config_path))
+    layers.append(environment_layer(env))
+    merged = merge_layers(layers)
+    try:
+        return Settings.model_validate(merged.values)
+    except ValidationError as exc:
+        raise ConfigError(describe_validation_error(exc, merged.origins)) from None
+
+
+def environment_layer(environ: Mapping[str, str]) -> Layer:
+    """Settings from ``HEARTH_SECTION__KEY=value`` variables; values are read as YAML scalars.
+
+    Variables without the ``__`` separator (``HEARTH_FAILPOINTS``, ``HEARTH_LOG_LEVEL``) are not
+    settings and are left alone.
+    """
+    values: dict[str, Any] = {}
+    origins: dict[tuple[str | int, ...], Origin] = {}
+    for name, raw in sorted(environ.items()):
+        if not name.startswith(ENV_PREFIX) or ENV_NESTING not in name:
+            continue
+        path = tuple(part.lower() for part in name[len(ENV_PREFIX) :].split(ENV_NESTING))
+        if not all(path):
+            raise ConfigError(f"environment variable {name}: empty key in its name")
+        try:
+            value = yaml.safe_load(raw) if raw.strip() else None
+        except yaml.YAMLError:
+            value = raw
+        target = values
+        for part in path[:-1]:
+            target = target.setdefault(part, {})
+            if not isinstance(target, dict):
+                raise ConfigError(f"environment variable {name}: conflicts with another variable")
+        target[path[-1]] = value
+        for depth in range(1, len(path) + 1):
+            origins.setdefault(path[:depth], Origin(f"environment variable {name}"))
+    return Layer(values, origins)
+

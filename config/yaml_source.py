@@ -1,0 +1,166 @@
+"""Reading YAML while remembering where every key came from, so errors can name file and line."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+KeyPath = tuple[str | int, ...]
+
+
+class ConfigError(Exception):
+    """A settings or personality file that cannot be used; the message says where and why."""
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a value was set: a file and line, or an environment variable."""
+
+    source: str
+    line: int | None = None
+
+    def __str__(self) -> str:
+        return f"{self.source}, line {self.line}" if self.line is not None else self.source
+
+
+@dataclass(frozen=True)
+class Layer:
+    """One source of settings: its values and the origin of every key path in it."""
+
+    values: dict[str, Any]
+    origins: dict[KeyPath, Origin]
+
+
+def read_yaml_layer(path: Path) -> Layer:
+    """Parse a YAML file that must hold a mapping; raise ConfigError naming the file and line."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not UTF-8 text (byte {exc.start})") from exc
+    return parse_yaml_layer(text, str(path))
+
+
+def parse_yaml_layer(text: str, source: str) -> Layer:
+    """Parse YAML text holding a mapping (or nothing) into a Layer with per-key origins."""
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        values = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f", line {mark.line + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise ConfigError(f"{source}{where}: invalid YAML: {problem}") from exc
+    if values is None:
+        return Layer({}, {})
+    if not isinstance(values, dict) or not isinstance(node, yaml.MappingNode):
+        raise ConfigError(f"{source}, line 1: expected a mapping of settings at the top level")
+    origins: dict[KeyPath, Origin] = {}
+    _collect_origins(node, (), source, origins)
+    return Layer(values, origins)
+
+
+def _collect_origins(
+    node: yaml.Node, prefix: KeyPath, source: str, origins: dict[KeyPath, Origin]
+) -> None:
+    if isinstance(node, yaml.MappingNode):
+        seen: set[str] = set()
+        for key_node, value_node in node.value:
+            key = str(key_node.value)
+            path = (*prefix, key)
+            if key in seen:
+                # PyYAML keeps the last silently; a user editing by hand deserves to hear about it.
+                raise ConfigError(
+                    f"{source}, line {key_node.start_mark.line + 1}: "
+                    f"key '{_dotted(path)}' appears twice"
+                )
+            seen.add(key)
+            origins[path] = Origin(source, key_node.start_mark.line + 1)
+            _collect_origins(value_node, path, source, origins)
+    elif isinstance(node, yaml.SequenceNode):
+        for index, item in enumerate(node.value):
+            path = (*prefix, index)
+            origins[path] = Origin(source, item.start_mark.line + 1)
+            _collect_origins(item, path, source, origins)
+
+
+def merge_layers(layers: list[Layer]) -> Layer:
+    """Deep-merge layers in order: later mappings override earlier keys, lists replace whole."""
+    values: dict[str, Any] = {}
+    origins: dict[KeyPath, Origin] = {}
+    for layer in layers:
+        _merge_into(values, layer.values)
+        # A list or scalar that replaces an earlier value must not keep the origins of what it
+        # replaced: an error inside it belongs to the layer that wrote it.
+        replaced = [
+            path for path in layer.origins if not isinstance(_lookup(layer.values, path), Mapping)
+        ]
+        origins = {
+            path: origin
+            for path, origin in origins.items()
+            if not any(len(path) > len(r) and path[: len(r)] == r for r in replaced)
+        }
+        origins.update(layer.origins)
+    return Layer(values, origins)
+
+
+def _merge_into(target: dict[str, Any], update: Mapping[str, Any]) -> None:
+    for key, value in update.items():
+        if isinstance(value, Mapping) and isinstance(target.get(key), dict):
+            _merge_into(target[key], value)
+        else:
+            target[key] = value
+
+
+def _lookup(values: Any, path: KeyPath) -> Any:
+    for part in path:
+        try:
+            values = values[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return values
+
+
+def describe_validation_error(error: ValidationError, origins: Mapping[KeyPath, Origin]) -> str:
+    """Turn a pydantic error into lines naming the file, line and dotted key of each problem."""
+    lines = []
+    for problem in error.errors():
+        path = tuple(part for part in problem["loc"] if not _is_union_tag(part))
+        origin = _nearest_origin(path, origins)
+        message = problem["msg"]
+        if problem["type"] == "extra_forbidden":
+            message = "unknown key (check its spelling)"
+        elif problem["type"] == "missing":
+            message = "required key is missing"
+        where = f"{origin}: " if origin else ""
+        lines.append(f"{where}key '{_dotted(path)}': {message}")
+    return "\n".join(lines)
+
+
+def _is_union_tag(part: str | int) -> bool:
+    # pydantic adds the type tried in a union (e.g. 'float', 'str') to the location; users never
+    # wrote those names, so they are left out of the key path.
+    return isinstance(part, str) and part in {"str", "int", "float", "bool", "none", "list", "tuple"}
+
+
+def _nearest_origin(path: KeyPath, origins: Mapping[KeyPath, Origin]) -> Origin | None:
+    for length in range(len(path), 0, -1):
+        origin = origins.get(path[:length])
+        if origin is not None:
+            return origin
+    return None
+
+
+def _dotted(path: KeyPath) -> str:
+    text = ""
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
