@@ -1,6 +1,12 @@
 """Settings and the personality card: schema, layered loading, validation, packaged defaults."""
 
-from config.loader import config_search_path, load_settings, packaged_file, user_config_dir
+from config.loader import (
+    config_search_path,
+    load_settings,
+    memory_database_path,
+    packaged_file,
+    user_config_dir,
+)
 from config.schema import (
     AudioSettings,
     ConversationSettings,
@@ -35,6 +41,7 @@ __all__ = [
     "WakeSettings",
     "config_search_path",
     "load_settings",
+    "memory_database_path",
     "packaged_file",
     "user_config_dir",
 ]

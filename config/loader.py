@@ -97,3 +97,15 @@ def environment_layer(environ: Mapping[str, str]) -> Layer:
             origins.setdefault(path[:depth], Origin(f"environment variable {name}"))
     return Layer(values, origins)
 
+
+
+def memory_database_path(settings: Settings, environ: Mapping[str, str] | None = None) -> Path:
+    """Where the memory lives: the setting, else ``$STATE_DIRECTORY`` (systemd), else XDG data."""
+    env = os.environ if environ is None else environ
+    if settings.memory.database is not None:
+        return settings.memory.database.expanduser()
+    if env.get("STATE_DIRECTORY"):
+        # systemd may pass several directories separated by colons; the first is ours.
+        return Path(env["STATE_DIRECTORY"].split(":")[0]) / "memory.db"
+    data_home = env.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(data_home) / "hearth" / "memory.db"

@@ -1,0 +1,226 @@
+"""``hearth memory ...``: the fact store from the command line (a contract other tools rely on)."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from pathlib import Path
+
+from assistant.cli.common import EXIT_OK, UserError, print_json, settings_from
+from assistant.memory_setup import open_memory
+from memory import Fact, Kind, Memory, MemoryInputError, StoreError
+
+Handler = Callable[[Memory, argparse.Namespace], int]
+
+
+def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    """Add ``hearth memory`` and its subcommands."""
+    parser = subparsers.add_parser(
+        "memory", parents=[common], help="remember, list, resolve and forget facts"
+    )
+    commands = parser.add_subparsers(dest="memory_command", metavar="ACTION", required=True)
+
+    def add(name: str, handler: Handler, help_text: str) -> argparse.ArgumentParser:
+        sub = commands.add_parser(name, parents=[common], help=help_text, description=help_text)
+        sub.set_defaults(handler=lambda args: _with_memory(args, handler))
+        return sub
+
+    remember = add("remember", _remember, "remember a fact (merged, linked as a conflict, or added)")
+    remember.add_argument("text")
+    remember.add_argument(
+        "--kind",
+        default="fact",
+        help=f"one of {', '.join(k.value for k in Kind)} (free-form labels are mapped onto these)",
+    )
+    remember.add_argument("--pin", action="store_true", help="stated on purpose: never goes stale")
+    _json_flag(remember)
+
+    listing = add("list", _list, "list active facts")
+    listing.add_argument("--all", action="store_true", help="include superseded and forgotten facts")
+    _json_flag(listing)
+
+    show = add("show", _show, "show one fact with its links and near-misses")
+    show.add_argument("id", type=int)
+    _json_flag(show)
+
+    history = add("history", _history, "the append-only history, of one fact or of all")
+    history.add_argument("id", type=int, nargs="?")
+    _json_flag(history)
+
+    forget = add("forget", _forget, "remove a fact's text for good (a tombstone stays)")
+    forget.add_argument("id", type=int)
+    _json_flag(forget)
+
+    resolve = add("resolve", _resolve, "keep a fact as current; the facts it conflicts with are superseded")
+    resolve.add_argument("id", type=int)
+    resolve.add_argument(
+        "--both", action="store_true", help="both sides are true: clear the conflict, keep both"
+    )
+    _json_flag(resolve)
+
+    conflicts = add("conflicts", _conflicts, "list open conflicts")
+    _json_flag(conflicts)
+
+    recall = add("recall", _recall, "what Hearth would recall for an utterance, with the notice")
+    recall.add_argument("text")
+    _json_flag(recall)
+
+    for name, pinned in (("pin", True), ("unpin", False)):
+        pin = add(name, _pin_handler(pinned), f"{name} a fact")
+        pin.add_argument("id", type=int)
+
+    export = add("export", _export, "write every fact and the history to a JSON file, atomically")
+    export.add_argument("path", type=Path)
+
+
+def _json_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print JSON")
+
+
+def _with_memory(args: argparse.Namespace, handler: Handler) -> int:
+    settings = settings_from(args)
+    try:
+        memory = open_memory(settings, Path(args.db) if args.db else None)
+    except StoreError as exc:
+        raise UserError(str(exc)) from None
+    try:
+        return handler(memory, args)
+    except (MemoryInputError, StoreError) as exc:
+        raise UserError(str(exc)) from None
+    finally:
+        memory.close()
+
+
+def _describe(fact: Fact) -> str:
+    status = "" if fact.status.value == "active" else f" ({fact.status.value})"
+    pin = " [pinned]" if fact.pinned else ""
+    text = fact.text if fact.text is not None else "<forgotten>"
+    links = f"  conflicts with {', '.join(f'#{i}' for i in fact.conflicts_with)}"
+    return f"#{fact.id} [{fact.kind.value}]{pin}{status} {text}" + (
+        links if fact.conflicts_with else ""
+    )
+
+
+def _remember(memory: Memory, args: argparse.Namespace) -> int:
+    outcome = memory.remember(args.text, args.kind, pinned=args.pin)
+    if args.json:
+        print_json(outcome.to_json())
+        return EXIT_OK
+    print(f"{outcome.action.value}: {_describe(outcome.fact)}")
+    for other in outcome.conflicts:
+        print(f"  disagrees with {_describe(other)}")
+    if outcome.conflicts:
+        print(f"  keep one with: hearth memory resolve ID  (or --both if both are true)")
+    return EXIT_OK
+
+
+def _list(memory: Memory, args: argparse.Namespace) -> int:
+    facts = memory.facts(include_all=args.all)
+    if args.json:
+        print_json([fact.to_json() for fact in facts])
+    else:
+        for fact in facts:
+            print(_describe(fact))
+    return EXIT_OK
+
+
+def _show(memory: Memory, args: argparse.Namespace) -> int:
+    fact = memory.get(args.id)
+    misses = memory.near_misses(args.id)
+    if args.json:
+        document = fact.to_json()
+        document["near_misses"] = [
+            {"fact_id": m.fact_id, "other_id": m.other_id, "score": round(m.score, 3),
+             "kinds": [m.fact_kind.value, m.other_kind.value], "reason": m.reason}
+            for m in misses
+        ]  # fmt: skip
+        print_json(document)
+        return EXIT_OK
+    print(_describe(fact))
+    print(f"  confirmed {fact.confirm_count} time(s), last {fact.to_json()['confirmed_at']}")
+    if fact.source.utterance:
+        print(f"  heard in: {fact.source.utterance}")
+    for miss in misses:
+        other = miss.other_id if miss.fact_id == fact.id else miss.fact_id
+        print(
+            f"  near-miss with #{other} (score {miss.score:.2f}, kinds "
+            f"{miss.fact_kind.value}/{miss.other_kind.value}): not claimed as a conflict"
+        )
+    return EXIT_OK
+
+
+def _history(memory: Memory, args: argparse.Namespace) -> int:
+    entries = memory.history(args.id)
+    if args.json:
+        print_json([entry.to_json() for entry in entries])
+        return EXIT_OK
+    for entry in entries:
+        other = f" (#{entry.other_id})" if entry.other_id is not None else ""
+        text = f" {entry.text}" if entry.text else ""
+        print(f"{entry.to_json()['at']} #{entry.fact_id} {entry.action.value}{other}{text}")
+    return EXIT_OK
+
+
+def _forget(memory: Memory, args: argparse.Namespace) -> int:
+    fact = memory.forget(args.id)
+    if args.json:
+        print_json(fact.to_json())
+    else:
+        print(f"forgotten: #{fact.id}")
+    return EXIT_OK
+
+
+def _resolve(memory: Memory, args: argparse.Namespace) -> int:
+    if args.both:
+        facts = memory.keep_both(args.id)
+        if args.json:
+            print_json({"kept": [fact.to_json() for fact in facts], "superseded": []})
+        else:
+            print("kept both: " + ", ".join(f"#{fact.id}" for fact in facts))
+        return EXIT_OK
+    superseded = memory.resolve(args.id)
+    if args.json:
+        print_json(
+            {"kept": [memory.get(args.id).to_json()], "superseded": [f.to_json() for f in superseded]}
+        )
+    else:
+        print(f"current: #{args.id}; superseded: " + ", ".join(f"#{f.id}" for f in superseded))
+    return EXIT_OK
+
+
+def _conflicts(memory: Memory, args: argparse.Namespace) -> int:
+    pairs = memory.conflicts()
+    if args.json:
+        print_json([[pair.older.to_json(), pair.newer.to_json()] for pair in pairs])
+        return EXIT_OK
+    if not pairs:
+        print("no open conflicts")
+    for pair in pairs:
+        print(f"{_describe(pair.older)}\n  vs {_describe(pair.newer)}")
+    return EXIT_OK
+
+
+def _recall(memory: Memory, args: argparse.Namespace) -> int:
+    recall = memory.recall(args.text)
+    if args.json:
+        print_json(recall.to_json())
+    else:
+        print(recall.render() or "nothing relevant remembered")
+    return EXIT_OK
+
+
+def _pin_handler(pinned: bool) -> Handler:
+    def handler(memory: Memory, args: argparse.Namespace) -> int:
+        print(_describe(memory.set_pinned(args.id, pinned)))
+        return EXIT_OK
+
+    return handler
+
+
+def _export(memory: Memory, args: argparse.Namespace) -> int:
+    try:
+        count = memory.export(args.path)
+    except OSError as exc:
+        raise UserError(f"{args.path}: cannot write: {exc.strerror or exc}") from None
+    print(f"exported {count} facts to {args.path}")
+    return EXIT_OK

@@ -1,0 +1,479 @@
+"""The memory's rules for change: remember (merge, conflict, revive), resolve, forget, recall.
+
+Nothing here deletes or rewrites a fact on its own. Every change is one transaction that also
+appends to the history, so any earlier wording can be read back.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import re
+import sqlite3
+import tempfile
+import unicodedata
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from memory.embedder import Embedder, EmbedderError
+from memory.kinds import Kind, normalise_kind
+from memory.model import (
+    MAX_FACT_CHARS,
+    Action,
+    Fact,
+    FactStatus,
+    HistoryAction,
+    HistoryEntry,
+    MemoryInputError,
+    NearMiss,
+    Origin,
+    RememberOutcome,
+    Source,
+)
+from memory.recall import Recall, RecallPolicy, choose_recall
+from memory.similarity import CosineBands, Judgement, Relation, cosine_bands, index_keys, judge
+from memory.store import FactStore, StoreError
+from memory.vectors import VectorIndex
+
+log = logging.getLogger(__name__)
+
+CANDIDATE_LIMIT = 64
+"""Facts compared per statement: those sharing the most index keys, plus vector neighbours."""
+VECTOR_NEIGHBOURS = 16
+
+
+@dataclass(frozen=True)
+class ConflictPair:
+    """Two active facts linked as disagreeing, waiting for the user to say which is current."""
+
+    older: Fact
+    newer: Fact
+
+
+class Memory:
+    """Hearth's memory of facts about its people, over a FactStore."""
+
+    def __init__(
+        self,
+        store: FactStore,
+        embedder: Embedder | None = None,
+        bands: CosineBands | None = None,
+        policy: RecallPolicy | None = None,
+    ):
+        self.store = store
+        self.policy = policy or RecallPolicy()
+        self._embedder = embedder
+        self._bands = bands or (cosine_bands(embedder.model) if embedder else None)
+        self._vectors: VectorIndex | None = None
+        self._vectors_version: int | None = None
+
+    @classmethod
+    def open(
+        cls,
+        path: Path | str,
+        embedder: Embedder | None = None,
+        bands: CosineBands | None = None,
+        policy: RecallPolicy | None = None,
+    ) -> Memory:
+        """Open the memory database at ``path`` (see FactStore.open for what is refused)."""
+        return cls(FactStore.open(path), embedder, bands, policy)
+
+    def close(self) -> None:
+        """Close the database."""
+        self.store.close()
+
+    # -- remembering -----------------------------------------------------------------------------
+
+    def remember(
+        self,
+        text: str,
+        kind: str | Kind | None = None,
+        source: Source | None = None,
+        pinned: bool = False,
+    ) -> RememberOutcome:
+        """Store a statement: merge it into the same fact, revive it, or add it (linking conflicts).
+
+        Raises MemoryInputError for text or a kind that cannot be remembered. An embedder failure
+        or a failed comparison never stops the write: the fact is then stored plainly.
+        """
+        text = clean_statement(text)
+        kind = _kind(kind)
+        source = source or Source()
+        digests = statement_digests(text)
+        vector = self._embed(text)
+        with self._writing():
+            forgotten_id = self.store.forgotten_by_digest(digests)
+            if forgotten_id is not None:
+                if source.origin is Origin.EXTRACTED:
+                    tombstone = self.store.get_fact(forgotten_id)
+                    assert tombstone is not None
+                    return RememberOutcome(
+                        Action.IGNORED_FORGOTTEN, tombstone, reason="the user asked to forget this"
+                    )
+                self.store.lift_tombstone(forgotten_id)
+            judged = self._compare(text, kind, vector)
+            return self._apply(text, kind, source, pinned, vector, judged)
+
+    def _compare(
+        self, text: str, kind: Kind, vector: np.ndarray | None
+    ) -> list[tuple[Fact, Judgement]]:
+        candidate_ids = self.store.fact_ids_with_keys(index_keys(text), CANDIDATE_LIMIT)
+        vectors = self._vector_index() if vector is not None else None
+        if vectors is not None and vector is not None:
+            neighbours = [fid for fid, _ in vectors.nearest(vector, VECTOR_NEIGHBOURS)]
+            candidate_ids += [fid for fid in neighbours if fid not in set(candidate_ids)]
+        judged = []
+        for fact in self.store.facts_by_ids(candidate_ids):
+            if fact.status is FactStatus.FORGOTTEN or fact.text is None:
+                continue
+            # Cosine is evidence only when both sides were embedded by the configured model; a
+            # cold or partial index must never manufacture a conflict.
+            cosine = None
+            if vectors is not None and vector is not None:
+                cosine = vectors.cosine(fact.id, vector)
+            try:
+                judgement = judge(text, kind, fact.text, fact.kind, cosine, self._bands)
+            except Exception:  # a comparison bug must not lose the user's statement
+                log.exception("comparing with fact %s failed; storing the statement plainly", fact.id)
+                return []
+            judged.append((fact, judgement))
+        return judged
+
+    def _apply(
+        self,
+        text: str,
+        kind: Kind,
+        source: Source,
+        pinned: bool,
+        vector: np.ndarray | None,
+        judged: list[tuple[Fact, Judgement]],
+    ) -> RememberOutcome:
+        same = [(f, j) for f, j in judged if j.relation is Relation.SAME]
+        # Prefer the current fact over a superseded one, then the closest wording.
+        same.sort(key=lambda item: (item[0].status is not FactStatus.ACTIVE, -item[1].score))
+        if same:
+            target, judgement = same[0]
+            fact_id = target.id
+            revived = target.status is FactStatus.SUPERSEDED
+            self.store.confirm_fact(fact_id, text, source, pinned)
+            self.store.append_history(
+                fact_id,
+                HistoryAction.REVIVE if revived else HistoryAction.MERGE,
+                text,
+                detail={"previous_text": target.text, "score": round(judgement.score, 3),
+                        "reason": judgement.reason},
+            )  # fmt: skip
+            action, reason = (Action.REVIVED if revived else Action.MERGED), judgement.reason
+        else:
+            fact_id = self.store.insert_fact(text, kind, source, pinned)
+            self.store.append_history(
+                fact_id, HistoryAction.ADD, text, detail={"kind": kind.value, "pinned": pinned}
+            )
+            action, reason = Action.ADDED, ""
+        self.store.set_keys(fact_id, index_keys(text))
+        if vector is not None and self._embedder is not None:
+            self.store.set_vector(fact_id, self._embedder.model, vector)
+            if self._vectors is not None:
+                self._vectors.add(fact_id, vector)
+
+        current = self.store.get_fact(fact_id)
+        assert current is not None
+        linked: list[Fact] = []
+        misses: list[NearMiss] = []
+        for other, judgement in judged:
+            if other.id == fact_id or other.status is not FactStatus.ACTIVE:
+                continue
+            if judgement.relation is Relation.CONFLICT and other.id not in current.conflicts_with:
+                self.store.link_conflict(fact_id, other.id, judgement.score)
+                detail = {"score": round(judgement.score, 3), "reason": judgement.reason}
+                self.store.append_history(fact_id, HistoryAction.LINK, text, other.id, detail)
+                self.store.append_history(other.id, HistoryAction.LINK, other.text, fact_id, detail)
+                linked.append(other)
+            elif judgement.relation is Relation.NEAR_MISS:
+                miss = NearMiss(fact_id, other.id, judgement.score, kind, other.kind, judgement.reason)
+                self.store.add_near_miss(miss)
+                self.store.append_history(
+                    fact_id, HistoryAction.NEAR_MISS, text, other.id,
+                    {"score": round(judgement.score, 3), "kinds": [kind.value, other.kind.value]},
+                )  # fmt: skip
+                misses.append(miss)
+        if linked and action is Action.ADDED:
+            action = Action.CONFLICT
+            reason = "; ".join(j.reason for f, j in judged if f in linked)
+        final = self.store.get_fact(fact_id)
+        assert final is not None
+        conflicts = tuple(self.store.facts_by_ids([f.id for f in linked]))
+        return RememberOutcome(action, final, conflicts, tuple(misses), reason)
+
+    # -- resolving and forgetting ----------------------------------------------------------------
+
+    def resolve(self, keep_id: int) -> list[Fact]:
+        """Keep one fact of a conflict as current; the others become superseded (never deleted).
+
+        Returns the superseded facts. Raises MemoryInputError when the fact has no open conflict.
+        """
+        with self._writing():
+            keep = self._active(keep_id)
+            if not keep.conflicts_with:
+                raise MemoryInputError(f"fact {keep_id} has no open conflict to resolve")
+            for other_id in keep.conflicts_with:
+                other = self.store.get_fact(other_id)
+                assert other is not None
+                self.store.unlink_conflict(keep_id, other_id)
+                self.store.set_status(other_id, FactStatus.SUPERSEDED)
+                self.store.append_history(keep_id, HistoryAction.RESOLVE, keep.text, other_id)
+                self.store.append_history(other_id, HistoryAction.SUPERSEDE, other.text, keep_id)
+                # The superseded fact may still disagree with others; those links stay meaningful
+                # only between current facts.
+                for third in other.conflicts_with:
+                    if third != keep_id:
+                        self.store.unlink_conflict(other_id, third)
+                        self.store.append_history(other_id, HistoryAction.UNLINK, other.text, third)
+            return self.store.facts_by_ids(list(keep.conflicts_with))
+
+    def keep_both(self, fact_id: int, other_id: int | None = None) -> list[Fact]:
+        """Both (or all) sides of a conflict are true: clear the link, keep every fact active."""
+        with self._writing():
+            fact = self._active(fact_id)
+            others = [other_id] if other_id is not None else list(fact.conflicts_with)
+            if not others or any(o not in fact.conflicts_with for o in others):
+                raise MemoryInputError(f"fact {fact_id} has no such open conflict")
+            for other in others:
+                self.store.unlink_conflict(fact_id, other)
+                self.store.append_history(fact_id, HistoryAction.UNLINK, fact.text, other,
+                                          {"resolution": "both"})  # fmt: skip
+                partner = self.store.get_fact(other)
+                assert partner is not None
+                self.store.append_history(other, HistoryAction.UNLINK, partner.text, fact_id,
+                                          {"resolution": "both"})  # fmt: skip
+            return self.store.facts_by_ids([fact_id, *others])
+
+    def forget(self, fact_id: int) -> Fact:
+        """Remove a fact's text at the user's request, clean its links, leave a tombstone.
+
+        The tombstone keeps only digests of the wording, so an old transcript cannot teach the
+        fact again while the words themselves are gone.
+        """
+        with self._writing():
+            fact = self.store.get_fact(fact_id)
+            if fact is None:
+                raise MemoryInputError(f"there is no fact {fact_id}")
+            if fact.status is FactStatus.FORGOTTEN or fact.text is None:
+                raise MemoryInputError(f"fact {fact_id} is already forgotten")
+            for other_id in fact.conflicts_with:
+                self.store.unlink_conflict(fact_id, other_id)
+                other = self.store.get_fact(other_id)
+                self.store.append_history(other_id, HistoryAction.UNLINK,
+                                          other.text if other else None, fact_id,
+                                          {"reason": "the other fact was forgotten"})  # fmt: skip
+            wordings = {entry.text for entry in self.store.history(fact_id) if entry.text}
+            wordings.add(fact.text)
+            digests = {digest for wording in wordings for digest in statement_digests(wording)}
+            self.store.erase_fact(fact_id, digests)
+            self.store.append_history(fact_id, HistoryAction.FORGET, None)
+            forgotten = self.store.get_fact(fact_id)
+            assert forgotten is not None
+            return forgotten
+
+    def set_pinned(self, fact_id: int, pinned: bool) -> Fact:
+        """Pin a fact (stated on purpose: never goes stale, always recalled) or unpin it."""
+        with self._writing():
+            fact = self._active(fact_id)
+            self.store.set_pinned(fact_id, pinned)
+            action = HistoryAction.PIN if pinned else HistoryAction.UNPIN
+            self.store.append_history(fact_id, action, fact.text)
+            updated = self.store.get_fact(fact_id)
+            assert updated is not None
+            return updated
+
+    def mark_asked(self, fact_ids: list[int]) -> None:
+        """Record that the user was just asked which of these conflicting facts is current."""
+        with self._writing():
+            self.store.mark_asked(fact_ids)
+            for fact_id in fact_ids:
+                self.store.append_history(fact_id, HistoryAction.ASK, None)
+
+    # -- reading ---------------------------------------------------------------------------------
+
+    def get(self, fact_id: int) -> Fact:
+        """One fact by id; MemoryInputError when there is none."""
+        with self._reading():
+            fact = self.store.get_fact(fact_id)
+        if fact is None:
+            raise MemoryInputError(f"there is no fact {fact_id}")
+        return fact
+
+    def facts(self, include_all: bool = False) -> list[Fact]:
+        """Active facts, or with ``include_all`` every fact including superseded and forgotten."""
+        statuses = list(FactStatus) if include_all else [FactStatus.ACTIVE]
+        with self._reading():
+            return self.store.list_facts(statuses)
+
+    def history(self, fact_id: int | None = None) -> list[HistoryEntry]:
+        """The append-only history of one fact, or of the whole memory."""
+        with self._reading():
+            if fact_id is not None and self.store.get_fact(fact_id) is None:
+                raise MemoryInputError(f"there is no fact {fact_id}")
+            return self.store.history(fact_id)
+
+    def near_misses(self, fact_id: int) -> list[NearMiss]:
+        """Cross-kind near-miss records that involve a fact."""
+        with self._reading():
+            return self.store.near_misses(fact_id)
+
+    def conflicts(self) -> list[ConflictPair]:
+        """Every open conflict, each pair once, oldest first."""
+        with self._reading():
+            facts = {f.id: f for f in self.store.facts_by_ids(self.store.conflicted_fact_ids())}
+        pairs = []
+        for fact in facts.values():
+            for other_id in fact.conflicts_with:
+                if other_id > fact.id and other_id in facts:
+                    pairs.append(ConflictPair(fact, facts[other_id]))
+        return pairs
+
+    def recall(self, utterance: str, now: float | None = None) -> Recall:
+        """The facts relevant to an utterance, plus pinned ones, within the budget, with the notice."""
+        now = self.store.clock() if now is None else now
+        query_keys = index_keys(utterance) if utterance.strip() else frozenset()
+        with self._reading():
+            ids = self.store.fact_ids_with_keys(query_keys, CANDIDATE_LIMIT)
+            vector = self._embed(utterance) if utterance.strip() else None
+            vectors = self._vector_index() if vector is not None else None
+            scores: dict[int, float] = {}
+            if vectors is not None and vector is not None:
+                for fact_id, cosine in vectors.nearest(vector, VECTOR_NEIGHBOURS):
+                    scores[fact_id] = max(0.0, cosine)
+            ids = list(dict.fromkeys([*ids, *scores, *self.store.pinned_fact_ids()]))
+            facts = [f for f in self.store.facts_by_ids(ids) if f.status is FactStatus.ACTIVE]
+            partner_ids = {o for f in facts for o in f.conflicts_with} - {f.id for f in facts}
+            facts += self.store.facts_by_ids(sorted(partner_ids))
+        candidates = []
+        for fact in facts:
+            assert fact.text is not None
+            keys = index_keys(fact.text)
+            lexical = len(keys & query_keys) / max(1, len(keys)) ** 0.5 if keys else 0.0
+            candidates.append((fact, max(lexical, scores.get(fact.id, 0.0))))
+        return choose_recall(candidates, now, self.policy)
+
+    def export(self, path: Path) -> int:
+        """Write every fact and the whole history as JSON, atomically; return the fact count."""
+        facts = self.facts(include_all=True)
+        document = {
+            "format": "hearth-memory-export",
+            "version": 1,
+            "facts": [fact.to_json() for fact in facts],
+            "history": [entry.to_json() for entry in self.history()],
+        }
+        write_atomically(path, json.dumps(document, ensure_ascii=False, indent=2) + "\n")
+        return len(facts)
+
+    # -- helpers ---------------------------------------------------------------------------------
+
+    def _active(self, fact_id: int) -> Fact:
+        fact = self.store.get_fact(fact_id)
+        if fact is None:
+            raise MemoryInputError(f"there is no fact {fact_id}")
+        if fact.status is not FactStatus.ACTIVE:
+            raise MemoryInputError(f"fact {fact_id} is {fact.status.value}, not active")
+        return fact
+
+    def _embed(self, text: str) -> np.ndarray | None:
+        if self._embedder is None:
+            return None
+        try:
+            return self._embedder.embed([text])[0]
+        except EmbedderError as exc:
+            log.warning("embedder unavailable, comparing by words only: %s", exc)
+            return None
+
+    def _vector_index(self) -> VectorIndex | None:
+        if self._embedder is None:
+            return None
+        version = self.store.data_version()
+        if self._vectors is None or version != self._vectors_version:
+            # Another process may have written facts; reload the matrix from the database.
+            ids, matrix = self.store.vectors(self._embedder.model)
+            self._vectors = VectorIndex(ids, matrix)
+            self._vectors_version = version
+        return self._vectors
+
+    @contextmanager
+    def _writing(self) -> Iterator[None]:
+        with self._database_errors(), self.store.atomic():
+            yield
+
+    @contextmanager
+    def _reading(self) -> Iterator[None]:
+        with self._database_errors():
+            yield
+
+    @contextmanager
+    def _database_errors(self) -> Iterator[None]:
+        try:
+            yield
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.store.path}: memory database error: {exc}") from exc
+
+
+def clean_statement(text: object) -> str:
+    """Validate and tidy a statement; MemoryInputError says what is wrong with it."""
+    if not isinstance(text, str):
+        raise MemoryInputError("a fact must be text")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise MemoryInputError("the fact is not valid UTF-8 text") from None
+    text = unicodedata.normalize("NFC", text)
+    text = "".join(ch if ch.isprintable() else " " for ch in text)
+    text = re.sub(r"\s+", " ", text).strip()
+    if not text:
+        raise MemoryInputError("the fact is empty")
+    if len(text) > MAX_FACT_CHARS:
+        raise MemoryInputError(
+            f"the fact is {len(text)} characters long; a fact holds at most {MAX_FACT_CHARS}"
+        )
+    return text
+
+
+def statement_digests(text: str) -> set[str]:
+    """Digests a tombstone keeps: the wording, and its words in any order (never the words)."""
+    words = re.findall(r"[\w']+", text.casefold())
+    return {
+        hashlib.sha256(("seq:" + " ".join(words)).encode()).hexdigest(),
+        hashlib.sha256(("bag:" + " ".join(sorted(words))).encode()).hexdigest(),
+    }
+
+
+def write_atomically(path: Path, content: str) -> None:
+    """Write a file via a temp file in the same folder: fsync, rename, fsync the folder."""
+    path = Path(path)
+    folder = path.parent if str(path.parent) else Path(".")
+    descriptor, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            handle.write(content)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp_name, path)
+    except BaseException:
+        Path(temp_name).unlink(missing_ok=True)
+        raise
+    directory = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(directory)
+    finally:
+        os.close(directory)
+
+
+def _kind(kind: str | Kind | None) -> Kind:
+    try:
+        return normalise_kind(kind)
+    except ValueError as exc:
+        raise MemoryInputError(str(exc)) from None
