@@ -1,4 +1,4 @@
-"""Building the memory from settings: the database path, the optional embedder, the recall policy."""
+"""Building the memory from settings: database path, optional embedder, recall policy."""
 
 from __future__ import annotations
 
@@ -14,7 +14,9 @@ def open_memory(settings: Settings, database: Path | None = None) -> Memory:
     embedder = make_embedder(embedder_settings) if embedder_settings else None
     bands = (
         cosine_bands(
-            embedder_settings.model, embedder_settings.merge_cosine, embedder_settings.conflict_cosine
+            embedder_settings.model,
+            embedder_settings.merge_cosine,
+            embedder_settings.conflict_cosine,
         )
         if embedder_settings
         else None

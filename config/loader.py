@@ -1,4 +1,4 @@
-"""Loading ``assistant.yaml`` in layers: packaged defaults, system, user, ``--config``, environment."""
+"""Loading ``assistant.yaml`` in layers: packaged, system, user, ``--config``, environment."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ def user_config_dir(environ: Mapping[str, str] | None = None) -> Path:
 
 
 def config_search_path(name: str, environ: Mapping[str, str] | None = None) -> list[Path]:
-    """Where a configuration file is looked for, lowest precedence first (packaged default first)."""
+    """Where a configuration file is looked for, lowest precedence (the packaged one) first."""
     env = os.environ if environ is None else environ
     system_dir = Path(env.get("CONFIGURATION_DIRECTORY") or "/etc/hearth")
     return [packaged_file(name), system_dir / name, user_config_dir(env) / name]
@@ -96,7 +96,6 @@ def environment_layer(environ: Mapping[str, str]) -> Layer:
         for depth in range(1, len(path) + 1):
             origins.setdefault(path[:depth], Origin(f"environment variable {name}"))
     return Layer(values, origins)
-
 
 
 def memory_database_path(settings: Settings, environ: Mapping[str, str] | None = None) -> Path:

@@ -25,7 +25,7 @@ class OllamaSettings(Section):
     """Where the language model lives and how it is asked."""
 
     url: str | None = None
-    """Base address; when empty, ``OLLAMA_HOST`` as Ollama's own clients read it, else the local default."""
+    """Base address; empty: ``OLLAMA_HOST`` as Ollama's own clients read it, else the local one."""
     model: str = "llama3.2:3b"
     keep_alive: str = "10m"
     """How long Ollama keeps the model loaded after a request (Ollama's duration syntax)."""
@@ -48,7 +48,7 @@ class EmbedderSettings(Section):
     merge_cosine: Probability | None = None
     """Cosine at or above which two facts are the same; empty means the model's known band."""
     conflict_cosine: Probability | None = None
-    """Cosine at or above which two facts are related enough to disagree; empty means known band."""
+    """Cosine at or above which two facts are related enough to disagree; empty: known band."""
     timeout_seconds: PositiveSeconds = 5.0
 
 
@@ -56,7 +56,7 @@ class MemorySettings(Section):
     """The fact store."""
 
     database: Path | None = None
-    """SQLite file; empty means ``$STATE_DIRECTORY`` under systemd, else ~/.local/share/hearth."""
+    """SQLite file; empty: ``$STATE_DIRECTORY`` under systemd, else ~/.local/share/hearth."""
     stale_after_days: float = Field(180, gt=0)
     """A fact not confirmed for this long is recalled as possibly out of date (pinned facts never)."""
     recall_budget_chars: int = Field(1200, ge=100)

@@ -148,7 +148,15 @@ def describe_validation_error(error: ValidationError, origins: Mapping[KeyPath, 
 def _is_union_tag(part: str | int) -> bool:
     # pydantic adds the type tried in a union (e.g. 'float', 'str') to the location; users never
     # wrote those names, so they are left out of the key path.
-    return isinstance(part, str) and part in {"str", "int", "float", "bool", "none", "list", "tuple"}
+    return isinstance(part, str) and part in {
+        "str",
+        "int",
+        "float",
+        "bool",
+        "none",
+        "list",
+        "tuple",
+    }
 
 
 def _nearest_origin(path: KeyPath, origins: Mapping[KeyPath, Origin]) -> Origin | None:

@@ -140,7 +140,9 @@ class Memory:
             try:
                 judgement = judge(text, kind, fact.text, fact.kind, cosine, self._bands)
             except Exception:  # a comparison bug must not lose the user's statement
-                log.exception("comparing with fact %s failed; storing the statement plainly", fact.id)
+                log.exception(
+                    "comparing with fact %s failed; storing the statement plainly", fact.id
+                )
                 return []
             judged.append((fact, judgement))
         return judged
@@ -196,7 +198,9 @@ class Memory:
                 self.store.append_history(other.id, HistoryAction.LINK, other.text, fact_id, detail)
                 linked.append(other)
             elif judgement.relation is Relation.NEAR_MISS:
-                miss = NearMiss(fact_id, other.id, judgement.score, kind, other.kind, judgement.reason)
+                miss = NearMiss(
+                    fact_id, other.id, judgement.score, kind, other.kind, judgement.reason
+                )
                 self.store.add_near_miss(miss)
                 self.store.append_history(
                     fact_id, HistoryAction.NEAR_MISS, text, other.id,
@@ -339,7 +343,7 @@ class Memory:
         return pairs
 
     def recall(self, utterance: str, now: float | None = None) -> Recall:
-        """The facts relevant to an utterance, plus pinned ones, within the budget, with the notice."""
+        """Facts relevant to an utterance, plus pinned ones, within the budget, with the notice."""
         now = self.store.clock() if now is None else now
         query_keys = index_keys(utterance) if utterance.strip() else frozenset()
         with self._reading():

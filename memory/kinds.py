@@ -28,29 +28,29 @@ class UnknownKindError(ValueError):
 # Words that commonly appear in free-form labels from models and people, by the kind they mean.
 _KIND_WORDS: dict[Kind, frozenset[str]] = {
     Kind.PREFERENCE: frozenset(
-        "preference preferences prefer prefers like likes liking dislike dislikes taste tastes "
-        "favourite favorite favourites favorites opinion opinions want wants wish style".split()
+        "preference preferences prefer prefers like likes liking dislike dislikes taste tastes"
+        " favourite favorite favourites favorites opinion opinions want wants wish style".split()
     ),
     Kind.PERSON: frozenset(
-        "person people family relative relatives friend friends relationship relationships "
-        "contact contacts name names partner spouse child children pet pets".split()
+        "person people family relative relatives friend friends relationship relationships"
+        " contact contacts name names partner spouse child children pet pets".split()
     ),
     Kind.PLACE: frozenset(
-        "place places location locations home address city town country where residence "
-        "workplace office".split()
+        "place places location locations home address city town country where residence"
+        " workplace office".split()
     ),
     Kind.ROUTINE: frozenset(
-        "routine routines habit habits schedule schedules daily weekly regular recurring "
-        "ritual rituals".split()
+        "routine routines habit habits schedule schedules daily weekly regular recurring"
+        " ritual rituals".split()
     ),
     Kind.PLAN: frozenset(
-        "plan plans planned event events appointment appointments trip trips travel goal goals "
-        "intention intentions todo reminder reminders upcoming future deadline".split()
+        "plan plans planned event events appointment appointments trip trips travel goal goals"
+        " intention intentions todo reminder reminders upcoming future deadline".split()
     ),
     Kind.FACT: frozenset(
-        "fact facts info information detail details biography bio profile background personal "
-        "health work job career skill skills possession possessions general other misc "
-        "miscellaneous attribute attributes note notes".split()
+        "fact facts info information detail details biography bio profile background personal"
+        " health work job career skill skills possession possessions general other misc"
+        " miscellaneous attribute attributes note notes".split()
     ),
 }
 

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from memory.model import Fact
 
 CONFLICT_NOTICE = (
-    "Some facts conflict with each other. Ask the user which is current instead of asserting either."
+    "Some facts conflict with each other. "
+    "Ask the user which is current instead of asserting either."
 )
 STALE_WEIGHT = 0.5
 """A fact unconfirmed for the stale period ranks as if half as relevant: lower, never dropped."""

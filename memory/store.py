@@ -251,9 +251,9 @@ class FactStore:
 
     def fact_count(self) -> int:
         """How many facts are active or superseded."""
-        return self._db.execute("SELECT count(*) FROM facts WHERE status != 'forgotten'").fetchone()[
-            0
-        ]
+        return self._db.execute(
+            "SELECT count(*) FROM facts WHERE status != 'forgotten'"
+        ).fetchone()[0]
 
     # -- the candidate index -------------------------------------------------------------------
 
@@ -478,5 +478,7 @@ def _create_private(path: Path) -> None:
     except FileExistsError:
         return
     except OSError as exc:
-        raise StoreError(f"{path}: cannot create the memory database: {exc.strerror or exc}") from exc
+        raise StoreError(
+            f"{path}: cannot create the memory database: {exc.strerror or exc}"
+        ) from exc
     os.close(descriptor)

@@ -1,4 +1,4 @@
-"""The ``hearth`` command line: global options, subcommands, and one place that maps errors to exit codes."""
+"""The ``hearth`` command line: global options, subcommands, one place mapping errors to exits."""
 
 from __future__ import annotations
 

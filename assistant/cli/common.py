@@ -1,4 +1,4 @@
-"""What every subcommand shares: exit codes, the user-error type, settings from the global options."""
+"""What every subcommand shares: exit codes, the user-error type, settings from global options."""
 
 from __future__ import annotations
 

@@ -25,7 +25,9 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
         sub.set_defaults(handler=lambda args: _with_memory(args, handler))
         return sub
 
-    remember = add("remember", _remember, "remember a fact (merged, linked as a conflict, or added)")
+    remember = add(
+        "remember", _remember, "remember a fact (merged, linked as a conflict, or added)"
+    )
     remember.add_argument("text")
     remember.add_argument(
         "--kind",
@@ -36,7 +38,9 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
     _json_flag(remember)
 
     listing = add("list", _list, "list active facts")
-    listing.add_argument("--all", action="store_true", help="include superseded and forgotten facts")
+    listing.add_argument(
+        "--all", action="store_true", help="include superseded and forgotten facts"
+    )
     _json_flag(listing)
 
     show = add("show", _show, "show one fact with its links and near-misses")
@@ -51,7 +55,9 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
     forget.add_argument("id", type=int)
     _json_flag(forget)
 
-    resolve = add("resolve", _resolve, "keep a fact as current; the facts it conflicts with are superseded")
+    resolve = add(
+        "resolve", _resolve, "keep a fact as current; the facts it conflicts with are superseded"
+    )
     resolve.add_argument("id", type=int)
     resolve.add_argument(
         "--both", action="store_true", help="both sides are true: clear the conflict, keep both"
@@ -110,7 +116,7 @@ def _remember(memory: Memory, args: argparse.Namespace) -> int:
     for other in outcome.conflicts:
         print(f"  disagrees with {_describe(other)}")
     if outcome.conflicts:
-        print(f"  keep one with: hearth memory resolve ID  (or --both if both are true)")
+        print("  keep one with: hearth memory resolve ID  (or --both if both are true)")
     return EXIT_OK
 
 
@@ -181,7 +187,10 @@ def _resolve(memory: Memory, args: argparse.Namespace) -> int:
     superseded = memory.resolve(args.id)
     if args.json:
         print_json(
-            {"kept": [memory.get(args.id).to_json()], "superseded": [f.to_json() for f in superseded]}
+            {
+                "kept": [memory.get(args.id).to_json()],
+                "superseded": [f.to_json() for f in superseded],
+            }
         )
     else:
         print(f"current: #{args.id}; superseded: " + ", ".join(f"#{f.id}" for f in superseded))

@@ -61,7 +61,7 @@ def test_a_file_that_is_not_a_memory_is_refused_untouched(tmp_path, content):
     path = tmp_path / "memory.db"
     path.write_bytes(content)
     before = digest(path)
-    with pytest.raises(StoreError, match="memory.db"):
+    with pytest.raises(StoreError, match=r"memory\.db"):
         FactStore.open(path)
     assert digest(path) == before
     assert not (tmp_path / "memory.db-wal").exists()

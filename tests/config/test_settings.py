@@ -1,0 +1,125 @@
+"""Settings: packaged defaults, layers in order, environment overrides, errors naming the line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from config import ConfigError, Settings, load_settings, memory_database_path, packaged_file
+
+PACKAGED = packaged_file("assistant.yaml")
+
+
+def layers(tmp_path: Path, *texts: str) -> list[Path]:
+    paths = [PACKAGED]
+    for index, text in enumerate(texts):
+        path = tmp_path / f"layer{index}.yaml"
+        path.write_text(text)
+        paths.append(path)
+    return paths
+
+
+def test_the_packaged_file_documents_exactly_the_schema_defaults():
+    assert load_settings(search_path=[PACKAGED], environ={}) == Settings()
+
+
+def test_later_layers_win_and_untouched_keys_keep_defaults(tmp_path):
+    system, user = layers(
+        tmp_path, "ollama:\n  model: a\n  temperature: 0.2\n", "ollama:\n  model: b\n"
+    )[1:]
+    explicit = tmp_path / "explicit.yaml"
+    explicit.write_text("vad:\n  end_silence_seconds: 0.9\n")
+    settings = load_settings(explicit, environ={}, search_path=[PACKAGED, system, user])
+    assert settings.ollama.model == "b"
+    assert settings.ollama.temperature == 0.2
+    assert settings.vad.end_silence_seconds == 0.9
+    assert settings.vad.max_utterance_seconds == Settings().vad.max_utterance_seconds
+
+
+def test_missing_layers_are_skipped(tmp_path):
+    settings = load_settings(search_path=[PACKAGED, tmp_path / "absent.yaml"], environ={})
+    assert settings == Settings()
+
+
+def test_environment_overrides_everything(tmp_path):
+    paths = layers(tmp_path, "ollama:\n  model: from-file\n")
+    env = {
+        "HEARTH_OLLAMA__MODEL": "qwen2.5:3b",
+        "HEARTH_LISTENER__FOLLOW_UP_SECONDS": "10",
+        "HEARTH_LISTENER__STOP_WORDS": "[stop, halt]",
+        "HEARTH_FAILPOINTS": "not a setting",
+    }
+    settings = load_settings(environ=env, search_path=paths)
+    assert settings.ollama.model == "qwen2.5:3b"
+    assert settings.listener.follow_up_seconds == 10.0
+    assert settings.listener.stop_words == ("stop", "halt")
+
+
+def test_an_unknown_key_names_file_line_and_key(tmp_path):
+    paths = layers(tmp_path, "ollama:\n  model: x\n  temprature: 0.3\n")
+    with pytest.raises(ConfigError) as error:
+        load_settings(environ={}, search_path=paths)
+    message = str(error.value)
+    assert f"{paths[1]}, line 3" in message
+    assert "ollama.temprature" in message and "unknown key" in message
+
+
+def test_a_wrong_value_names_file_line_and_key(tmp_path):
+    paths = layers(tmp_path, "vad:\n  threshold: 0.5\n  end_silence_seconds: -1\n")
+    with pytest.raises(
+        ConfigError, match=r"line 3: key 'vad.end_silence_seconds': .*greater than 0"
+    ):
+        load_settings(environ={}, search_path=paths)
+
+
+def test_an_error_inside_a_list_names_the_item(tmp_path):
+    paths = layers(tmp_path, "wake:\n  models:\n    - model: alexa\n      treshold: 0.7\n")
+    with pytest.raises(ConfigError, match=r"line 4: key 'wake.models\[0\].treshold': unknown key"):
+        load_settings(environ={}, search_path=paths)
+
+
+def test_broken_yaml_names_the_line(tmp_path):
+    paths = layers(tmp_path, "ollama:\n  model: x\n    temperature: 0.3\n")
+    with pytest.raises(ConfigError, match=r"layer0.yaml, line 3: invalid YAML"):
+        load_settings(environ={}, search_path=paths)
+
+
+def test_a_duplicate_key_is_an_error(tmp_path):
+    paths = layers(tmp_path, "ollama:\n  model: a\n  model: b\n")
+    with pytest.raises(ConfigError, match=r"line 3: key 'ollama.model' appears twice"):
+        load_settings(environ={}, search_path=paths)
+
+
+def test_a_bad_environment_value_names_the_variable(tmp_path):
+    with pytest.raises(ConfigError, match="environment variable HEARTH_VAD__THRESHOLD"):
+        load_settings(environ={"HEARTH_VAD__THRESHOLD": "loud"}, search_path=[PACKAGED])
+    with pytest.raises(ConfigError, match=r"HEARTH_OLAMA__MODEL.*unknown key"):
+        load_settings(environ={"HEARTH_OLAMA__MODEL": "x"}, search_path=[PACKAGED])
+
+
+def test_a_top_level_list_or_binary_file_is_an_error(tmp_path):
+    paths = layers(tmp_path, "- a\n- b\n")
+    with pytest.raises(ConfigError, match="expected a mapping"):
+        load_settings(environ={}, search_path=paths)
+    binary = tmp_path / "binary.yaml"
+    binary.write_bytes(b"\xff\xfe\x00garbage")
+    with pytest.raises(ConfigError, match="not UTF-8"):
+        load_settings(binary, environ={}, search_path=[PACKAGED])
+
+
+def test_an_explicit_file_that_does_not_exist_is_an_error(tmp_path):
+    with pytest.raises(ConfigError, match="no such settings file"):
+        load_settings(tmp_path / "nope.yaml", environ={}, search_path=[PACKAGED])
+
+
+def test_the_database_path_follows_setting_then_systemd_then_xdg(tmp_path):
+    settings = Settings()
+    assert memory_database_path(settings, {"STATE_DIRECTORY": "/var/lib/hearth"}) == Path(
+        "/var/lib/hearth/memory.db"
+    )
+    assert memory_database_path(settings, {"XDG_DATA_HOME": str(tmp_path)}) == (
+        tmp_path / "hearth" / "memory.db"
+    )
+    custom = Settings.model_validate({"memory": {"database": str(tmp_path / "m.db")}})
+    assert memory_database_path(custom, {"STATE_DIRECTORY": "/x"}) == tmp_path / "m.db"
