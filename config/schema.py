@@ -44,7 +44,7 @@ class EmbedderSettings(Section):
     """Base address of the server, e.g. http://127.0.0.1:11434 or http://127.0.0.1:1234."""
     model: str
     api: Literal["ollama", "openai"] = "ollama"
-    """``ollama`` posts to /api/embed; ``openai`` posts to /v1/embeddings (LM Studio and friends)."""
+    """``ollama`` posts to /api/embed; ``openai`` to /v1/embeddings (LM Studio and friends)."""
     merge_cosine: Probability | None = None
     """Cosine at or above which two facts are the same; empty means the model's known band."""
     conflict_cosine: Probability | None = None
@@ -58,7 +58,7 @@ class MemorySettings(Section):
     database: Path | None = None
     """SQLite file; empty: ``$STATE_DIRECTORY`` under systemd, else ~/.local/share/hearth."""
     stale_after_days: float = Field(180, gt=0)
-    """A fact not confirmed for this long is recalled as possibly out of date (pinned facts never)."""
+    """Unconfirmed this long, a fact is recalled as possibly out of date (pinned facts never)."""
     recall_budget_chars: int = Field(1200, ge=100)
     recall_max_facts: int = Field(12, ge=1)
     ask_again_after_hours: float = Field(24, ge=0)

@@ -1,4 +1,4 @@
-"""Choosing which facts go into a prompt: relevance, pins, staleness, a character budget, the notice.
+"""Choosing which facts go into a prompt: relevance, pins, staleness, a budget, the notice.
 
 Pure: it is given facts with their relevance and the time, and returns what to recall.
 """
