@@ -32,9 +32,8 @@ class OllamaSettings(Section):
     context_tokens: int = Field(4096, ge=256)
     temperature: float = Field(0.7, ge=0, le=2)
     connect_timeout_seconds: PositiveSeconds = 3.0
-    first_token_timeout_seconds: PositiveSeconds = 30.0
-    """Longest wait for the first streamed piece of a reply (a cold model load counts)."""
-    between_tokens_timeout_seconds: PositiveSeconds = 20.0
+    reply_timeout_seconds: PositiveSeconds = 30.0
+    """Longest wait for the first piece of a reply (a cold model load counts), or between pieces."""
 
 
 class EmbedderSettings(Section):

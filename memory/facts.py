@@ -123,13 +123,9 @@ class Memory:
     def _compare(
         self, text: str, kind: Kind, vector: np.ndarray | None
     ) -> list[tuple[Fact, Judgement]]:
-        candidate_ids = self.store.fact_ids_with_keys(index_keys(text), CANDIDATE_LIMIT)
         vectors = self._vector_index() if vector is not None else None
-        if vectors is not None and vector is not None:
-            neighbours = [fid for fid, _ in vectors.nearest(vector, VECTOR_NEIGHBOURS)]
-            candidate_ids += [fid for fid in neighbours if fid not in set(candidate_ids)]
         judged = []
-        for fact in self.store.facts_by_ids(candidate_ids):
+        for fact in self.store.facts_by_ids(self._candidate_ids(text, vector, vectors)):
             if fact.status is FactStatus.FORGOTTEN or fact.text is None:
                 continue
             # Cosine is evidence only when both sides were embedded by the configured model; a
@@ -146,6 +142,15 @@ class Memory:
                 return []
             judged.append((fact, judgement))
         return judged
+
+    def _candidate_ids(
+        self, text: str, vector: np.ndarray | None, vectors: VectorIndex | None
+    ) -> list[int]:
+        """Facts worth comparing with a statement: from the word index, plus vector neighbours."""
+        ids = self.store.fact_ids_with_keys(index_keys(text), CANDIDATE_LIMIT)
+        if vectors is not None and vector is not None:
+            ids += [fid for fid, _ in vectors.nearest(vector, VECTOR_NEIGHBOURS)]
+        return list(dict.fromkeys(ids))
 
     def _apply(
         self,
@@ -346,15 +351,11 @@ class Memory:
         """Facts relevant to an utterance, plus pinned ones, within the budget, with the notice."""
         now = self.store.clock() if now is None else now
         query_keys = index_keys(utterance) if utterance.strip() else frozenset()
+        vector = self._embed(utterance) if utterance.strip() else None
         with self._reading():
-            ids = self.store.fact_ids_with_keys(query_keys, CANDIDATE_LIMIT)
-            vector = self._embed(utterance) if utterance.strip() else None
             vectors = self._vector_index() if vector is not None else None
-            scores: dict[int, float] = {}
-            if vectors is not None and vector is not None:
-                for fact_id, cosine in vectors.nearest(vector, VECTOR_NEIGHBOURS):
-                    scores[fact_id] = max(0.0, cosine)
-            ids = list(dict.fromkeys([*ids, *scores, *self.store.pinned_fact_ids()]))
+            ids = self._candidate_ids(utterance, vector, vectors) if utterance.strip() else []
+            ids = list(dict.fromkeys([*ids, *self.store.pinned_fact_ids()]))
             facts = [f for f in self.store.facts_by_ids(ids) if f.status is FactStatus.ACTIVE]
             partner_ids = {o for f in facts for o in f.conflicts_with} - {f.id for f in facts}
             facts += self.store.facts_by_ids(sorted(partner_ids))
@@ -363,7 +364,7 @@ class Memory:
             assert fact.text is not None
             keys = index_keys(fact.text)
             lexical = len(keys & query_keys) / max(1, len(keys)) ** 0.5 if keys else 0.0
-            candidates.append((fact, max(lexical, scores.get(fact.id, 0.0))))
+            candidates.append((fact, max(lexical, self._related_cosine(fact.id, vector, vectors))))
         return choose_recall(candidates, now, self.policy)
 
     def export(self, path: Path) -> int:
@@ -387,6 +388,15 @@ class Memory:
         if fact.status is not FactStatus.ACTIVE:
             raise MemoryInputError(f"fact {fact_id} is {fact.status.value}, not active")
         return fact
+
+    def _related_cosine(
+        self, fact_id: int, vector: np.ndarray | None, vectors: VectorIndex | None
+    ) -> float:
+        """Cosine as relevance, counted only in the model's related band (else 0)."""
+        if vector is None or vectors is None or self._bands is None:
+            return 0.0
+        cosine = vectors.cosine(fact_id, vector)
+        return cosine if cosine is not None and cosine >= self._bands.conflict else 0.0
 
     def _embed(self, text: str) -> np.ndarray | None:
         if self._embedder is None:

@@ -83,8 +83,9 @@ def choose_recall(
 ) -> Recall:
     """Rank candidate (fact, relevance) pairs and keep what fits the budget.
 
-    Pinned facts rank first, stale ones lower. A fact whose conflict partner is also a candidate
-    keeps the partner next to it, so the model sees both sides of the disagreement.
+    Pinned facts rank first, stale ones lower; a fact with no relevance is left out unless pinned.
+    A disputed fact brings its conflict partner (when it is a candidate) right after it, so the
+    model sees both sides of the disagreement.
     """
     best: dict[int, tuple[Fact, float]] = {}
     for fact, relevance in candidates:
@@ -103,6 +104,8 @@ def choose_recall(
     used = 0
     taken: set[int] = set()
     for fact, relevance in ordered:
+        if relevance <= 0 and not fact.pinned:
+            continue  # unrelated: recalled only as the other side of a disputed fact
         group = [(fact, relevance)] + [
             best[other] for other in fact.conflicts_with if other in best and other not in taken
         ]
