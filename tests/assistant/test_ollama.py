@@ -1,0 +1,124 @@
+"""The Ollama client against a server speaking Ollama's wire format: replies and every failure."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+
+from assistant.ollama import (
+    ChatMessage,
+    MalformedReply,
+    ModelNotPulled,
+    OllamaClient,
+    OllamaHttpError,
+    OllamaUnreachable,
+    ReplyTimeout,
+    StreamCut,
+    ollama_base_url,
+    parse_ollama_host,
+)
+from config import OllamaSettings
+from tests.ollama_server import OllamaServer, Reply
+
+QUESTION = [ChatMessage("user", "What is the capital of Kenya?")]
+
+
+@pytest.fixture
+def server():
+    server = OllamaServer().start()
+    yield server
+    server.stop()
+
+
+def client_for(url: str, **overrides) -> OllamaClient:
+    return OllamaClient(OllamaSettings(url=url, **overrides))
+
+
+def test_a_streamed_reply_arrives_in_pieces_with_the_configured_options(server):
+    server.script(Reply(text="Nairobi is the capital. It is large."))
+    client = client_for(server.url, keep_alive="5m", context_tokens=2048, temperature=0.3)
+    pieces = list(client.chat_stream(QUESTION))
+    assert len(pieces) > 3
+    assert "".join(pieces) == "Nairobi is the capital. It is large."
+    request = server.chat_requests()[0]
+    assert request["model"] == "llama3.2:3b" and request["stream"] is True
+    assert request["keep_alive"] == "5m"
+    assert request["options"] == {"num_ctx": 2048, "temperature": 0.3}
+    assert request["messages"] == [{"role": "user", "content": "What is the capital of Kenya?"}]
+
+
+def test_structured_output_sends_the_schema(server):
+    server.script(Reply(text='{"facts": []}'))
+    schema = {"type": "object", "properties": {"facts": {"type": "array"}}}
+    assert client_for(server.url).chat(QUESTION, schema=schema) == '{"facts": []}'
+    assert server.requests[-1]["format"] == schema and server.requests[-1]["stream"] is False
+
+
+def test_pulled_models_are_listed(server):
+    assert client_for(server.url).pulled_models() == ["llama3.2:3b"]
+
+
+def test_nothing_listening_is_unreachable():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with pytest.raises(OllamaUnreachable) as error:
+        list(client_for(f"http://127.0.0.1:{port}").chat_stream(QUESTION))
+    assert "Ollama running" in error.value.spoken
+
+
+def test_a_model_not_pulled_names_the_pull_command(server):
+    with pytest.raises(ModelNotPulled) as error:
+        list(client_for(server.url, model="qwen2.5:7b").chat_stream(QUESTION))
+    assert "ollama pull qwen2.5:7b" in error.value.spoken
+
+
+def test_a_slow_first_token_times_out(server):
+    server.script(Reply(text="late", delay_first=1.5))
+    with pytest.raises(ReplyTimeout):
+        list(client_for(server.url, reply_timeout_seconds=0.3).chat_stream(QUESTION))
+
+
+def test_an_http_error_is_reported_with_its_code(server):
+    server.script(Reply(status=500, error="out of memory"))
+    with pytest.raises(OllamaHttpError) as error:
+        list(client_for(server.url).chat_stream(QUESTION))
+    assert error.value.status == 500 and "500" in error.value.spoken
+
+
+def test_a_cut_stream_keeps_what_arrived(server):
+    server.script(Reply(text="Nairobi is the capital of Kenya today", cut_after=3))
+    received = []
+    with pytest.raises(StreamCut):
+        for piece in client_for(server.url).chat_stream(QUESTION):
+            received.append(piece)
+    assert "".join(received) == "Nairobi is the "
+
+
+def test_a_malformed_chunk_is_reported(server):
+    server.script(Reply(text="one two three four", malformed_after=2))
+    with pytest.raises(MalformedReply):
+        list(client_for(server.url).chat_stream(QUESTION))
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("", "http://127.0.0.1:11434"),
+        ("0.0.0.0", "http://0.0.0.0:11434"),
+        ("box.lan", "http://box.lan:11434"),
+        ("box.lan:8080", "http://box.lan:8080"),
+        ("https://ollama.example.com", "https://ollama.example.com:443"),
+        ("http://10.0.0.5", "http://10.0.0.5:80"),
+        ("http://10.0.0.5:11434/ollama", "http://10.0.0.5:11434/ollama"),
+        ("[::1]:9000", "http://[::1]:9000"),
+    ],
+)
+def test_ollama_host_is_read_as_ollamas_clients_read_it(value, expected):
+    assert parse_ollama_host(value) == expected
+
+
+def test_the_setting_wins_over_the_environment():
+    assert ollama_base_url(OllamaSettings(url="http://a:1/"), {"OLLAMA_HOST": "b"}) == "http://a:1"
+    assert ollama_base_url(OllamaSettings(), {"OLLAMA_HOST": "b:2"}) == "http://b:2"
