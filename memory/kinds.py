@@ -74,3 +74,46 @@ def normalise_kind(label: str | Kind | None) -> Kind:
                 return kind
     known = ", ".join(kind.value for kind in Kind)
     raise UnknownKindError(f"unknown kind {label!r}; use one of: {known}")
+
+
+# Cues in a statement that say what kind of fact it is, checked in this order.
+_STATEMENT_CUES: tuple[tuple[Kind, re.Pattern[str]], ...] = (
+    (
+        Kind.PLAN,
+        re.compile(
+            r"\b(tomorrow|tonight|next (week|month|year|weekend)|going to|gonna|will|plan(ning)?"
+            r"|appointment|flying|trip|this (weekend|evening|afternoon))\b"
+        ),
+    ),
+    (
+        Kind.ROUTINE,
+        re.compile(
+            r"\b(every|each|daily|weekly|usually|always|mornings|evenings|nights|weekends"
+            r"|on (mon|tues|wednes|thurs|fri|satur|sun)days)\b"
+        ),
+    ),
+    (
+        Kind.PREFERENCE,
+        re.compile(
+            r"\b(favou?rite|like|likes|love|loves|enjoy|enjoys|prefer|prefers|hate|hates|dislike"
+            r"|can't stand|rather)\b"
+        ),
+    ),
+    (
+        Kind.PERSON,
+        re.compile(
+            r"\b(called|named|name is|(brother|sister|mother|mom|mum|father|dad|wife|husband"
+            r"|partner|son|daughter|friend|cousin|aunt|uncle|boss|neighbou?r)('s)?)\b"
+        ),
+    ),
+    (Kind.PLACE, re.compile(r"\b(live in|lives in|living in|from|moved to|based in|address)\b")),
+)
+
+
+def guess_kind(statement: str) -> Kind:
+    """The kind a plain statement most likely has (for facts told by voice with no label)."""
+    lowered = statement.lower()
+    for kind, cue in _STATEMENT_CUES:
+        if cue.search(lowered):
+            return kind
+    return Kind.FACT

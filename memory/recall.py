@@ -37,15 +37,19 @@ class RecalledFact:
     stale: bool
     disputed: bool
 
-    def line(self) -> str:
-        """How the fact reads in the prompt's memory section."""
+    @property
+    def notes(self) -> str:
+        """What a reader must know about the fact, e.g. "(conflicts with another fact)", or ""."""
         notes = []
         if self.disputed:
             notes.append("conflicts with another fact")
         if self.stale:
             notes.append("possibly out of date")
-        suffix = f" ({'; '.join(notes)})" if notes else ""
-        return f"- {self.fact.text}{suffix}"
+        return f" ({'; '.join(notes)})" if notes else ""
+
+    def line(self) -> str:
+        """The fact as one line of a list."""
+        return f"- {self.fact.text}{self.notes}"
 
 
 @dataclass(frozen=True)
