@@ -1,0 +1,487 @@
+"""The conversation's state machine, on the audio clock.
+
+A pure object: the pipeline hands it typed input events (a verified wake, the segmenter's speech
+events, transcripts, the reply's start and end, clock ticks), each stamped with audio-clock seconds,
+and gets back a tuple of typed output events to act on and to write to the JSONL event stream. It
+never reads a clock, so a 25-second follow-up window is tested in milliseconds.
+
+Timing decisions (see also :class:`Listener`):
+
+- The follow-up window is ``follow_up_seconds`` from the moment speaking ends, as DESIGN.md says
+  ("for 25 seconds after it speaks"); the auto-mute settle is inside it, not added to it.
+- Speech that *began* before the window's deadline is taken, however late it ends. The segmenter
+  confirms a start ``start_speech_seconds`` after it began, so a window with nobody talking closes
+  that much after its deadline, when no start from before it can still be reported.
+- Listening after a wake gives up on the segmenter's ``NOTHING_SAID`` and goes back to standby, not
+  to a follow-up window: the user asked for attention and said nothing, so the conversation is over.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import ClassVar
+
+from audio.segmenter import ClockEvent, EndReason, SpeechEnded, SpeechStarted
+from config.schema import ListenerSettings, VadSettings
+
+logger = logging.getLogger(__name__)
+
+_APOSTROPHES = "'\u2019"
+_WORD = re.compile(rf"[^\W_]+(?:[{_APOSTROPHES}][^\W_]+)*")
+_DROP_APOSTROPHES = str.maketrans("", "", _APOSTROPHES)
+_GREETINGS = frozenset({"hey", "hi", "hello", "ok", "okay"})
+"""Words before a wake name, any of which is accepted for another ("Hi Jarvis" for "hey jarvis")."""
+_FILLERS = frozenset({"please", "ok", "okay", "oh", "um", "uh", "no", "just", "now"})
+"""Words allowed around a stop word: "Okay, stop." and "No, never mind." are still stop words."""
+_STOP_MAX_WORDS = 8
+"""A stop word is a short utterance on its own; anything longer is a request that mentions one."""
+_LEADING_PUNCTUATION = " \t\n,.;:!?-\u2013\u2014\u2026"
+
+
+class State(StrEnum):
+    """Where the conversation is."""
+
+    STANDBY = "standby"
+    """Only a wake word opens a conversation; speech without one earns at most a hint."""
+    LISTENING = "listening"
+    """Woken: waiting for the request."""
+    THINKING = "thinking"
+    """A request was taken; the pipeline is preparing the reply."""
+    SPEAKING = "speaking"
+    """The reply is being spoken."""
+    FOLLOW_UP = "follow_up"
+    """After a reply: a request needs no wake word until the window closes."""
+
+
+class Via(StrEnum):
+    """How a request was taken."""
+
+    WAKE = "wake"
+    FOLLOW_UP = "follow_up"
+
+
+class FollowUpCloseReason(StrEnum):
+    """Why a follow-up window closed."""
+
+    TIMEOUT = "timeout"
+    UTTERANCE = "utterance"
+    """A request was taken in it."""
+    WAKE = "wake"
+    """The wake word was said in it: listening starts afresh."""
+    STOP_WORD = "stop_word"
+
+
+class ConversationEndReason(StrEnum):
+    """Why the conversation went back to standby."""
+
+    STOP_WORD = "stop_word"
+    TIMEOUT = "timeout"
+    """The follow-up window passed with nothing said."""
+    NOTHING_SAID = "nothing_said"
+    """Woken, then nothing (or nothing Whisper could hear) was said."""
+
+
+# Inputs: what the pipeline tells the listener. The segmenter's SpeechStarted and SpeechEnded are
+# inputs too, passed on as they are.
+
+
+@dataclass(frozen=True)
+class WakeDetected:
+    """A wake detection that passed verification, at audio-clock second ``t``."""
+
+    t: float
+
+
+@dataclass(frozen=True)
+class Transcript:
+    """What was said in the utterance ``start``..``end``; empty when Whisper heard nothing."""
+
+    t: float
+    text: str
+    start: float
+    end: float
+
+
+@dataclass(frozen=True)
+class ReplyStarted:
+    """The first audio of a reply (an answer or a spoken error) is playing."""
+
+    t: float
+
+
+@dataclass(frozen=True)
+class ReplyFinished:
+    """The reply is done, or there was nothing to say (a command answered with an earcon only).
+
+    ``asks_question`` marks a reply that ended in a question (a memory conflict): it is passed on to
+    :class:`FollowUpOpened` so the pipeline can bias recognition towards the expected answers.
+    """
+
+    t: float
+    asks_question: bool = False
+
+
+@dataclass(frozen=True)
+class Tick:
+    """Audio time passed with nothing else to report; lets a window close at its deadline."""
+
+    t: float
+
+
+ListenerInput = (
+    WakeDetected | SpeechStarted | SpeechEnded | Transcript | ReplyStarted | ReplyFinished | Tick
+)
+
+
+# Outputs: what the pipeline acts on and logs, in the order it should act on them.
+
+
+@dataclass(frozen=True)
+class WakeAccepted(ClockEvent):
+    """Listening for a request (again): play the wake earcon, arm the segmenter's wait."""
+
+    event: ClassVar[str] = "wake"
+
+
+@dataclass(frozen=True)
+class UtteranceHeard(ClockEvent):
+    """A request to answer, taken ``via`` a wake or the follow-up window."""
+
+    event: ClassVar[str] = "utterance"
+    text: str
+    via: Via
+    start: float
+    end: float
+
+
+@dataclass(frozen=True)
+class HintGiven(ClockEvent):
+    """Someone spoke in standby without the wake word: say ``text`` quietly."""
+
+    event: ClassVar[str] = "hint"
+    text: str
+
+
+@dataclass(frozen=True)
+class FollowUpOpened(ClockEvent):
+    """Requests need no wake word if they begin before ``until``."""
+
+    event: ClassVar[str] = "follow_up_open"
+    until: float
+    after_question: bool
+
+
+@dataclass(frozen=True)
+class FollowUpClosed(ClockEvent):
+    event: ClassVar[str] = "follow_up_close"
+    reason: FollowUpCloseReason
+
+
+@dataclass(frozen=True)
+class ConversationEnded(ClockEvent):
+    """Back to standby: play the end-of-listening earcon."""
+
+    event: ClassVar[str] = "conversation_end"
+    reason: ConversationEndReason
+
+
+@dataclass(frozen=True)
+class StopSpeaking(ClockEvent):
+    """Barge-in: cut the reply short now."""
+
+    event: ClassVar[str] = "stop_speaking"
+
+
+@dataclass(frozen=True)
+class StateChanged(ClockEvent):
+    event: ClassVar[str] = "state"
+    old: State
+    new: State
+
+
+ListenerOutput = (
+    WakeAccepted
+    | UtteranceHeard
+    | HintGiven
+    | FollowUpOpened
+    | FollowUpClosed
+    | ConversationEnded
+    | StopSpeaking
+    | StateChanged
+)
+
+
+class Listener:
+    """Standby, listening, thinking, speaking and the follow-up window, driven by :meth:`handle`.
+
+    Contract with the pipeline:
+
+    - Pass the segmenter's events for a frame before that frame's :class:`Tick`.
+    - Pass a standby utterance's :class:`~audio.segmenter.SpeechEnded` only once any wake detection
+      inside it has been verified or rejected, so a slow verification does not earn a hint.
+    - On :class:`WakeAccepted`, arm the segmenter (``reset(armed=True)``); its ``NOTHING_SAID`` is
+      how listening gives up. Do not arm it in the follow-up window, which has its own deadline.
+    - Ignore the microphone while :meth:`microphone_open` says so.
+
+    Wake words and transcripts are ignored while thinking; while speaking they count only with
+    barge-in. A failed reply is still a reply: the pipeline speaks the error between
+    :class:`ReplyStarted` and :class:`ReplyFinished` and the follow-up window opens after it.
+    """
+
+    def __init__(
+        self, settings: ListenerSettings, vad: VadSettings, wake_phrases: Sequence[str]
+    ) -> None:
+        if not wake_phrases:
+            raise ValueError("the listener needs at least one wake phrase")
+        self._settings = settings
+        self._wake_phrases = tuple(wake_phrases)
+        self._hint_text = f"Say {wake_name(wake_phrases[0])} first"
+        self._confirm_seconds = vad.start_speech_seconds
+        # Barge-in must hear the wake or stop word over the reply, so it keeps the microphone open.
+        self._mute = settings.auto_mute and not settings.barge_in
+        self._handlers: dict[State, Callable[[ListenerInput], list[ListenerOutput]]] = {
+            State.STANDBY: self._standby,
+            State.LISTENING: self._listening,
+            State.THINKING: self._thinking,
+            State.SPEAKING: self._speaking,
+            State.FOLLOW_UP: self._follow_up,
+        }
+        self._state = State.STANDBY
+        self._until = 0.0  # the follow-up window's deadline
+        self._holding = False  # the window waits for an utterance that began before its deadline
+        self._closed_until = 0.0  # auto-mute settle: the microphone stays closed until then
+        self._last_hint: float | None = None
+
+    @property
+    def state(self) -> State:
+        return self._state
+
+    def handle(self, event: ListenerInput) -> tuple[ListenerOutput, ...]:
+        """Take one input; return what happened, in the order the pipeline should act on it."""
+        outputs: list[ListenerOutput] = []
+        # An event past the deadline finds the window already closed, ticked or not.
+        if self._window_expired(event):
+            outputs += self._end(event.t, ConversationEndReason.TIMEOUT)
+        outputs += self._handlers[self._state](event)
+        # The event may have released the window after its deadline (a blip, an empty transcript).
+        if self._window_expired(event):
+            outputs += self._end(event.t, ConversationEndReason.TIMEOUT)
+        return tuple(outputs)
+
+    def microphone_open(self, t: float) -> bool:
+        """Whether audio at ``t`` is heard: with auto-mute, not while speaking nor settling."""
+        if not self._mute:
+            return True
+        return self._state is not State.SPEAKING and t >= self._closed_until
+
+    def _standby(self, event: ListenerInput) -> list[ListenerOutput]:
+        match event:
+            case WakeDetected(t=t):
+                return [WakeAccepted(t), self._change(State.LISTENING, t)]
+            case SpeechEnded(t=t) if event.is_utterance:
+                return self._hint_maybe(t)
+        return []
+
+    def _listening(self, event: ListenerInput) -> list[ListenerOutput]:
+        match event:
+            case WakeDetected(t=t):
+                # Said again: still listening, but the segmenter's wait starts afresh.
+                return [WakeAccepted(t)]
+            case SpeechEnded(t=t, reason=EndReason.NOTHING_SAID):
+                return self._end(t, ConversationEndReason.NOTHING_SAID)
+            case Transcript():
+                return self._request(event, Via.WAKE)
+        return []
+
+    def _thinking(self, event: ListenerInput) -> list[ListenerOutput]:
+        match event:
+            case ReplyStarted(t=t):
+                return [self._change(State.SPEAKING, t)]
+            case ReplyFinished():
+                return self._open_window(event)
+        return []
+
+    def _speaking(self, event: ListenerInput) -> list[ListenerOutput]:
+        barge_in = self._settings.barge_in
+        match event:
+            case ReplyFinished():
+                return self._open_window(event)
+            case WakeDetected(t=t) if barge_in:
+                return [StopSpeaking(t), WakeAccepted(t), self._change(State.LISTENING, t)]
+            case Transcript(t=t, text=text) if barge_in and self._is_stop(self._strip(text)):
+                return [StopSpeaking(t), *self._end(t, ConversationEndReason.STOP_WORD)]
+        return []
+
+    def _follow_up(self, event: ListenerInput) -> list[ListenerOutput]:
+        match event:
+            case WakeDetected(t=t):
+                return self._wake_in_window(t)
+            case SpeechStarted():
+                # Only starts from before the deadline get here (see _window_expired).
+                self._holding = True
+            case SpeechEnded():
+                # A finished utterance still owes its transcript; a blip frees the window.
+                self._holding = event.is_utterance
+            case Transcript():
+                return self._request(event, Via.FOLLOW_UP)
+        return []
+
+    def _request(self, event: Transcript, via: Via) -> list[ListenerOutput]:
+        """A transcript while listening or in the window: a request, a stop word, or nothing.
+
+        The wake phrase is stripped in both: in the window it is the wake word, not words of the
+        request, and after a wake the pre-roll may carry its tail into the request's audio.
+        """
+        t = event.t
+        text = self._strip(event.text)
+        if self._is_stop(text):
+            return self._end(t, ConversationEndReason.STOP_WORD)
+        if not text and _words(event.text):
+            # Only the wake phrase: the wake word, said again or said to start a follow-up.
+            return self._wake_in_window(t) if via is Via.FOLLOW_UP else [WakeAccepted(t)]
+        if not text:
+            if via is Via.WAKE:
+                return self._end(t, ConversationEndReason.NOTHING_SAID)
+            # Whisper heard nothing: the window stays open until its own deadline.
+            self._holding = False
+            return []
+        heard = UtteranceHeard(t, text, via, start=event.start, end=event.end)
+        return [
+            *self._closing(t, FollowUpCloseReason.UTTERANCE),
+            heard,
+            self._change(State.THINKING, t),
+        ]
+
+    def _wake_in_window(self, t: float) -> list[ListenerOutput]:
+        closed = self._closing(t, FollowUpCloseReason.WAKE)
+        return [*closed, WakeAccepted(t), self._change(State.LISTENING, t)]
+
+    def _open_window(self, event: ReplyFinished) -> list[ListenerOutput]:
+        t = event.t
+        self._until = t + self._settings.follow_up_seconds
+        self._closed_until = t + self._settings.settle_seconds
+        opened = FollowUpOpened(t, until=self._until, after_question=event.asks_question)
+        return [opened, self._change(State.FOLLOW_UP, t)]
+
+    def _window_expired(self, event: ListenerInput) -> bool:
+        if self._state is not State.FOLLOW_UP or self._holding:
+            return False
+        if isinstance(event, SpeechStarted):
+            # Judged by when the speech began, not by when the segmenter confirmed it.
+            return event.start >= self._until
+        return event.t >= self._until + self._confirm_seconds
+
+    def _end(self, t: float, reason: ConversationEndReason) -> list[ListenerOutput]:
+        """Back to standby, closing the window first if the conversation was in one."""
+        outputs: list[ListenerOutput] = []
+        if self._state is State.FOLLOW_UP:
+            # Only a stop word or the deadline end a conversation from the window, and the two
+            # enums spell those alike.
+            outputs.append(FollowUpClosed(t, FollowUpCloseReason(reason.value)))
+        return [*outputs, ConversationEnded(t, reason), self._change(State.STANDBY, t)]
+
+    def _closing(self, t: float, reason: FollowUpCloseReason) -> list[ListenerOutput]:
+        """The window's close, when a request or a wake takes the conversation out of it."""
+        return [FollowUpClosed(t, reason)] if self._state is State.FOLLOW_UP else []
+
+    def _hint_maybe(self, t: float) -> list[ListenerOutput]:
+        interval = self._settings.hint_interval_seconds
+        if interval == 0 or (self._last_hint is not None and t - self._last_hint < interval):
+            return []
+        self._last_hint = t
+        return [HintGiven(t, self._hint_text)]
+
+    def _strip(self, text: str) -> str:
+        for phrase in self._wake_phrases:
+            stripped = strip_wake_phrase(text, phrase)
+            if stripped != text:
+                return stripped
+        return text.strip()
+
+    def _is_stop(self, text: str) -> bool:
+        return is_stop_phrase(text, self._settings.stop_words)
+
+    def _change(self, new: State, t: float) -> StateChanged:
+        """The one place the state changes; the returned event is its record."""
+        old, self._state = self._state, new
+        self._holding = False  # a hold belongs to the window it was made in
+        logger.info("listener %s -> %s at %.3f s", old, new, t)
+        return StateChanged(t, old, new)
+
+
+def _normalized(word: str) -> str:
+    return word.lower().translate(_DROP_APOSTROPHES)
+
+
+def _words(text: str) -> list[str]:
+    """Lower-case words without punctuation or apostrophes ("That's" and "thats" agree)."""
+    return [_normalized(word) for word in _WORD.findall(text)]
+
+
+def _name_words(phrase: str) -> list[str]:
+    """The words of a wake phrase after its greeting ("hey jarvis" -> ["jarvis"])."""
+    words = _WORD.findall(phrase)
+    start = 0
+    while start < len(words) - 1 and _normalized(words[start]) in _GREETINGS:
+        start += 1
+    return words[start:]
+
+
+def wake_name(phrase: str) -> str:
+    """What to call Hearth in a hint: the wake phrase without its greeting, capitalised.
+
+    "hey jarvis" -> "Jarvis", "alexa" -> "Alexa", "okay nabu" -> "Nabu", "hey_mycroft" -> "Mycroft".
+    A phrase that is nothing but a greeting is kept whole.
+    """
+    return " ".join(word.capitalize() for word in _name_words(phrase))
+
+
+def strip_wake_phrase(text: str, phrase: str) -> str:
+    """``text`` without a leading wake phrase, forgiving about punctuation, case and the greeting.
+
+    "Hey, Jarvis. What time is it?" -> "What time is it?"; "Hi Jarvis what's on" -> "what's on"
+    (Whisper's greeting need not match the phrase's). Text that does not start with the wake name
+    comes back unchanged.
+    """
+    name = [_normalized(word) for word in _name_words(phrase)]
+    if not name:
+        return text
+    words = list(_WORD.finditer(text))
+    first = 0
+    while (
+        first < len(words)
+        and _normalized(words[first].group()) in _GREETINGS
+        and _normalized(words[first].group()) != name[0]
+    ):
+        first += 1
+    said = [_normalized(match.group()) for match in words[first : first + len(name)]]
+    if said != name:
+        return text
+    return text[words[first + len(name) - 1].end() :].lstrip(_LEADING_PUNCTUATION)
+
+
+def is_stop_phrase(text: str, stop_words: Iterable[str]) -> bool:
+    """Whether the whole short utterance is a stop word, not a sentence that contains one.
+
+    Case, punctuation and apostrophes do not matter; a few filler words may surround it ("Okay,
+    stop.", "No, never mind."), it may be repeated ("Stop, stop!") or chained ("Thank you, that's
+    all."), and a phrase may come back as one word ("Nevermind."). "Stop the music" is a request.
+    """
+    said = _words(text)
+    if not said or len(said) > _STOP_MAX_WORDS:
+        return False
+    phrases = set()
+    for stop_word in stop_words:
+        words = _words(stop_word)
+        if words:
+            phrases |= {" ".join(words) + " ", "".join(words) + " "}
+    if not phrases:
+        return False
+    stop = "|".join(re.escape(phrase) for phrase in sorted(phrases))
+    filler = "|".join(re.escape(word + " ") for word in sorted(_FILLERS))
+    pattern = f"(?:{filler})*(?:(?:{stop})(?:{filler})*)+"
+    return re.fullmatch(pattern, "".join(word + " " for word in said)) is not None

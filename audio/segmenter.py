@@ -1,0 +1,253 @@
+"""End of speech: a pure segmenter fed one voice-activity result per frame, on the audio clock.
+
+Modelled on Home Assistant's ``VoiceCommandSegmenter``: no audio, no models, no wall clock. It is
+fed a frame's duration and the VAD's speech probability and says what happened, with countdowns in
+audio time refilled by :meth:`Segmenter.reset`, one private method per phase and one place that
+changes phase. Its clock is the sum of the frames fed, kept in whole samples so that long recordings
+do not drift; so the pipeline feeds every frame of the audio clock, passing ``None`` while the
+probability is unknown (the VAD's warm-up, a closed microphone).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, fields
+from enum import Enum, StrEnum
+from typing import Any, ClassVar
+
+from audio.format import samples_to_seconds, seconds_to_samples
+from config.schema import VadSettings
+
+HYSTERESIS = 0.15
+"""How far below the threshold a probability must fall to count as silence (at most half the
+threshold); between the two the previous frame's verdict stands, so a hovering value cannot flap."""
+
+
+@dataclass(frozen=True)
+class ClockEvent:
+    """Base of the voice loop's events: something that happened at audio-clock second ``t``."""
+
+    event: ClassVar[str]
+    """The name in the JSONL event stream (DESIGN.md)."""
+    t: float
+
+    def as_record(self) -> dict[str, Any]:
+        """The event as one line of the event stream: ``{"t": ..., "event": ..., **fields}``."""
+        record: dict[str, Any] = {"t": self.t, "event": self.event}
+        for field in fields(self)[1:]:  # every field after ``t``
+            value = getattr(self, field.name)
+            record[field.name] = value.value if isinstance(value, Enum) else value
+        return record
+
+    def to_json(self) -> str:
+        """:meth:`as_record` as a JSON line (without the newline)."""
+        return json.dumps(self.as_record(), ensure_ascii=False)
+
+
+class Phase(StrEnum):
+    """Where the segmenter is within an utterance."""
+
+    WAITING = "waiting"
+    """No utterance yet: counting a run of speech towards a start, and the wait if armed."""
+    SPEAKING = "speaking"
+    """Inside an utterance, hearing speech."""
+    PAUSED = "paused"
+    """Inside an utterance, counting trailing silence towards its end."""
+
+
+class EndReason(StrEnum):
+    """Why the segmenter stopped waiting."""
+
+    SILENCE = "silence"
+    """Trailing silence lasted ``end_silence_seconds``: the utterance is complete."""
+    CAP = "cap"
+    """The utterance reached ``max_utterance_seconds`` and was cut there; speech going on after the
+    cut may begin the next utterance, so nothing is lost."""
+    TOO_SHORT = "too_short"
+    """Speech shorter than ``min_utterance_seconds`` (a cough, a clatter): a blip, not a request."""
+    NOTHING_SAID = "nothing_said"
+    """Armed to wait for a request, and no speech started within ``no_speech_timeout_seconds``."""
+
+
+@dataclass(frozen=True)
+class SpeechStarted(ClockEvent):
+    """Speech lasted ``start_speech_seconds``; ``start`` is its first frame, so none is lost."""
+
+    event: ClassVar[str] = "speech_start"
+    start: float
+
+
+@dataclass(frozen=True)
+class SpeechPaused(ClockEvent):
+    """Trailing silence began: ``start``..``end`` is the speech so far, worth transcribing now so
+    the transcript is ready if the silence turns out to be the end."""
+
+    event: ClassVar[str] = "speech_pause"
+    start: float
+    end: float
+
+
+@dataclass(frozen=True)
+class SpeechResumed(ClockEvent):
+    """Speech came back before the end: a transcription begun at the pause is out of date."""
+
+    event: ClassVar[str] = "speech_resume"
+
+
+@dataclass(frozen=True)
+class SpeechEnded(ClockEvent):
+    """The segmenter stopped waiting, for ``reason``. ``start``..``end`` is the utterance (or the
+    blip), ending where the speech ended; for ``NOTHING_SAID`` it is the wait that heard nothing."""
+
+    event: ClassVar[str] = "speech_end"
+    reason: EndReason
+    start: float
+    end: float
+
+    @property
+    def is_utterance(self) -> bool:
+        """Whether ``start``..``end`` holds something to transcribe."""
+        return self.reason in (EndReason.SILENCE, EndReason.CAP)
+
+
+SegmenterEvent = SpeechStarted | SpeechPaused | SpeechResumed | SpeechEnded
+
+
+class Segmenter:
+    """Finds where utterances start and end in a stream of per-frame speech probabilities.
+
+    In standby it just keeps watching; :meth:`reset` with ``armed=True`` (after a wake) also starts
+    a wait for the request that ends in ``NOTHING_SAID``. Every phase has a way out on the clock
+    alone: the armed wait has its timeout, an utterance its cap, so a VAD that stops answering
+    (``None`` forever) cannot hold an utterance open.
+    """
+
+    def __init__(self, settings: VadSettings) -> None:
+        self._threshold = settings.threshold
+        self._silence_below = settings.threshold - min(HYSTERESIS, settings.threshold / 2)
+        self._start_speech = seconds_to_samples(settings.start_speech_seconds)
+        self._end_silence = seconds_to_samples(settings.end_silence_seconds)
+        self._min_utterance = seconds_to_samples(settings.min_utterance_seconds)
+        self._max_utterance = seconds_to_samples(settings.max_utterance_seconds)
+        self._no_speech_timeout = seconds_to_samples(settings.no_speech_timeout_seconds)
+        self._clock = 0
+        self.reset()
+
+    @property
+    def now(self) -> float:
+        """Audio-clock seconds fed so far."""
+        return samples_to_seconds(self._clock)
+
+    @property
+    def phase(self) -> Phase:
+        return self._phase
+
+    @property
+    def armed(self) -> bool:
+        """Whether a wait for a request is running (it ends in an utterance or ``NOTHING_SAID``)."""
+        return self._deadline is not None
+
+    def reset(self, *, armed: bool = False) -> None:
+        """Forget any utterance in progress and refill the countdowns from now.
+
+        ``armed`` starts a wait for a request: if no speech starts within
+        ``no_speech_timeout_seconds`` the segmenter ends it with ``NOTHING_SAID``.
+        """
+        self._phase = Phase.WAITING
+        self._speech = False  # the hysteresis verdict of the last known frame
+        self._run_start: int | None = None  # first frame of the current run of speech
+        self._run = 0  # speech samples in that run (unknown frames neither add nor break)
+        self._utterance_start = 0
+        self._speech_end = 0  # where the trailing silence began
+        self._silence = 0  # trailing silence samples so far
+        self._wait_start = self._clock
+        self._deadline = self._clock + self._no_speech_timeout if armed else None
+
+    def process(
+        self, frame_seconds: float, speech_probability: float | None
+    ) -> SegmenterEvent | None:
+        """Consume one frame; a ``None`` probability is unknown: neither speech nor silence."""
+        frame = seconds_to_samples(frame_seconds)
+        if frame <= 0:
+            raise ValueError(f"a frame must last at least one sample, not {frame_seconds} s")
+        frame_start = self._clock
+        self._clock += frame
+        speech = self._classify(speech_probability)
+        if self._phase is Phase.WAITING:
+            return self._waiting(frame_start, frame, speech)
+        if self._phase is Phase.SPEAKING:
+            return self._speaking(frame_start, frame, speech)
+        return self._paused(frame, speech)
+
+    def _classify(self, probability: float | None) -> bool | None:
+        if probability is None:
+            return None
+        if probability >= self._threshold:
+            self._speech = True
+        elif probability < self._silence_below:
+            self._speech = False
+        return self._speech
+
+    def _waiting(self, frame_start: int, frame: int, speech: bool | None) -> SegmenterEvent | None:
+        if speech:
+            if self._run_start is None:
+                self._run_start = frame_start
+            self._run += frame
+            if self._run < self._start_speech:
+                return None
+            self._utterance_start = self._run_start
+            self._enter(Phase.SPEAKING)
+            return SpeechStarted(self.now, start=samples_to_seconds(self._utterance_start))
+        if speech is False:
+            self._run_start, self._run = None, 0
+        # Checked only on a frame that is not speech, so someone who starts talking right at the
+        # deadline is not cut off while the segmenter confirms the start.
+        if self._deadline is not None and self._clock >= self._deadline:
+            return self._end(EndReason.NOTHING_SAID, self._wait_start, self._clock)
+        return None
+
+    def _speaking(self, frame_start: int, frame: int, speech: bool | None) -> SegmenterEvent | None:
+        if self._capped():
+            return self._end(EndReason.CAP, self._utterance_start, self._clock)
+        if speech is not False:
+            return None
+        self._speech_end, self._silence = frame_start, frame
+        self._enter(Phase.PAUSED)
+        return SpeechPaused(
+            self.now,
+            start=samples_to_seconds(self._utterance_start),
+            end=samples_to_seconds(self._speech_end),
+        )
+
+    def _paused(self, frame: int, speech: bool | None) -> SegmenterEvent | None:
+        if self._capped():
+            return self._end(EndReason.CAP, self._utterance_start, self._clock)
+        if speech:
+            self._enter(Phase.SPEAKING)
+            return SpeechResumed(self.now)
+        if speech is False:
+            self._silence += frame
+        if self._silence < self._end_silence:
+            return None
+        long_enough = self._speech_end - self._utterance_start >= self._min_utterance
+        reason = EndReason.SILENCE if long_enough else EndReason.TOO_SHORT
+        return self._end(reason, self._utterance_start, self._speech_end)
+
+    def _capped(self) -> bool:
+        return self._clock - self._utterance_start >= self._max_utterance
+
+    def _end(self, reason: EndReason, start: int, end: int) -> SpeechEnded:
+        event = SpeechEnded(
+            self.now, reason, start=samples_to_seconds(start), end=samples_to_seconds(end)
+        )
+        if reason is not EndReason.TOO_SHORT:
+            # The wait is over: a request was heard, or nothing was. A blip leaves it running.
+            self._deadline = None
+        self._enter(Phase.WAITING)
+        return event
+
+    def _enter(self, phase: Phase) -> None:
+        """The one place the phase changes; a new wait for speech starts its run afresh."""
+        if phase is Phase.WAITING:
+            self._run_start, self._run = None, 0
+        self._phase = phase

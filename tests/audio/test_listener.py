@@ -1,0 +1,725 @@
+"""The listener as a pure state machine: typed events and audio-clock times in, typed events out."""
+
+from __future__ import annotations
+
+import copy
+import json
+from itertools import pairwise
+
+import pytest
+from hypothesis import settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
+
+from audio.listener import (
+    ConversationEnded,
+    ConversationEndReason,
+    FollowUpClosed,
+    FollowUpCloseReason,
+    FollowUpOpened,
+    HintGiven,
+    Listener,
+    ListenerInput,
+    ListenerOutput,
+    ReplyFinished,
+    ReplyStarted,
+    State,
+    StateChanged,
+    StopSpeaking,
+    Tick,
+    Transcript,
+    UtteranceHeard,
+    Via,
+    WakeAccepted,
+    WakeDetected,
+    is_stop_phrase,
+    strip_wake_phrase,
+    wake_name,
+)
+from audio.segmenter import EndReason, SpeechEnded, SpeechStarted
+from config.schema import ListenerSettings, VadSettings
+
+VAD = VadSettings()
+CONFIRM = VAD.start_speech_seconds
+STOP_WORDS = ListenerSettings().stop_words
+FRAME = 512 / 16_000
+
+
+def make(*phrases: str, **overrides) -> Listener:
+    return Listener(ListenerSettings(**overrides), VAD, phrases or ("hey jarvis",))
+
+
+def heard(t: float, text: str, length: float = 1.5) -> Transcript:
+    """A transcript whose utterance ended 0.7 s of silence before ``t``."""
+    return Transcript(t, text, start=t - 0.7 - length, end=t - 0.7)
+
+
+def in_follow_up(listener: Listener, finished: float = 6.0) -> FollowUpOpened:
+    """Wake at 1, ask, and hear a reply that ends at ``finished``."""
+    listener.handle(WakeDetected(1.0))
+    listener.handle(heard(3.6, "What time is it?"))
+    listener.handle(ReplyStarted(4.0))
+    opened = listener.handle(ReplyFinished(finished))[0]
+    assert isinstance(opened, FollowUpOpened)
+    return opened
+
+
+def ticks(listener: Listener, start: float, stop: float) -> list[ListenerOutput]:
+    """Tick every 32 ms frame from ``start`` to ``stop``, as the pipeline does."""
+    outputs: list[ListenerOutput] = []
+    frame = round(start / FRAME)
+    while frame * FRAME <= stop:
+        outputs += listener.handle(Tick(frame * FRAME))
+        frame += 1
+    return outputs
+
+
+def closed_by_timeout(t: float) -> tuple[ListenerOutput, ...]:
+    return (
+        FollowUpClosed(t, FollowUpCloseReason.TIMEOUT),
+        ConversationEnded(t, ConversationEndReason.TIMEOUT),
+        StateChanged(t, State.FOLLOW_UP, State.STANDBY),
+    )
+
+
+# A conversation.
+
+
+def test_wake_request_thinking_speaking_and_the_follow_up_window():
+    listener = make()
+    assert listener.handle(WakeDetected(1.0)) == (
+        WakeAccepted(1.0),
+        StateChanged(1.0, State.STANDBY, State.LISTENING),
+    )
+    assert listener.handle(SpeechStarted(1.9, start=1.7)) == ()
+    assert listener.handle(SpeechEnded(3.5, EndReason.SILENCE, start=1.7, end=2.8)) == ()
+    assert listener.handle(Transcript(3.6, "What time is it?", start=1.7, end=2.8)) == (
+        UtteranceHeard(3.6, "What time is it?", Via.WAKE, start=1.7, end=2.8),
+        StateChanged(3.6, State.LISTENING, State.THINKING),
+    )
+    assert listener.handle(ReplyStarted(4.0)) == (
+        StateChanged(4.0, State.THINKING, State.SPEAKING),
+    )
+    assert listener.handle(ReplyFinished(6.0)) == (
+        FollowUpOpened(6.0, until=31.0, after_question=False),
+        StateChanged(6.0, State.SPEAKING, State.FOLLOW_UP),
+    )
+
+
+def test_a_second_question_ten_seconds_after_the_reply_is_taken_as_a_follow_up():
+    listener = make()
+    in_follow_up(listener, finished=6.0)
+    assert ticks(listener, 6.0, 16.0) == []
+    assert listener.handle(SpeechStarted(16.2, start=16.0)) == ()
+    assert listener.handle(SpeechEnded(17.8, EndReason.SILENCE, start=16.0, end=17.1)) == ()
+    assert listener.handle(Transcript(17.9, "And in Tokyo?", start=16.0, end=17.1)) == (
+        FollowUpClosed(17.9, FollowUpCloseReason.UTTERANCE),
+        UtteranceHeard(17.9, "And in Tokyo?", Via.FOLLOW_UP, start=16.0, end=17.1),
+        StateChanged(17.9, State.FOLLOW_UP, State.THINKING),
+    )
+
+
+def test_a_question_thirty_seconds_after_the_reply_is_not_taken_but_hinted():
+    listener = make()
+    until = in_follow_up(listener, finished=6.0).until
+    outputs = ticks(listener, 6.0, 36.0)
+    assert outputs == list(closed_by_timeout(outputs[0].t))
+    # Closed once no start from before the deadline can still be confirmed.
+    assert until + CONFIRM <= outputs[0].t < until + CONFIRM + FRAME
+    assert listener.handle(SpeechStarted(36.2, start=36.0)) == ()
+    assert listener.handle(SpeechEnded(37.8, EndReason.SILENCE, start=36.0, end=37.1)) == (
+        HintGiven(37.8, "Say Jarvis first"),
+    )
+    assert listener.handle(Transcript(37.9, "What about tomorrow?", 36.0, 37.1)) == ()
+    assert listener.state is State.STANDBY
+
+
+def test_a_late_question_is_simply_ignored_when_the_hint_was_given_recently():
+    listener = make(hint_interval_seconds=300)
+    assert listener.handle(SpeechEnded(0.5, EndReason.SILENCE, 0.0, 0.2)) == (
+        HintGiven(0.5, "Say Jarvis first"),
+    )
+    in_follow_up(listener, finished=6.0)
+    ticks(listener, 6.0, 36.0)
+    assert listener.handle(SpeechEnded(37.8, EndReason.SILENCE, 36.0, 37.1)) == ()
+    assert listener.state is State.STANDBY
+
+
+def test_without_ticks_the_first_event_after_the_deadline_finds_the_window_closed():
+    listener = make()
+    in_follow_up(listener, finished=6.0)
+    assert listener.handle(SpeechStarted(36.2, start=36.0)) == closed_by_timeout(36.2)
+    listener = make()
+    in_follow_up(listener, finished=6.0)
+    outputs = listener.handle(SpeechEnded(37.8, EndReason.SILENCE, 36.0, 37.1))
+    assert outputs == (*closed_by_timeout(37.8), HintGiven(37.8, "Say Jarvis first"))
+
+
+# The window's deadline.
+
+
+def test_speech_in_progress_at_the_deadline_holds_the_window_open():
+    listener = make()
+    in_follow_up(listener, finished=6.0)  # until 31.0
+    assert listener.handle(SpeechStarted(30.1, start=29.9)) == ()
+    assert ticks(listener, 30.1, 33.3) == []  # mid-sentence at the deadline: not cut off
+    assert listener.handle(SpeechEnded(33.4, EndReason.SILENCE, 29.9, 32.7)) == ()
+    assert ticks(listener, 33.4, 34.0) == []  # the transcript is still owed
+    outputs = listener.handle(Transcript(34.1, "and what about tomorrow", 29.9, 32.7))
+    assert outputs[1] == UtteranceHeard(34.1, "and what about tomorrow", Via.FOLLOW_UP, 29.9, 32.7)
+
+
+def test_speech_confirmed_after_the_deadline_counts_from_when_it_began():
+    listener = make()
+    in_follow_up(listener, finished=6.0)  # until 31.0
+    assert ticks(listener, 30.0, 31.19) == []
+    # Began 10 ms before the deadline; the segmenter confirms it 224 ms later.
+    assert listener.handle(SpeechStarted(31.214, start=30.99)) == ()
+    assert ticks(listener, 31.214, 40.0) == []
+    assert listener.state is State.FOLLOW_UP
+
+
+def test_speech_that_began_at_the_deadline_is_too_late():
+    listener = make()
+    in_follow_up(listener, finished=6.0)  # until 31.0
+    assert listener.handle(SpeechStarted(31.224, start=31.0)) == closed_by_timeout(31.224)
+
+
+def test_a_blip_after_the_deadline_lets_the_window_close():
+    listener = make()
+    in_follow_up(listener, finished=6.0)
+    listener.handle(SpeechStarted(30.9, start=30.7))
+    assert ticks(listener, 30.9, 31.5) == []
+    outputs = listener.handle(SpeechEnded(31.6, EndReason.TOO_SHORT, 30.7, 30.95))
+    assert outputs == closed_by_timeout(31.6)
+
+
+def test_a_hold_belongs_to_its_window_and_the_next_one_closes_on_time():
+    listener = make()
+    in_follow_up(listener, finished=6.0)
+    listener.handle(SpeechStarted(10.2, start=10.0))
+    listener.handle(SpeechEnded(12.0, EndReason.SILENCE, 10.0, 11.3))
+    listener.handle(Transcript(12.1, "And tomorrow?", 10.0, 11.3))
+    listener.handle(ReplyStarted(12.5))
+    until = listener.handle(ReplyFinished(15.0))[0].until
+    outputs = ticks(listener, 15.0, 60.0)
+    assert outputs == list(closed_by_timeout(outputs[0].t))
+    assert outputs[0].t < until + CONFIRM + FRAME
+
+
+def test_an_empty_transcript_keeps_the_window_open_until_its_deadline():
+    listener = make()
+    in_follow_up(listener, finished=6.0)
+    listener.handle(SpeechEnded(12.0, EndReason.SILENCE, 10.0, 11.3))
+    assert listener.handle(Transcript(12.1, "", 10.0, 11.3)) == ()
+    assert listener.state is State.FOLLOW_UP
+    listener.handle(SpeechStarted(30.9, start=30.7))
+    listener.handle(SpeechEnded(32.0, EndReason.SILENCE, 30.7, 31.3))
+    assert listener.handle(Transcript(32.1, " ", 30.7, 31.3)) == closed_by_timeout(32.1)
+
+
+# Wake phrase and stop words.
+
+
+def test_a_wake_phrase_at_the_start_of_a_follow_up_is_stripped():
+    listener = make()
+    in_follow_up(listener)
+    outputs = listener.handle(heard(12.0, "Hey, Jarvis. What time is it?"))
+    assert outputs[1] == UtteranceHeard(12.0, "What time is it?", Via.FOLLOW_UP, 9.8, 11.3)
+
+
+def test_the_wake_phrase_alone_in_the_window_is_the_wake_word():
+    listener = make()
+    in_follow_up(listener)
+    assert listener.handle(heard(12.0, "Hey Jarvis.")) == (
+        FollowUpClosed(12.0, FollowUpCloseReason.WAKE),
+        WakeAccepted(12.0),
+        StateChanged(12.0, State.FOLLOW_UP, State.LISTENING),
+    )
+    assert listener.handle(heard(15.0, "What's the weather?"))[0].via is Via.WAKE
+
+
+def test_a_wake_detection_in_the_window_starts_listening_afresh():
+    listener = make()
+    in_follow_up(listener)
+    assert listener.handle(WakeDetected(12.0)) == (
+        FollowUpClosed(12.0, FollowUpCloseReason.WAKE),
+        WakeAccepted(12.0),
+        StateChanged(12.0, State.FOLLOW_UP, State.LISTENING),
+    )
+
+
+def test_the_wake_phrase_carried_into_a_request_by_the_pre_roll_is_stripped_too():
+    listener = make()
+    listener.handle(WakeDetected(1.0))
+    assert listener.handle(heard(3.0, "Jarvis, turn it down."))[0].text == "turn it down."
+
+
+def test_every_configured_wake_phrase_is_stripped_and_the_first_names_the_hint():
+    listener = make("okay nabu", "alexa")
+    in_follow_up(listener)
+    assert listener.handle(heard(12.0, "Alexa, what's next?"))[1].text == "what's next?"
+    assert make("okay nabu", "alexa").handle(SpeechEnded(1.0, EndReason.SILENCE, 0.0, 0.2)) == (
+        HintGiven(1.0, "Say Nabu first"),
+    )
+
+
+@pytest.mark.parametrize("text", ["Stop.", "Never mind.", "okay, be quiet", "Hey Jarvis, stop!"])
+@pytest.mark.parametrize("where", [State.LISTENING, State.FOLLOW_UP])
+def test_a_stop_word_alone_ends_the_conversation(text, where):
+    listener = make()
+    if where is State.FOLLOW_UP:
+        in_follow_up(listener)
+    else:
+        listener.handle(WakeDetected(1.0))
+    closed = [FollowUpClosed(12.0, FollowUpCloseReason.STOP_WORD)] * (where is State.FOLLOW_UP)
+    assert listener.handle(heard(12.0, text)) == (
+        *closed,
+        ConversationEnded(12.0, ConversationEndReason.STOP_WORD),
+        StateChanged(12.0, where, State.STANDBY),
+    )
+
+
+def test_a_sentence_that_contains_a_stop_word_is_a_request():
+    listener = make()
+    in_follow_up(listener)
+    outputs = listener.handle(heard(12.0, "Stop the timer in the kitchen."))
+    assert outputs[1].text == "Stop the timer in the kitchen."
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("stop", True),
+        ("Stop.", True),
+        ("STOP!", True),
+        ("Stop, stop!", True),
+        ("Okay, stop.", True),
+        ("Stop, please.", True),
+        ("No, never mind.", True),
+        ("Nevermind.", True),
+        ("Be quiet!", True),
+        ("That\u2019s all, thank you.", True),
+        ("thats all", True),
+        ("", False),
+        ("Please.", False),
+        ("Stop the music.", False),
+        ("Don't stop.", False),
+        ("Never mind the weather, what time is it?", False),
+        ("stop " * 9, False),
+    ],
+)
+def test_stop_words_match_the_whole_short_utterance_forgivingly(text, expected):
+    assert is_stop_phrase(text, STOP_WORDS) is expected
+
+
+def test_no_stop_words_means_nothing_is_one():
+    assert not is_stop_phrase("stop", ())
+    assert not is_stop_phrase("stop", ("", "..."))
+
+
+@pytest.mark.parametrize(
+    ("text", "phrase", "expected"),
+    [
+        ("Hey, Jarvis. What time is it?", "hey jarvis", "What time is it?"),
+        ("hey jarvis what time is it", "hey jarvis", "what time is it"),
+        ("Hi Jarvis, what's on?", "hey jarvis", "what's on?"),
+        ("Jarvis... lights off", "hey jarvis", "lights off"),
+        ("Hey Jarvis.", "hey jarvis", ""),
+        ("OK Nabu, play jazz", "okay nabu", "play jazz"),
+        ("Alexa: timer", "alexa", "timer"),
+        ("Hey, what time is it?", "hey jarvis", "Hey, what time is it?"),
+        ("Jarvisville is far", "hey jarvis", "Jarvisville is far"),
+        ("What time is it, Jarvis?", "hey jarvis", "What time is it, Jarvis?"),
+        ("Hey, what's up?", "hey", "what's up?"),
+        ("", "hey jarvis", ""),
+    ],
+)
+def test_strip_wake_phrase(text, phrase, expected):
+    assert strip_wake_phrase(text, phrase) == expected
+
+
+@pytest.mark.parametrize(
+    ("phrase", "name"),
+    [
+        ("hey jarvis", "Jarvis"),
+        ("alexa", "Alexa"),
+        ("okay nabu", "Nabu"),
+        ("ok nabu", "Nabu"),
+        ("hey_mycroft", "Mycroft"),
+        ("Hey Rhasspy", "Rhasspy"),
+        ("hello there computer", "There Computer"),
+        ("hey", "Hey"),
+    ],
+)
+def test_the_hint_names_the_wake_phrase_without_its_greeting(phrase, name):
+    assert wake_name(phrase) == name
+
+
+# Hints in standby.
+
+
+def test_a_hint_at_most_once_per_interval_on_the_audio_clock():
+    listener = make(hint_interval_seconds=300)
+    given = [
+        t
+        for t in (10.0, 100.0, 309.9, 310.0, 320.0, 700.0)
+        for output in listener.handle(SpeechEnded(t, EndReason.SILENCE, t - 1.0, t - 0.7))
+        if isinstance(output, HintGiven)
+    ]
+    assert given == [10.0, 310.0, 700.0]
+
+
+def test_no_hint_for_a_blip_nor_with_an_interval_of_zero():
+    assert make().handle(SpeechEnded(1.0, EndReason.TOO_SHORT, 0.0, 0.25)) == ()
+    never = make(hint_interval_seconds=0)
+    assert never.handle(SpeechEnded(1.0, EndReason.SILENCE, 0.0, 0.5)) == ()
+    assert never.handle(SpeechEnded(1e6, EndReason.CAP, 0.0, 15.0)) == ()
+
+
+def test_standby_takes_no_transcript():
+    listener = make()
+    assert listener.handle(heard(5.0, "What time is it?")) == ()
+    assert listener.handle(ReplyFinished(5.0)) == ()
+    assert listener.state is State.STANDBY
+
+
+# Listening.
+
+
+def test_nothing_said_after_a_wake_goes_back_to_standby():
+    listener = make()
+    listener.handle(WakeDetected(1.0))
+    assert listener.handle(SpeechEnded(7.0, EndReason.NOTHING_SAID, 1.0, 7.0)) == (
+        ConversationEnded(7.0, ConversationEndReason.NOTHING_SAID),
+        StateChanged(7.0, State.LISTENING, State.STANDBY),
+    )
+
+
+def test_a_wake_followed_by_something_whisper_could_not_hear_goes_back_to_standby():
+    listener = make()
+    listener.handle(WakeDetected(1.0))
+    assert listener.handle(heard(3.0, "")) == (
+        ConversationEnded(3.0, ConversationEndReason.NOTHING_SAID),
+        StateChanged(3.0, State.LISTENING, State.STANDBY),
+    )
+
+
+def test_the_wake_word_said_again_while_listening_restarts_the_wait():
+    listener = make()
+    listener.handle(WakeDetected(1.0))
+    assert listener.handle(WakeDetected(3.0)) == (WakeAccepted(3.0),)
+    assert listener.handle(heard(5.0, "Hey Jarvis!")) == (WakeAccepted(5.0),)
+    assert listener.state is State.LISTENING
+
+
+def test_listening_ignores_speech_events_other_than_its_verdict():
+    listener = make()
+    listener.handle(WakeDetected(1.0))
+    assert listener.handle(SpeechStarted(1.5, start=1.3)) == ()
+    assert listener.handle(SpeechEnded(2.0, EndReason.TOO_SHORT, 1.3, 1.5)) == ()
+    assert listener.handle(Tick(100.0)) == ()
+    assert listener.state is State.LISTENING
+
+
+# Thinking and speaking.
+
+
+def test_a_reply_with_nothing_to_say_still_opens_the_window():
+    listener = make()
+    listener.handle(WakeDetected(1.0))
+    listener.handle(heard(3.0, "Remember that my favourite editor is Vim."))
+    assert listener.handle(ReplyFinished(3.4)) == (
+        FollowUpOpened(3.4, until=28.4, after_question=False),
+        StateChanged(3.4, State.THINKING, State.FOLLOW_UP),
+    )
+
+
+def test_a_failed_reply_speaks_its_error_and_still_opens_the_window():
+    listener = make()
+    listener.handle(WakeDetected(1.0))
+    listener.handle(heard(3.0, "Tell me a story."))
+    listener.handle(ReplyStarted(4.0))
+    # The stream broke mid-answer; the pipeline goes on to speak the error.
+    assert listener.handle(ReplyStarted(9.0)) == ()
+    outputs = listener.handle(ReplyFinished(11.0))
+    assert outputs[-1] == StateChanged(11.0, State.SPEAKING, State.FOLLOW_UP)
+
+
+def test_a_reply_that_ends_in_a_question_says_so_when_the_window_opens():
+    listener = make()
+    listener.handle(WakeDetected(1.0))
+    listener.handle(heard(3.0, "Remember that my favourite editor is Emacs."))
+    listener.handle(ReplyStarted(3.5))
+    opened = listener.handle(ReplyFinished(8.0, asks_question=True))[0]
+    assert opened == FollowUpOpened(8.0, until=33.0, after_question=True)
+
+
+def test_thinking_ignores_the_wake_word_and_speech():
+    listener = make()
+    listener.handle(WakeDetected(1.0))
+    listener.handle(heard(3.0, "What time is it?"))
+    for event in (WakeDetected(3.5), heard(4.0, "Stop."), SpeechStarted(4.2, 4.0), Tick(90.0)):
+        assert listener.handle(event) == ()
+    assert listener.state is State.THINKING
+
+
+def speaking(**overrides) -> Listener:
+    listener = make(**overrides)
+    listener.handle(WakeDetected(1.0))
+    listener.handle(heard(3.0, "Tell me a story."))
+    listener.handle(ReplyStarted(4.0))
+    return listener
+
+
+def test_barge_in_by_the_wake_word_stops_speaking_and_listens():
+    listener = speaking(barge_in=True)
+    assert listener.handle(WakeDetected(6.0)) == (
+        StopSpeaking(6.0),
+        WakeAccepted(6.0),
+        StateChanged(6.0, State.SPEAKING, State.LISTENING),
+    )
+    assert listener.handle(ReplyFinished(6.1)) == ()  # the cut reply reports its end
+    assert listener.state is State.LISTENING
+
+
+def test_barge_in_by_a_stop_word_stops_speaking_and_ends_the_conversation():
+    listener = speaking(barge_in=True)
+    assert listener.handle(heard(6.0, "Stop!")) == (
+        StopSpeaking(6.0),
+        ConversationEnded(6.0, ConversationEndReason.STOP_WORD),
+        StateChanged(6.0, State.SPEAKING, State.STANDBY),
+    )
+
+
+def test_with_barge_in_other_speech_over_the_reply_is_ignored():
+    listener = speaking(barge_in=True)
+    assert listener.handle(heard(6.0, "wow, that's a long one")) == ()
+    assert listener.state is State.SPEAKING
+
+
+def test_without_barge_in_nothing_interrupts_the_reply():
+    listener = speaking(barge_in=False)
+    assert listener.handle(WakeDetected(6.0)) == ()
+    assert listener.handle(heard(7.0, "Stop!")) == ()
+    assert listener.state is State.SPEAKING
+
+
+# The microphone.
+
+
+def test_auto_mute_closes_the_microphone_while_speaking_and_settling():
+    listener = speaking(auto_mute=True, settle_seconds=0.3)
+    assert not listener.microphone_open(5.0)
+    opened = listener.handle(ReplyFinished(10.0))[0]
+    assert not listener.microphone_open(10.29)
+    assert listener.microphone_open(10.3)
+    # The settle is inside the window, which counts from the end of speaking.
+    assert opened.until == 35.0
+
+
+def test_the_microphone_is_open_outside_a_reply():
+    listener = make(auto_mute=True)
+    assert listener.microphone_open(0.0)
+    listener.handle(WakeDetected(1.0))
+    assert listener.microphone_open(1.0)
+    listener.handle(heard(3.0, "What time is it?"))
+    assert listener.microphone_open(3.0)
+
+
+def test_without_auto_mute_the_microphone_stays_open():
+    listener = speaking(auto_mute=False)
+    assert listener.microphone_open(5.0)
+    listener.handle(ReplyFinished(10.0))
+    assert listener.microphone_open(10.0)
+
+
+def test_barge_in_keeps_the_microphone_open_over_auto_mute():
+    listener = speaking(auto_mute=True, barge_in=True)
+    assert listener.microphone_open(5.0)
+
+
+# Ways out, records, construction.
+
+
+def reach(state: State) -> Listener:
+    listener = make()
+    steps = {
+        State.STANDBY: [],
+        State.LISTENING: [WakeDetected(1.0)],
+        State.THINKING: [WakeDetected(1.0), heard(3.0, "What time is it?")],
+        State.SPEAKING: [WakeDetected(1.0), heard(3.0, "What time is it?"), ReplyStarted(4.0)],
+        State.FOLLOW_UP: [WakeDetected(1.0), heard(3.0, "What time is it?"), ReplyFinished(4.0)],
+    }[state]
+    for step in steps:
+        listener.handle(step)
+    assert listener.state is state
+    return listener
+
+
+@pytest.mark.parametrize(
+    ("state", "way_out", "to"),
+    [
+        (State.STANDBY, WakeDetected(50.0), State.LISTENING),
+        (State.LISTENING, SpeechEnded(50.0, EndReason.NOTHING_SAID, 1.0, 7.0), State.STANDBY),
+        (State.LISTENING, heard(50.0, "never mind"), State.STANDBY),
+        (State.THINKING, ReplyStarted(50.0), State.SPEAKING),
+        (State.THINKING, ReplyFinished(50.0), State.FOLLOW_UP),
+        (State.SPEAKING, ReplyFinished(50.0), State.FOLLOW_UP),
+        (State.FOLLOW_UP, Tick(50.0), State.STANDBY),
+    ],
+)
+def test_every_state_has_a_way_out(state, way_out, to):
+    listener = reach(state)
+    listener.handle(way_out)
+    assert listener.state is to
+
+
+def test_output_events_serialise_as_event_stream_lines():
+    heard_event = UtteranceHeard(3.6, "What time is it?", Via.WAKE, start=1.7, end=2.8)
+    record = {
+        "t": 3.6,
+        "event": "utterance",
+        "text": "What time is it?",
+        "via": "wake",
+        "start": 1.7,
+        "end": 2.8,
+    }
+    assert heard_event.as_record() == record
+    assert json.loads(heard_event.to_json()) == record
+    changed = StateChanged(3.6, State.LISTENING, State.THINKING).as_record()
+    assert changed == {"t": 3.6, "event": "state", "old": "listening", "new": "thinking"}
+    closed = FollowUpClosed(31.2, FollowUpCloseReason.TIMEOUT).as_record()
+    assert closed == {"t": 31.2, "event": "follow_up_close", "reason": "timeout"}
+    kinds = (
+        WakeAccepted,
+        UtteranceHeard,
+        HintGiven,
+        FollowUpOpened,
+        FollowUpClosed,
+        ConversationEnded,
+        StopSpeaking,
+        StateChanged,
+    )
+    assert len({kind.event for kind in kinds}) == len(kinds)
+
+
+def test_the_listener_needs_a_wake_phrase():
+    with pytest.raises(ValueError, match="wake phrase"):
+        Listener(ListenerSettings(), VAD, ())
+
+
+# Any sequence of inputs.
+
+TEXTS = [
+    "",
+    "What time is it?",
+    "Hey Jarvis.",
+    "Hey, Jarvis. What time is it?",
+    "Stop.",
+    "never mind",
+    "Stop the music.",
+]
+GAPS = st.floats(0, 40)
+
+
+def owed(t: float) -> list[ListenerInput]:
+    """What the pipeline always delivers in the end: the segmenter's verdict on any wait or
+    utterance in progress, a transcript for a finished one, the end of a reply; then silence."""
+    return [
+        SpeechEnded(t + 1, EndReason.NOTHING_SAID, t, t + 1),
+        Transcript(t + 2, "", t, t + 1),
+        ReplyFinished(t + 3),
+        Tick(t + 1000),
+    ]
+
+
+class ListenerMachine(RuleBasedStateMachine):
+    """Random inputs with non-decreasing times, against these invariants:
+
+    - ``handle`` never raises; every output is stamped with the input's time and serialises;
+    - state changes are reported as a chain that ends in :attr:`Listener.state`; a window close
+      comes with every exit from FOLLOW_UP, a conversation end with every return to STANDBY;
+    - no trap: from every reachable state the inputs the pipeline owes (:func:`owed`) bring the
+      listener back to STANDBY. Only LISTENING, THINKING, SPEAKING and a window held for speech
+      wait on such an input; STANDBY and an idle window need nothing but the clock, so a far tick
+      alone leaves any state but those unchanged or in STANDBY, and an expired window that a far
+      tick leaves open is held by speech, which a blip's end releases.
+    """
+
+    @initialize(barge_in=st.booleans(), auto_mute=st.booleans(), hint=st.sampled_from([0, 60]))
+    def start(self, barge_in: bool, auto_mute: bool, hint: float) -> None:
+        self.listener = make(barge_in=barge_in, auto_mute=auto_mute, hint_interval_seconds=hint)
+        self.t = 0.0
+
+    def feed(self, gap: float, build) -> None:
+        self.t += gap
+        event = build(self.t)
+        before = self.listener.state
+        outputs = self.listener.handle(event)
+        self.listener.microphone_open(self.t)
+        states = [before]
+        for output in outputs:
+            assert output.t == event.t
+            assert json.loads(output.to_json())["event"] == output.event
+            if isinstance(output, StateChanged):
+                assert output.old is states[-1] and output.new is not output.old
+                states.append(output.new)
+        assert states[-1] is self.listener.state
+        changes = list(pairwise(states))
+        closes = [o for o in outputs if isinstance(o, FollowUpClosed)]
+        ends = [o for o in outputs if isinstance(o, ConversationEnded)]
+        assert len(closes) == sum(old is State.FOLLOW_UP for old, _ in changes)
+        assert len(ends) == sum(new is State.STANDBY for _, new in changes)
+        if any(isinstance(o, (StopSpeaking, HintGiven)) for o in outputs):
+            assert before in (State.SPEAKING, State.STANDBY, State.FOLLOW_UP)
+
+    @rule(gap=GAPS)
+    def wake(self, gap: float) -> None:
+        self.feed(gap, WakeDetected)
+
+    @rule(gap=GAPS, lag=st.floats(0.2, 0.5))
+    def speech_started(self, gap: float, lag: float) -> None:
+        self.feed(gap, lambda t: SpeechStarted(t, start=max(0.0, t - lag)))
+
+    @rule(gap=GAPS, reason=st.sampled_from(EndReason), length=st.floats(0, 15))
+    def speech_ended(self, gap: float, reason: EndReason, length: float) -> None:
+        self.feed(gap, lambda t: SpeechEnded(t, reason, max(0.0, t - length), t))
+
+    @rule(gap=GAPS, text=st.sampled_from(TEXTS))
+    def transcript(self, gap: float, text: str) -> None:
+        self.feed(gap, lambda t: Transcript(t, text, max(0.0, t - 2), max(0.0, t - 1)))
+
+    @rule(gap=GAPS)
+    def reply_started(self, gap: float) -> None:
+        self.feed(gap, ReplyStarted)
+
+    @rule(gap=GAPS, question=st.booleans())
+    def reply_finished(self, gap: float, question: bool) -> None:
+        self.feed(gap, lambda t: ReplyFinished(t, asks_question=question))
+
+    @rule(gap=GAPS)
+    def tick(self, gap: float) -> None:
+        self.feed(gap, Tick)
+
+    @invariant()
+    def no_trap(self) -> None:
+        drained = copy.deepcopy(self.listener)
+        for event in owed(self.t):
+            drained.handle(event)
+        assert drained.state is State.STANDBY
+
+    @invariant()
+    def only_the_clock_is_needed_in_standby_and_an_idle_window(self) -> None:
+        before = self.listener.state
+        idle = copy.deepcopy(self.listener)
+        idle.handle(Tick(self.t + 1000))
+        waiting = (State.LISTENING, State.THINKING, State.SPEAKING)
+        assert idle.state in (before, State.STANDBY)
+        if before not in waiting and idle.state is State.FOLLOW_UP:
+            idle.handle(SpeechEnded(self.t + 1001, EndReason.TOO_SHORT, self.t, self.t + 1))
+            assert idle.state is State.STANDBY
+
+
+ListenerMachine.TestCase.settings = settings(max_examples=300, stateful_step_count=40)
+TestListenerMachine = ListenerMachine.TestCase
