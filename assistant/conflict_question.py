@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from enum import StrEnum
 
-from assistant.voice_commands import to_second_person
+from assistant.voice_commands import mid_sentence, to_second_person
 from memory import Fact
 
 
@@ -40,7 +40,6 @@ _FILLER = frozenset(
     "i my me you your the a an is are was it its it's that this one now earlier said say told "
     "to and of in on at is current which think guess".split()
 )
-_SPOKEN_PRONOUNS = ("Your ", "You ", "You're ", "You've ")
 
 MIN_SOUND_SIMILARITY = 0.75
 SCORE_MARGIN = 0.5
@@ -66,10 +65,10 @@ class ConflictQuestion:
 
     def text(self) -> str:
         """The question as spoken, e.g. "Earlier you told me your favourite editor is Vim; ..."."""
-        older = _mid_sentence(to_second_person(self.older.text or ""))
+        older = mid_sentence(to_second_person(self.older.text or ""))
         newer_value = self.newer_value
         if len(newer_value.split()) > 4 or newer_value == self.newer.text:
-            newer_value = _mid_sentence(to_second_person(self.newer.text or ""))
+            newer_value = mid_sentence(to_second_person(self.newer.text or ""))
         return f"Earlier you told me {older}; now you say {newer_value}. Which one is current?"
 
     def answer_phrases(self) -> dict[Choice, str]:
@@ -169,10 +168,3 @@ def _distinct_words(text: str, other: str) -> str:
         t for t in tokens if t.lower().strip(".") not in others and t.lower() not in _FILLER
     ]
     return " ".join(distinct).strip(".") if distinct else text
-
-
-def _mid_sentence(statement: str) -> str:
-    """Lower-case a leading pronoun so the statement reads inside a sentence."""
-    if statement.startswith(_SPOKEN_PRONOUNS):
-        return statement[0].lower() + statement[1:]
-    return statement

@@ -93,6 +93,13 @@ def to_second_person(statement: str) -> str:
     return _swap_persons(statement, _FIRST_TO_SECOND)
 
 
+def mid_sentence(statement: str) -> str:
+    """Lower-case a leading pronoun so a statement reads inside a sentence ("Your" -> "your")."""
+    if statement.startswith(("Your ", "You ", "You're ", "You've ", "You'll ", "You'd ")):
+        return statement[0].lower() + statement[1:]
+    return statement
+
+
 def to_first_person(phrase: str) -> str:
     """Read what Hearth was asked about as the user's words: "your editor" -> "my editor"."""
     return _swap_persons(phrase, _SECOND_TO_FIRST)

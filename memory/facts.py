@@ -347,6 +347,28 @@ class Memory:
                     pairs.append(ConflictPair(fact, facts[other_id]))
         return pairs
 
+    def find(self, description: str) -> Fact | None:
+        """The active fact a description points at ("forget that I smoke"), or None.
+
+        The same fact said again wins; otherwise the fact sharing the most of its words with the
+        description, when it shares at least half of them.
+        """
+        text = clean_statement(description)
+        wanted = index_keys(text)
+        best: tuple[float, Fact] | None = None
+        with self._reading():
+            ids = self.store.fact_ids_with_keys(wanted, CANDIDATE_LIMIT)
+            facts = [f for f in self.store.facts_by_ids(ids) if f.status is FactStatus.ACTIVE]
+        for fact in facts:
+            assert fact.text is not None
+            if judge(text, fact.kind, fact.text, fact.kind).relation is Relation.SAME:
+                return fact
+            keys = index_keys(fact.text)
+            overlap = len(keys & wanted) / max(1, len(keys))
+            if overlap >= 0.5 and (best is None or overlap > best[0]):
+                best = (overlap, fact)
+        return best[1] if best else None
+
     def recall(self, utterance: str, now: float | None = None) -> Recall:
         """Facts relevant to an utterance, plus pinned ones, within the budget, with the notice."""
         now = self.store.clock() if now is None else now

@@ -1,0 +1,246 @@
+"""One turn of conversation: answer a pending question, run a local command, or ask the model.
+
+``Brain.respond`` turns what the person said into reply parts (sentences to speak as soon as each
+is known, notes for the event stream, and an awaited answer when the reply ends in a question).
+Failures of the model are spoken, short and specific; the next turn simply tries again.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from assistant.card_keeper import CardKeeper
+from assistant.conflict_question import Choice, ConflictQuestion
+from assistant.conversation import ConversationHistory
+from assistant.learning import Learner
+from assistant.ollama import ChatMessage, ModelError, OllamaClient
+from assistant.prompt import build_system_prompt
+from assistant.reply import AwaitAnswer, HeardUtterance, Note, ReplyPart, Sentence
+from assistant.voice_commands import (
+    CommandKind,
+    mid_sentence,
+    parse_voice_command,
+    to_second_person,
+)
+from audio.sentences import IncrementalSentenceSplitter
+from memory import (
+    Action,
+    Memory,
+    MemoryInputError,
+    Origin,
+    Recall,
+    RememberOutcome,
+    Source,
+    guess_kind,
+)
+
+log = logging.getLogger(__name__)
+
+MAX_FACTS_SPOKEN = 5
+
+
+@dataclass(frozen=True)
+class BrainPolicy:
+    """Settings of the brain that are not the model's."""
+
+    ask_again_seconds: float = 24 * 3600
+    learn_facts: bool = True
+
+
+class Brain:
+    """Decides what to say to each utterance; owns the pending conflict question."""
+
+    def __init__(
+        self,
+        memory: Memory,
+        client: OllamaClient,
+        cards: CardKeeper,
+        history: ConversationHistory,
+        learner: Learner | None = None,
+        policy: BrainPolicy | None = None,
+    ):
+        self.memory = memory
+        self.client = client
+        self.cards = cards
+        self.history = history
+        self.learner = learner
+        self.policy = policy or BrainPolicy()
+        self._pending: ConflictQuestion | None = None
+
+    @property
+    def pending_question(self) -> ConflictQuestion | None:
+        """The conflict question awaiting an answer, if any."""
+        return self._pending
+
+    def respond(self, heard: HeardUtterance) -> Iterator[ReplyPart]:
+        """The reply to one utterance, part by part, as soon as each part is known."""
+        if self.learner is not None:
+            yield from self.learner.collect(self.history)
+        card_state = self.cards.current()
+        if card_state.announce:
+            yield Note("error", {"what": "personality card", "message": card_state.announce})
+            yield Sentence(card_state.announce)
+        pending, self._pending = self._pending, None
+        if pending is not None:
+            choice = pending.interpret(heard.text, _choice_scores(heard))
+            if choice is not None:
+                yield from self._settle(pending, choice)
+                return
+            yield Note("conflict_unanswered", {"facts": [pending.older.id, pending.newer.id]})
+        command = parse_voice_command(heard.text)
+        if command is not None:
+            handlers = {
+                CommandKind.REMEMBER: self._remember,
+                CommandKind.FORGET: self._forget,
+                CommandKind.RECALL: self._recall_aloud,
+            }
+            yield from handlers[command.kind](command.subject, heard)
+            return
+        yield from self._ask_model(heard, card_state.card)
+
+    # -- the model -------------------------------------------------------------------------------
+
+    def _ask_model(self, heard: HeardUtterance, card) -> Iterator[ReplyPart]:
+        recall = self.memory.recall(heard.text)
+        system = build_system_prompt(card, recall, self.history.summary)
+        messages = [
+            ChatMessage("system", system),
+            *self.history.messages(),
+            ChatMessage("user", heard.text),
+        ]
+        splitter = IncrementalSentenceSplitter()
+        said: list[str] = []
+        try:
+            for piece in self.client.chat_stream(messages):
+                for sentence in splitter.feed(piece):
+                    said.append(sentence)
+                    yield Sentence(sentence)
+            for sentence in splitter.flush():
+                said.append(sentence)
+                yield Sentence(sentence)
+        except ModelError as error:
+            log.warning("reply failed: %s", error)
+            # What was already said stays said; the rest of the sentence in progress is dropped.
+            yield Note("error", {"what": "model", "kind": type(error).__name__,
+                                 "message": str(error)})  # fmt: skip
+            yield Sentence(error.spoken)
+        reply = " ".join(said)
+        self.history.add(heard.text, reply)
+        if self.learner is not None and self.policy.learn_facts:
+            self.learner.submit(heard.text, reply, self.history)
+        yield from self._ask_about_recalled_conflict(recall)
+
+    def _ask_about_recalled_conflict(self, recall: Recall) -> Iterator[ReplyPart]:
+        """A disputed fact came up: ask which is current, at most once per ask-again period."""
+        now = time.time()
+        by_id = {item.fact.id: item.fact for item in recall.facts}
+        for item in recall.facts:
+            fact = item.fact
+            for other_id in fact.conflicts_with:
+                other = by_id.get(other_id)
+                if other is None or other.id < fact.id:
+                    continue
+                asked = max(fact.last_asked_at or 0.0, other.last_asked_at or 0.0)
+                if now - asked < self.policy.ask_again_seconds:
+                    continue
+                yield from self._ask(ConflictQuestion(fact, other))
+                return
+
+    # -- conflicts -------------------------------------------------------------------------------
+
+    def _ask(self, question: ConflictQuestion) -> Iterator[ReplyPart]:
+        self._pending = question
+        self.memory.mark_asked([question.older.id, question.newer.id])
+        text = question.text()
+        yield Note("conflict_question", {"facts": [question.older.id, question.newer.id],
+                                         "text": text})  # fmt: skip
+        yield Sentence(text)
+        phrases = {choice.value: phrase for choice, phrase in question.answer_phrases().items()}
+        yield AwaitAnswer(phrases, question.hotwords())
+
+    def _settle(self, question: ConflictQuestion, choice: Choice) -> Iterator[ReplyPart]:
+        older, newer = question.older, question.newer
+        try:
+            if choice is Choice.OLDER:
+                self.memory.resolve(older.id)
+                said = f"Got it: {question.older_value} it is."
+            elif choice is Choice.NEWER:
+                self.memory.resolve(newer.id)
+                said = f"Got it: {question.newer_value} it is."
+            elif choice is Choice.BOTH:
+                self.memory.keep_both(older.id, newer.id)
+                said = "Okay, I'll keep both."
+            else:
+                said = "Okay, I'll ask you another time."
+        except MemoryInputError as error:
+            # The conflict changed meanwhile (resolved from the command line, say).
+            log.info("conflict answer no longer applies: %s", error)
+            said = "That one is already settled."
+        yield Note("memory", {"action": f"resolve_{choice.value}",
+                              "facts": [older.id, newer.id]})  # fmt: skip
+        yield Sentence(said)
+
+    # -- local commands --------------------------------------------------------------------------
+
+    def _remember(self, statement: str, heard: HeardUtterance) -> Iterator[ReplyPart]:
+        source = Source(Origin.USER, utterance=heard.text, evidence=statement)
+        try:
+            outcome = self.memory.remember(statement, guess_kind(statement), source, pinned=True)
+        except MemoryInputError as error:
+            yield Note("error", {"what": "memory", "message": str(error)})
+            yield Sentence("I couldn't remember that.")
+            return
+        yield Note("memory", _outcome_fields(outcome))
+        if outcome.conflicts:
+            yield from self._ask(ConflictQuestion(outcome.conflicts[0], outcome.fact))
+            return
+        said = to_second_person(outcome.fact.text or statement)
+        if outcome.action is Action.MERGED:
+            yield Sentence(f"I know. {said}.")
+        else:
+            yield Sentence(f"Okay, I'll remember that {mid_sentence(said)}.")
+
+    def _forget(self, description: str, heard: HeardUtterance) -> Iterator[ReplyPart]:
+        try:
+            fact = self.memory.find(description)
+        except MemoryInputError:
+            fact = None
+        if fact is None:
+            yield Sentence("I don't remember anything like that.")
+            return
+        text = fact.text or ""
+        self.memory.forget(fact.id)
+        yield Note("memory", {"action": "forget", "fact": fact.id})
+        yield Sentence(f"Okay, I've forgotten that {mid_sentence(to_second_person(text))}.")
+
+    def _recall_aloud(self, subject: str, heard: HeardUtterance) -> Iterator[ReplyPart]:
+        facts = (
+            [item.fact for item in self.memory.recall(subject).facts]
+            if subject and subject.lower() not in {"me", "us", "anything", "everything"}
+            else self.memory.facts()
+        )
+        facts = facts[-MAX_FACTS_SPOKEN:] if not subject else facts[:MAX_FACTS_SPOKEN]
+        if not facts:
+            yield Sentence("I don't remember anything about that yet.")
+            return
+        yield Sentence("Here's what I remember.")
+        for fact in facts:
+            yield Sentence(to_second_person(fact.text or "") + ".")
+        if any(fact.conflicts_with for fact in facts):
+            yield Sentence("Some of that disagrees; tell me which is current.")
+
+
+def _choice_scores(heard: HeardUtterance) -> dict[Choice, float]:
+    return {Choice(name): score for name, score in heard.answer_scores.items() if name in Choice}
+
+
+def _outcome_fields(outcome: RememberOutcome) -> dict[str, object]:
+    return {
+        "action": outcome.action.value,
+        "fact": outcome.fact.id,
+        "text": outcome.fact.text,
+        "conflicts": [fact.id for fact in outcome.conflicts],
+    }

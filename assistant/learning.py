@@ -1,0 +1,149 @@
+"""Learning off the reply path: facts the user stated, and compaction of a long conversation.
+
+A worker thread with its own database connection and model client takes finished turns from a
+queue, so extraction never delays speech. Results (notes, summaries) wait in an outbox until the
+brain collects them at the start of the next turn: the conversation history is touched by one
+thread only.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from assistant.conversation import ConversationHistory, Exchange
+from assistant.ollama import ChatMessage, ModelError, OllamaClient
+from assistant.reply import Note
+from memory import Action, Memory, MemoryInputError, Origin, Source
+from memory.extraction import (
+    EXTRACTION_INSTRUCTIONS,
+    EXTRACTION_SCHEMA,
+    extraction_request,
+    parse_extraction,
+)
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class _Turn:
+    user: str
+    reply: str
+    folded: tuple[Exchange, ...]
+    summary_request: tuple[ChatMessage, ...]
+
+
+@dataclass(frozen=True)
+class _Marker:
+    """Set once every item queued before it has been processed."""
+
+    done: threading.Event
+
+
+@dataclass(frozen=True)
+class _Summary:
+    folded: tuple[Exchange, ...]
+    text: str
+
+
+class Learner:
+    """Extracts durable facts from finished turns and summarises older conversation."""
+
+    def __init__(
+        self,
+        open_memory: Callable[[], Memory],
+        open_client: Callable[[], OllamaClient],
+        learn_facts: bool = True,
+    ):
+        self._open_memory = open_memory
+        self._open_client = open_client
+        self._learn_facts = learn_facts
+        self._inbox: queue.Queue[_Turn | _Marker | None] = queue.Queue()  # None: stop
+        self._outbox: queue.Queue[Note | _Summary] = queue.Queue()
+        self._thread = threading.Thread(target=self._work, name="hearth-learner", daemon=True)
+        self._thread.start()
+
+    def submit(self, user: str, reply: str, history: ConversationHistory) -> None:
+        """Queue a finished turn (and, when due, the older half of the history to summarise)."""
+        folded = history.due_for_compaction()
+        request = tuple(history.summary_request(folded)) if folded else ()
+        self._inbox.put(_Turn(user, reply, folded, request))
+
+    def collect(self, history: ConversationHistory) -> Iterator[Note]:
+        """Apply finished summaries to the history and hand over notes of what was learned."""
+        while True:
+            try:
+                item = self._outbox.get_nowait()
+            except queue.Empty:
+                return
+            if isinstance(item, _Summary):
+                history.compact(item.folded, item.text)
+            else:
+                yield item
+
+    def wait_idle(self, timeout: float = 30.0) -> bool:
+        """Block until every submitted turn is processed (for tests and shutdown)."""
+        marker = _Marker(threading.Event())
+        self._inbox.put(marker)
+        return marker.done.wait(timeout)
+
+    def close(self, timeout: float = 10.0) -> None:
+        """Finish queued work and stop the thread."""
+        self._inbox.put(None)
+        self._thread.join(timeout)
+
+    def _work(self) -> None:
+        memory = self._open_memory()
+        client = self._open_client()
+        try:
+            while True:
+                item = self._inbox.get()
+                if item is None:
+                    return
+                if isinstance(item, _Marker):
+                    item.done.set()
+                else:
+                    self._learn(item, memory, client)
+        finally:
+            memory.close()
+            client.close()
+
+    def _learn(self, turn: _Turn, memory: Memory, client: OllamaClient) -> None:
+        if self._learn_facts:
+            try:
+                self._extract(turn, memory, client)
+            except ModelError as error:
+                log.info("could not learn from the last turn: %s", error)
+            except Exception:  # learning is best effort; it must never stop the conversation
+                log.exception("learning from a turn failed")
+        if turn.folded:
+            try:
+                summary = client.chat(list(turn.summary_request), temperature=0.2)
+            except ModelError as error:
+                log.info("could not summarise older conversation: %s", error)
+            else:
+                self._outbox.put(_Summary(turn.folded, summary))
+
+    def _extract(self, turn: _Turn, memory: Memory, client: OllamaClient) -> None:
+        messages = [
+            ChatMessage("system", EXTRACTION_INSTRUCTIONS),
+            ChatMessage("user", extraction_request(turn.user, turn.reply)),
+        ]
+        raw = client.chat(messages, schema=EXTRACTION_SCHEMA, temperature=0.0)
+        for fact in parse_extraction(raw, turn.user):
+            source = Source(Origin.EXTRACTED, utterance=turn.user, evidence=fact.evidence)
+            try:
+                outcome = memory.remember(fact.statement, fact.kind, source)
+            except MemoryInputError as error:
+                log.info("not learning %r: %s", fact.statement, error)
+                continue
+            if outcome.action is Action.IGNORED_FORGOTTEN:
+                continue
+            self._outbox.put(
+                Note("memory", {"action": outcome.action.value, "fact": outcome.fact.id,
+                                "text": outcome.fact.text, "learned": True,
+                                "conflicts": [f.id for f in outcome.conflicts]})
+            )  # fmt: skip

@@ -1,0 +1,51 @@
+"""A reply as the brain produces it: sentences to say, notes, an awaited answer."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from audio.listener import Via
+
+
+@dataclass(frozen=True)
+class HeardUtterance:
+    """What the person said, as the voice side heard it."""
+
+    text: str
+    via: Via = Via.WAKE
+    t: float = 0.0
+    """Audio-clock seconds at the end of the utterance."""
+    answer_scores: dict[str, float] = field(default_factory=dict)
+    """When an answer was awaited: how well each answer phrase fits the audio (by choice name)."""
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """One sentence to say, as soon as it is known."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Note:
+    """Something worth a line in the event stream (memory action, conflict question, error)."""
+
+    event: str
+    fields: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class AwaitAnswer:
+    """The reply ends with a question whose short answer comes from a closed set.
+
+    The voice side biases recognition toward ``hotwords`` and scores each phrase against the
+    audio of the next utterance.
+    """
+
+    phrases: dict[str, str]
+    """Choice name -> a natural spoken answer for it."""
+    hotwords: tuple[str, ...]
+
+
+ReplyPart = Sentence | Note | AwaitAnswer

@@ -1,0 +1,441 @@
+"""Small tables of general English knowledge that the fact comparison reads.
+
+Every entry is common knowledge (family words, weekdays, feelings, kinds of drink), never a word
+chosen to pass one labelled pair. Keys are lowercase surface words or their stems (see
+``memory.words.stem``); values are canonical forms, which are final and never stemmed again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+
+def _table(rows: Mapping[str, str]) -> dict[str, str]:
+    """Expand ``{"canonical": "alias alias ..."}`` into ``{alias: canonical}``, canonical included."""
+    table: dict[str, str] = {}
+    for canonical, aliases in rows.items():
+        for alias in (canonical, *aliases.split()):
+            table[alias] = canonical
+    return table
+
+
+def _members(rows: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
+    """Expand ``{"group": "member member ..."}`` into ``{member: (group, ...)}``."""
+    table: dict[str, tuple[str, ...]] = {}
+    for group, members in rows.items():
+        for member in members.split():
+            table[member] = (*table.get(member, ()), group)
+    return table
+
+
+def _closure(parents: Mapping[str, str]) -> dict[str, frozenset[str]]:
+    """Every ancestor of each word, following ``{child: "parent parent"}`` links transitively."""
+    direct = {child: frozenset(names.split()) for child, names in parents.items()}
+    closed: dict[str, frozenset[str]] = {}
+    for child in direct:
+        seen: set[str] = set()
+        todo = list(direct[child])
+        while todo:
+            parent = todo.pop()
+            if parent not in seen:
+                seen.add(parent)
+                todo.extend(direct.get(parent, ()))
+        closed[child] = frozenset(seen)
+    return closed
+
+
+def _each(words: str, parent: str) -> dict[str, str]:
+    return {word: parent for word in words.split()}
+
+
+# People a fact can be about. "my <relation> ..." makes the relation the subject of the fact.
+RELATIONS: dict[str, str] = _table(
+    {
+        "mother": "mom mum mommy mummy mam mama momma",
+        "father": "dad daddy papa",
+        "parent": "parents folks",
+        "brother": "bro brothers",
+        "sister": "sis sisters",
+        "sibling": "siblings",
+        "son": "sons",
+        "daughter": "daughters",
+        "child": "children kid kids",
+        "baby": "babies",
+        "wife": "",
+        "husband": "hubby",
+        "partner": "spouse",
+        "girlfriend": "gf",
+        "boyfriend": "bf",
+        "fiance": "fiancee fiancé fiancée",
+        "grandmother": "grandma granny gran nana",
+        "grandfather": "grandpa granddad grandad gramps",
+        "grandparent": "grandparents",
+        "grandchild": "grandchildren grandson granddaughter grandkids",
+        "aunt": "auntie aunty",
+        "uncle": "",
+        "cousin": "cousins",
+        "niece": "",
+        "nephew": "",
+        "friend": "friends mate pal buddy bestie",
+        "roommate": "flatmate housemate roomie roommates flatmates housemates",
+        "colleague": "coworker co-worker colleagues coworkers",
+        "boss": "",
+        "neighbour": "neighbor neighbours neighbors",
+        "landlord": "landlady",
+        "teacher": "",
+        "doctor": "gp",
+        "dentist": "",
+        "therapist": "",
+        "dog": "puppy dogs",
+        "cat": "kitten cats",
+        "pet": "pets",
+    }
+)
+
+# Words between "my" and a relation that change who is meant ("my older brother"), by canonical.
+RELATION_MODIFIERS: dict[str, str] = _table(
+    {
+        "older": "elder big oldest eldest",
+        "younger": "little youngest baby",
+        "best": "",
+        "twin": "",
+        "step": "",
+        "ex": "former",
+    }
+)
+
+# Same meaning, one canonical word. Relation words are here too, for facts that mention a relative.
+SYNONYMS: dict[str, str] = {
+    **RELATIONS,
+    **_table(
+        {
+            "name": "named called names",
+            "car": "drive driv vehicle auto",
+            "university": "uni college",
+            "remote": "remotely",
+            "apartment": "flat",
+            "movie": "film films movies",
+            "tv": "television telly",
+            "vacation": "holiday holidays vacations",
+            "favourite": "favorite fave",
+            "colour": "color colours colors",
+            "grey": "gray",
+            "phone": "mobile cellphone smartphone",
+            "computer": "pc",
+            "email": "e-mail",
+            "coriander": "cilantro",
+            "aubergine": "eggplant",
+            "courgette": "zucchini",
+            "bicycle": "bike cycle",
+            "job": "occupation profession career",
+            "answer": "answers reply replies response responses",
+            "diabetes": "diabetic",
+            "asthma": "asthmatic",
+            "epilepsy": "epileptic",
+            "allergy": "allergic",
+            "anaemia": "anemia anaemic anemic",
+            "autism": "autistic",
+            "dyslexia": "dyslexic",
+            "arthritis": "arthritic",
+            "coeliac": "celiac",
+            "insomnia": "insomniac",
+            "vegetarian": "veggie",
+            "big": "large huge",
+            "small": "tiny",
+            "short": "brief concise",
+            "long": "detailed lengthy",
+            "casual": "informal",
+            "savoury": "savory",
+            "less": "fewer",
+            "wake": "waking woke wak",
+            "kilometre": "km kilometer kilometres kilometers",
+            "mile": "miles",
+            "ubuntu": "",
+            "macos": "osx mac",
+            "iphone": "ios",
+            "postgres": "postgresql",
+            "vscode": "vs-code",
+        }
+    ),
+}
+
+# Irregular verb forms, so "drove" compares with "drive".
+IRREGULAR: dict[str, str] = _table(
+    {
+        "be": "am is are was were been being",
+        "have": "has had",
+        "do": "does did done",
+        "go": "goes went gone",
+        "eat": "ate eaten",
+        "drink": "drank drunk",
+        "drive": "drove driven",
+        "fly": "flew flown",
+        "take": "took taken",
+        "get": "got gotten",
+        "run": "ran",
+        "swim": "swam swum",
+        "teach": "taught",
+        "buy": "bought",
+        "meet": "met",
+        "speak": "spoke spoken",
+        "write": "wrote written",
+        "wake": "woke woken",
+        "wear": "wore worn",
+        "make": "made",
+        "sell": "sold",
+        "give": "gave given",
+        "feel": "felt",
+        "become": "became",
+        "begin": "began begun",
+        "leave": "left",
+        "sleep": "slept",
+        "keep": "kept",
+        "ride": "rode ridden",
+        "grow": "grew grown",
+        "know": "knew known",
+        "think": "thought",
+        "bring": "brought",
+        "see": "saw seen",
+        "sit": "sat",
+        "stand": "stood",
+        "spend": "spent",
+    }
+)
+
+# Broader terms implied by a word: "wine" implies "alcohol", "Saturday" implies "weekend".
+HYPERNYMS: dict[str, frozenset[str]] = _closure(
+    {
+        **_each(
+            "wine beer whisky whiskey vodka gin rum cocktail cocktails champagne prosecco cider "
+            "sake tequila liquor booze spirits lager ale bourbon brandy cognac sherry",
+            "alcohol",
+        ),
+        **_each(
+            "beef pork chicken steak bacon ham lamb sausage sausages burger burgers turkey veal "
+            "salami mince duck venison",
+            "meat",
+        ),
+        **_each("salmon tuna cod shrimp prawn prawns sushi trout sardines seafood", "fish"),
+        **_each("milk cheese butter yogurt yoghurt cream", "dairy"),
+        **_each("espresso latte cappuccino americano mocha macchiato decaf", "coffee"),
+        **_each("coffee tea cola coke", "caffeine"),
+        **_each("cigarette cigarettes cigar cigars vape vaping tobacco", "smoke"),
+        **_each("monday tuesday wednesday thursday friday", "weekday"),
+        **_each("saturday sunday", "weekend"),
+        **_each("iphone android pixel galaxy", "phone"),
+        **_each("macbook thinkpad chromebook", "laptop"),
+        **_each("laptop desktop", "computer"),
+        **_each(
+            "volvo tesla toyota bmw audi ford honda volkswagen vw mercedes nissan kia hyundai "
+            "fiat renault peugeot mazda subaru skoda porsche jeep chevrolet chevy lexus "
+            "citroen dacia",
+            "car",
+        ),
+        **_each("dog cat hamster rabbit parrot budgie goldfish guinea tortoise", "pet"),
+        **_each("ubuntu debian fedora", "linux"),
+        **_each("macos windows linux chromeos", "os"),
+        **_each("brother sister", "sibling"),
+        **_each("mother father", "parent"),
+        **_each("son daughter", "child"),
+        **_each("wife husband", "partner"),
+        **_each("grandmother grandfather", "grandparent"),
+        **_each(
+            "jazz rock pop classical rap metal blues country techno folk reggae punk soul opera "
+            "hip-hop",
+            "music",
+        ),
+        **_each(
+            "football soccer tennis basketball golf rugby cricket baseball hockey volleyball "
+            "badminton squash",
+            "sport",
+        ),
+        **_each("postgres mysql sqlite mongodb redis mariadb oracle", "database"),
+        **_each("vim neovim emacs vscode nano sublime", "editor"),
+        **_each("chrome firefox safari", "browser"),
+        **_each(
+            "python rust java javascript typescript ruby haskell kotlin swift golang perl php",
+            "language",
+        ),
+        **_each("english french spanish german italian portuguese chinese japanese", "language"),
+        **_each("piano guitar violin drums cello flute saxophone trumpet ukulele", "instrument"),
+        **_each("train bus tram subway tube metro", "transit"),
+    }
+)
+
+# Mutually exclusive values of one attribute. Groups that are generic slot types (days, parts of
+# the day) are listed in SLOT_GROUPS: they conflict only when the rest of the fact agrees.
+EXCLUSIVE_GROUPS: dict[str, tuple[str, ...]] = _members(
+    {
+        "chronotype": "night-owl early-bird",
+        "handedness": "left-handed right-handed ambidextrous",
+        "marital": "single married divorced engaged widowed separated",
+        "workplace": "remote office hybrid onsite",
+        "diet": "vegan vegetarian pescatarian omnivore carnivore",
+        "desktop-os": "macos windows linux ubuntu debian fedora chromeos",
+        "phone-platform": "iphone android",
+        "editor": "vim neovim emacs vscode nano sublime",
+        "browser": "chrome firefox safari",
+        "temperature-unit": "celsius fahrenheit",
+        "measure-system": "metric imperial",
+        "employment": "employed unemployed retired self-employed freelance",
+        "pair-length": "short long",
+        "pair-heat": "hot cold iced",
+        "pair-time": "early late",
+        "pair-shade": "dark light",
+        "pair-weight": "light heavy",
+        "pair-volume": "loud quiet",
+        "pair-speed": "fast slow",
+        "pair-size": "big small",
+        "pair-strength": "strong weak mild",
+        "pair-spice": "spicy mild",
+        "pair-tone": "formal casual",
+        "pair-sequence": "before after",
+        "pair-side": "aisle window",
+        "pair-height": "high low",
+        "pair-sweet": "sweet savoury",
+        "pair-amount": "more less",
+        "pair-fit": "tight loose",
+        "pair-firm": "firm soft",
+        "weekday": "monday tuesday wednesday thursday friday saturday sunday weekday weekend",
+        "daypart": "morning afternoon evening night tonight dawn dusk lunchtime",
+        "month": "january february march april may june july august september october "
+        "november december",
+        "season": "spring summer autumn winter",
+        "meal": "breakfast brunch lunch dinner supper",
+        "frequency": "daily weekly fortnightly monthly yearly annually hourly nightly",
+    }
+)
+
+# Groups whose members are generic slot fillers; they never index a fact on their own.
+SLOT_GROUPS = frozenset({"weekday", "daypart", "month", "season", "meal", "frequency"})
+
+# Month names that are also ordinary words; they count as months only when capitalised.
+AMBIGUOUS_MONTHS = frozenset({"may", "march"})
+
+# Feelings about a thing: +1 likes it, -1 dislikes it. "not" before one flips it.
+SENTIMENT: dict[str, int] = {
+    **dict.fromkeys("like lik love lov enjoy adore ador prefer fond fan keen".split(), 1),
+    **dict.fromkeys("hate hat dislike dislik detest loathe loath despise despis abhor".split(), -1),
+}
+
+# Words that negate what follows them in the clause.
+NEGATIONS = frozenset("not no never without non none nothing neither nor".split())
+
+# Words (as written) that say a state ended; they also negate what follows ("I quit smoking").
+NEGATING_CHANGES = frozenset("quit stopped no-longer used-to give-up got-rid-of sold".split())
+
+# Words (as written) that say a state changed ("I moved to Porto", "I drive a Tesla now").
+CHANGES = frozenset(
+    "moved switched changed now nowadays these-days anymore became started instead replaced "
+    "upgraded swapped converted new recently from-now-on".split()
+)
+
+# Markers of a ranking between the word before and the word after: (marker, left is preferred).
+ORDER_MARKERS: dict[str, bool] = {
+    "over": True,
+    "more-than": True,
+    "rather-than": True,
+    "better-than": True,
+    "instead-of": True,
+    "less-than": False,
+    "worse-than": False,
+}
+
+# Verbs that carry little meaning of their own in a fact ("I have", "I use", "I go to").
+LIGHT_VERBS = frozenset(
+    "be have do get take use make keep want need go eat drink consume own possess put tend try "
+    "would should could can will shall may might must let".split()
+)
+
+# Words that name a single-valued attribute: a different value for them is a disagreement.
+FUNCTIONAL = frozenset(
+    "live reside based born name nickname birthday age job employer work study "
+    "major degree car favourite support run os phone laptop computer editor "
+    "browser commute origin address email password school language nationality religion "
+    "height weight wake bedtime".split()
+)
+
+# Broad words that add no information when one fact has them and the other does not.
+GENERIC = frozenset(
+    "music food dish drink thing stuff kind type sort name genre style piece bit way lot "
+    "place time person people".split()
+)
+
+# Multi-word expressions read as one token, matched on stems. Value: replacement tokens.
+PHRASES: dict[tuple[str, ...], tuple[str, ...]] = {
+    ("can", "not", "stand"): ("hate",),
+    ("can", "not", "bear"): ("hate",),
+    ("can", "not", "abide"): ("hate",),
+    ("not", "a", "fan", "of"): ("dislike",),
+    ("a", "fan", "of"): ("like",),
+    ("fond", "of"): ("like",),
+    ("keen", "on"): ("like",),
+    ("would", "rather"): ("prefer",),
+    ("no", "longer"): ("no-longer",),
+    ("not", "any", "more"): ("not", "anymore"),
+    ("any", "more"): ("anymore",),
+    ("used", "to"): ("used-to",),
+    ("give", "up"): ("give-up",),
+    ("got", "rid", "of"): ("got-rid-of",),
+    ("get", "rid", "of"): ("got-rid-of",),
+    ("these", "day"): ("these-days",),
+    ("from", "now", "on"): ("from-now-on",),
+    ("more", "than"): ("more-than",),
+    ("rather", "than"): ("rather-than",),
+    ("better", "than"): ("better-than",),
+    ("instead", "of"): ("instead-of",),
+    ("less", "than"): ("less-than",),
+    ("worse", "than"): ("worse-than",),
+    ("night", "owl"): ("night-owl",),
+    ("night", "person"): ("night-owl",),
+    ("evening", "person"): ("night-owl",),
+    ("early", "bird"): ("early-bird",),
+    ("early", "riser"): ("early-bird",),
+    ("morning", "person"): ("early-bird",),
+    ("left", "handed"): ("left-handed",),
+    ("right", "handed"): ("right-handed",),
+    ("work", "from", "home"): ("work", "remote"),
+    ("work", "at", "home"): ("work", "remote"),
+    ("from", "home"): ("remote",),
+    ("in", "the", "office"): ("in", "office"),
+    ("every", "day"): ("daily",),
+    ("each", "day"): ("daily",),
+    ("every", "week"): ("weekly",),
+    ("every", "month"): ("monthly",),
+    ("every", "year"): ("yearly",),
+    ("every", "night"): ("nightly",),
+    ("wake", "up"): ("wake",),
+    ("get", "up"): ("wake",),
+    ("go", "to", "bed"): ("bedtime",),
+    ("go", "to", "sleep"): ("bedtime",),
+    ("be", "from"): ("origin",),
+    ("come", "from"): ("origin",),
+    ("year", "old"): ("age",),
+    ("vs", "code"): ("vscode",),
+    ("visual", "studio", "code"): ("vscode",),
+    ("mac", "os"): ("macos",),
+    ("a", "lot"): (),
+    ("a", "bit"): (),
+    ("kind", "of"): (),
+    ("sort", "of"): (),
+}
+
+
+def lookup(table: Mapping[str, str], word: str, stemmed: str) -> str | None:
+    """The table's value for a word, tried as written and then as its stem."""
+    return table.get(word) or table.get(stemmed)
+
+
+def ancestors(word: str) -> frozenset[str]:
+    """Broader terms a word implies (empty when it implies none)."""
+    return HYPERNYMS.get(word, frozenset())
+
+
+def groups_of(word: str) -> tuple[str, ...]:
+    """The exclusive groups a canonical word belongs to."""
+    return EXCLUSIVE_GROUPS.get(word, ())
+
+
+def words_in(tables: Iterable[Mapping[str, object]]) -> frozenset[str]:
+    """Every key of the given tables, for telling known words from names."""
+    return frozenset(key for table in tables for key in table)

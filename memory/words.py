@@ -1,0 +1,252 @@
+"""The words of a fact: tokens with their case, contractions expanded, numbers and clock times read.
+
+Pure text handling with no knowledge of meaning; ``memory.reading`` gives the tokens their roles.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class TokenKind(StrEnum):
+    """What a token is, before any meaning is given to it."""
+
+    WORD = "word"
+    NUMBER = "number"
+    TIME = "time"
+    POSSESSIVE = "possessive"
+    BREAK = "break"
+    """Punctuation that ends a clause or a sentence."""
+
+
+@dataclass(frozen=True)
+class Token:
+    """One token of a fact."""
+
+    text: str
+    """Lowercase word, a number as digits ("25"), or a clock time ("7:00am", "19:30" is "7:30pm")."""
+    surface: str
+    """The token as written, for explanations."""
+    kind: TokenKind
+    capitalised: bool = False
+    """Written with a capital letter (the pronoun "I" never counts)."""
+    initial: bool = False
+    """The first word of a sentence, where a capital says nothing."""
+
+
+# Function words that carry no content. Prepositions and copulas are listed apart: they are not
+# content either, but mark where a value sits and whether a fact is "X is Y".
+PREPOSITIONS = frozenset(
+    "in at on from to for with by as about into onto of near via per until since during "
+    "through across around inside outside".split()
+)
+COPULAS = frozenset("is are was were am be been being".split())
+SUBJECT_PRONOUNS = frozenset("i we".split())
+STOP_WORDS = (
+    PREPOSITIONS
+    | COPULAS
+    | frozenset(
+        "a an the this that these those some any each every all both either my our your his "
+        "her its their mine ours yours me us you it he she they them him i we myself who whom "
+        "whose which what where when why how there here and or but so because if then than "
+        "also too very really just quite pretty rather actually usually generally normally "
+        "typically always often sometimes mostly please thanks thank like-to one's own "
+        "do does did doing done will would shall should can could may might must "
+        "am is are was were be been being get gets got".split()
+    )
+)
+
+# Pronouns after which "'s" means "is" rather than a possessive.
+_IS_BEFORE = frozenset("it that he she there what who where here everything nothing something".split())
+
+_CONTRACTIONS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern, re.IGNORECASE), replacement)
+    for pattern, replacement in (
+        (r"\bcan'?t\b", "can not"),
+        (r"\bcannot\b", "can not"),
+        (r"\bwon'?t\b", "will not"),
+        (r"\bshan'?t\b", "shall not"),
+        (r"\b(do|does|did|is|are|was|were|have|has|had|could|would|should|must)n'?t\b", r"\1 not"),
+        (r"n't\b", " not"),
+        (r"\bim\b", "I am"),
+        (r"\bive\b", "I have"),
+        (r"'m\b", " am"),
+        (r"'re\b", " are"),
+        (r"'ve\b", " have"),
+        (r"'ll\b", " will"),
+        (r"'d\b", " would"),
+    )
+)
+
+_TOKEN = re.compile(
+    r"""
+    (?P<time>\d{1,2}(?:[:.]\d{2})?\s*[ap]\.?\s?m\b\.?|\d{1,2}:\d{2}\b|\d{1,2}\s+o'?clock\b)
+    |(?P<number>\d+(?:[.,]\d+)?(?:st|nd|rd|th)?\b)
+    |(?P<word>[^\W_]+(?:['\-][^\W_]+)*)
+    |(?P<stop>[.!?;:()]|,)
+    """,
+    re.VERBOSE | re.IGNORECASE,
+)
+_TIME_PARTS = re.compile(r"(\d{1,2})(?:[:.](\d{2}))?\s*(?:([ap])\.?\s?m)?", re.IGNORECASE)
+_ORDINAL_SUFFIX = re.compile(r"(st|nd|rd|th)$", re.IGNORECASE)
+
+_UNITS = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen"
+).split()
+_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+_ORDINALS = (
+    "zeroth first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth"
+).split()
+NUMBER_WORDS: dict[str, int] = {
+    **{word: value for value, word in enumerate(_UNITS)},
+    **{word: 20 + 10 * index for index, word in enumerate(_TENS)},
+    **{word: value for value, word in enumerate(_ORDINALS) if value},
+    "once": 1,
+    "twice": 2,
+    "thrice": 3,
+    "dozen": 12,
+    "hundred": 100,
+    "thousand": 1000,
+}
+_CLOCK_WORDS = {"noon": "12:00pm", "midday": "12:00pm", "midnight": "12:00am"}
+
+# Word endings that are not inflections, so stemming leaves these words alone.
+_KEEP_ENDINGS = frozenset(
+    "morning evening spring string thing nothing something anything everything king ring "
+    "sibling ceiling wedding pudding building during bus gas yes plus news series species "
+    "always sometimes lens this his its is was has does".split()
+)
+
+
+def tokenize(text: str) -> tuple[Token, ...]:
+    """Split a fact into tokens, expanding contractions and reading numbers and clock times."""
+    text = unicodedata.normalize("NFKC", text).replace("\u2019", "'").replace("\u2018", "'")
+    for pattern, replacement in _CONTRACTIONS:
+        text = pattern.sub(replacement, text)
+    tokens: list[Token] = []
+    sentence_start = True
+    for match in _TOKEN.finditer(text):
+        surface = match.group(0)
+        if match.lastgroup == "stop":
+            tokens.append(Token(surface, surface, TokenKind.BREAK))
+            sentence_start = sentence_start or surface in ".!?"
+        elif match.lastgroup == "time":
+            tokens.append(Token(_clock(surface), surface, TokenKind.TIME))
+            sentence_start = False
+        elif match.lastgroup == "number":
+            digits = _ORDINAL_SUFFIX.sub("", surface).replace(",", "")
+            tokens.append(Token(digits, surface, TokenKind.NUMBER))
+            sentence_start = False
+        else:
+            tokens.extend(_word_tokens(surface, sentence_start))
+            sentence_start = False
+    return _join_numbers(tokens)
+
+
+def _word_tokens(surface: str, initial: bool) -> list[Token]:
+    """A word as one token, or two when it ends in a possessive "'s"."""
+    word, possessive = surface, ""
+    if surface.lower().endswith("'s"):
+        word, possessive = surface[:-2], surface[-2:]
+    lower = word.lower()
+    capitalised = any(char.isupper() for char in word) and lower != "i"
+    if lower in _CLOCK_WORDS:
+        tokens = [Token(_CLOCK_WORDS[lower], word, TokenKind.TIME)]
+    elif lower in NUMBER_WORDS:
+        tokens = [Token(str(NUMBER_WORDS[lower]), word, TokenKind.NUMBER)]
+    else:
+        tokens = [Token(lower, word, TokenKind.WORD, capitalised, initial)]
+    if possessive:
+        if lower in _IS_BEFORE:
+            tokens.append(Token("is", possessive, TokenKind.WORD))
+        else:
+            tokens.append(Token("'s", possessive, TokenKind.POSSESSIVE))
+    return tokens
+
+
+def _join_numbers(tokens: list[Token]) -> tuple[Token, ...]:
+    """Read "twenty five" and "twenty-five" as 25."""
+    joined: list[Token] = []
+    for token in tokens:
+        if token.kind is TokenKind.WORD and "-" in token.text:
+            parts = token.text.split("-")
+            if len(parts) == 2 and parts[0] in _TENS and parts[1] in _UNITS[1:10]:
+                value = NUMBER_WORDS[parts[0]] + NUMBER_WORDS[parts[1]]
+                token = Token(str(value), token.surface, TokenKind.NUMBER)
+        previous = joined[-1] if joined else None
+        if (
+            previous is not None
+            and previous.kind is TokenKind.NUMBER
+            and token.kind is TokenKind.NUMBER
+            and previous.surface.lower() in _TENS
+            and token.surface.lower() in _UNITS[1:10]
+        ):
+            value = int(previous.text) + int(token.text)
+            surface = f"{previous.surface} {token.surface}"
+            joined[-1] = Token(str(value), surface, TokenKind.NUMBER)
+            continue
+        joined.append(token)
+    return tuple(joined)
+
+
+def _clock(surface: str) -> str:
+    """Normalise a clock time to ``h:mm`` plus ``am``/``pm`` when known ("19:30" -> "7:30pm")."""
+    match = _TIME_PARTS.match(surface.strip())
+    if match is None:
+        return surface.lower()
+    hour, minute = int(match.group(1)), int(match.group(2) or 0)
+    meridiem = (match.group(3) or "").lower()
+    if meridiem:
+        return f"{hour % 12 or 12}:{minute:02d}{meridiem}m"
+    if hour > 12:
+        return f"{hour - 12}:{minute:02d}pm"
+    if hour == 0:
+        return f"12:{minute:02d}am"
+    return f"{hour}:{minute:02d}"
+
+
+def clock_agrees(first: str, second: str) -> bool:
+    """Whether two normalised clock times can be the same time ("7:00" agrees with "7:00pm")."""
+    if first == second:
+        return True
+    first_bare, second_bare = first.rstrip("apm"), second.rstrip("apm")
+    first_half, second_half = first[len(first_bare) :], second[len(second_bare) :]
+    return first_bare == second_bare and not (first_half and second_half)
+
+
+def stem(word: str) -> str:
+    """A light stem so inflections compare equal: lives, living, lived and live all give "liv"."""
+    if len(word) <= 3 or word in _KEEP_ENDINGS or not word.isalpha():
+        return word
+    if word.endswith(("ies", "ied")) and len(word) > 4:
+        word = word[:-3] + "y"
+    elif word.endswith("ying") and len(word) > 5:
+        word = word[:-3]
+    elif word.endswith("sses"):
+        word = word[:-2]
+    elif word.endswith("es") and word[-3] in "sxz" or word.endswith(("ches", "shes")):
+        word = word[:-2]
+    elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    elif word.endswith("ing") and len(word) > 5 and _has_vowel(word[:-3]):
+        word = _undouble(word[:-3])
+    elif word.endswith("ed") and len(word) > 4 and not word.endswith("eed"):
+        word = _undouble(word[:-2])
+    if word.endswith("e") and len(word) > 3:
+        word = word[:-1]
+    return word
+
+
+def _has_vowel(text: str) -> bool:
+    return any(char in "aeiouy" for char in text)
+
+
+def _undouble(word: str) -> str:
+    """Undo a doubled final consonant ("swimm" -> "swim"), keeping ll/ss/zz ("call", "pass")."""
+    if len(word) >= 3 and word[-1] == word[-2] and word[-1] not in "aeiouylsz":
+        return word[:-1]
+    return word
