@@ -44,6 +44,8 @@ _FILLER = frozenset(
 MIN_SOUND_SIMILARITY = 0.75
 SCORE_MARGIN = 0.5
 """How much better (mean log-probability per token) the best answer must fit than the next."""
+MIN_ANSWER_SCORE = -1.5
+"""Below this the best answer does not fit the audio at all: the person said something else."""
 
 
 @dataclass(frozen=True)
@@ -97,7 +99,9 @@ class ConflictQuestion:
             return by_text
         if audio_scores:
             ranked = sorted(audio_scores.items(), key=lambda item: item[1], reverse=True)
-            if len(ranked) == 1 or ranked[0][1] - ranked[1][1] >= SCORE_MARGIN:
+            best = ranked[0][1]
+            runner_up = ranked[1][1] if len(ranked) > 1 else float("-inf")
+            if best >= MIN_ANSWER_SCORE and best - runner_up >= SCORE_MARGIN:
                 return ranked[0][0]
         return None
 

@@ -13,7 +13,7 @@ import importlib.util
 import logging
 import re
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -229,6 +229,60 @@ class SpeechToText:
             text = ""
         return self._result(text, no_speech, logprob, heard, None if text else "phantom")
 
+    def score(
+        self, samples: np.ndarray, phrases: Mapping[str, str], context: str = ""
+    ) -> dict[str, float]:
+        """How well each phrase fits the audio: mean log-probability per token (0 is perfect).
+
+        Used to match a short answer against a closed set of choices, where free transcription
+        fails ("Emacs." alone comes out as "See you next."). Each phrase is forced through the
+        decoder after ``context`` (the question that was asked), ending with end-of-text, so a
+        phrase that is only the start of what was said scores lower.
+        """
+        import ctranslate2
+        from faster_whisper.tokenizer import Tokenizer
+
+        names = [name for name, phrase in phrases.items() if phrase.strip()]
+        if not names or len(samples) == 0:
+            return {}
+        self.load()
+        model = self._model
+        audio = samples.astype(np.float32) / 32768 if samples.dtype == np.int16 else samples
+        features = model.feature_extractor(audio.astype(np.float32, copy=False))
+        frames = model.feature_extractor.nb_max_frames
+        features = np.pad(features[:, :frames], ((0, 0), (0, max(0, frames - features.shape[1]))))
+        encoded = model.model.encode(
+            ctranslate2.StorageView.from_array(np.ascontiguousarray(features[np.newaxis])),
+            to_cpu=True,
+        )
+        tokenizer = Tokenizer(
+            model.hf_tokenizer, model.model.is_multilingual, task="transcribe",
+            language=self._settings.language,
+        )  # fmt: skip
+        start = [tokenizer.sot_prev, *tokenizer.encode(" " + context.strip())] if context else []
+        start += [*tokenizer.sot_sequence, tokenizer.no_timestamps]
+        targets = [tokenizer.encode(" " + phrases[name].strip()) for name in names]
+        batch = np.repeat(np.asarray(encoded), len(names), axis=0)
+        # max_length counts the whole decoder sequence: prompt, forced phrase, end-of-text.
+        results = model.model.generate(
+            ctranslate2.StorageView.from_array(np.ascontiguousarray(batch)),
+            [start + tokens for tokens in targets],
+            beam_size=1,
+            max_length=min(448, len(start) + max(map(len, targets)) + 2),
+            return_logits_vocab=True,
+            suppress_blank=False,
+            suppress_tokens=[],
+        )
+        scores = {}
+        for name, tokens, result in zip(names, targets, results, strict=True):
+            steps = result.logits[0] if result.logits else []
+            wanted = [*tokens, tokenizer.eot][: len(steps)]
+            if not wanted:
+                continue
+            logprobs = [_log_softmax(np.asarray(steps[i]))[token] for i, token in enumerate(wanted)]
+            scores[name] = float(np.mean(logprobs))
+        return scores
+
     @staticmethod
     def _result(
         text: str, no_speech: float, logprob: float, heard: str, rejected: Rejection | None
@@ -236,3 +290,9 @@ class SpeechToText:
         if rejected:
             logger.debug("transcript %r rejected (%s, no speech %.2f)", heard, rejected, no_speech)
         return Transcript(text, no_speech, logprob, heard, rejected)
+
+
+def _log_softmax(logits: np.ndarray) -> np.ndarray:
+    logits = logits.astype(np.float64)
+    shifted = logits - logits.max()
+    return shifted - np.log(np.exp(shifted).sum())

@@ -74,6 +74,9 @@ class WakeModelSettings(Section):
     threshold: Probability = 0.5
     trigger_frames: int = Field(2, ge=1)
     """Consecutive 80 ms frames above the threshold before a detection counts."""
+    verify: bool = True
+    """Act only when the transcript of the wake window holds the phrase. Turn off for names the
+    speech-to-text model cannot spell (tiny.en writes "okay nabu" as "now boot")."""
 
 
 class WakeSettings(Section):
@@ -83,8 +86,6 @@ class WakeSettings(Section):
     refractory_seconds: PositiveSeconds = 2.0
     pre_roll_seconds: float = Field(0.5, ge=0, le=3)
     """Audio kept from before the detection so a request said straight after it is not cut."""
-    verify: bool = True
-    """Transcribe the wake window and act only when it holds the wake phrase."""
 
     @field_validator("models")
     @classmethod

@@ -157,3 +157,6 @@ def test_audio_scores_decide_when_the_text_is_a_mishearing():
     assert question.interpret("See you next.", scores) is Choice.NEWER
     close = {Choice.OLDER: -1.0, Choice.NEWER: -0.9, Choice.BOTH: -3.5, Choice.UNSURE: -4.0}
     assert question.interpret("See you next.", close) is None
+    # Another request altogether fits no answer well, however the scores rank.
+    other = {Choice.OLDER: -5.7, Choice.NEWER: -6.5, Choice.BOTH: -4.6, Choice.UNSURE: -2.7}
+    assert question.interpret("What's the weather?", other) is None
