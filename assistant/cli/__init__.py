@@ -9,12 +9,13 @@ import sys
 from collections.abc import Sequence
 
 from assistant.cli import memory as memory_commands
+from assistant.cli import voice as voice_commands
 from assistant.cli.common import EXIT_OK, EXIT_USAGE, UserError
 from config import ConfigError
 
 log = logging.getLogger(__name__)
 
-COMMAND_MODULES = (memory_commands,)
+COMMAND_MODULES = (memory_commands, voice_commands)
 
 
 def global_options() -> argparse.ArgumentParser:

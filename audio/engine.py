@@ -1,0 +1,470 @@
+"""The voice loop: frames in, wake word, end of speech, transcripts and speech out, on one clock.
+
+``VoiceEngine.run`` reads 32 ms frames from an audio source and drives the pure cores (segmenter,
+listener) with the models' verdicts. It reports to, and takes commands from, a ``Channel``: the
+supervisor in another process, or a small responder for ``hearth listen``. Time is the audio clock
+(samples consumed); in file mode the loop waits for a reply without consuming input, so thinking
+takes no audio time and a recording runs the same way every time.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import deque
+from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+from audio.earcons import Earcon, earcon
+from audio.failpoints import Failpoint, Failpoints
+from audio.format import VAD_FRAME_SAMPLES, samples_to_seconds, seconds_to_samples
+from audio.io import AudioSource
+from audio.listener import (
+    ConversationEnded,
+    HintGiven,
+    Listener,
+    ListenerOutput,
+    ReplyFinished,
+    ReplyStarted,
+    State,
+    StopSpeaking,
+    Tick,
+    Transcript,
+    UtteranceHeard,
+    WakeAccepted,
+    WakeDetected,
+)
+from audio.messages import (
+    Command,
+    FinishReply,
+    Heard,
+    Heartbeat,
+    InputEnded,
+    Ready,
+    Record,
+    Report,
+    SetHotwords,
+    Shutdown,
+    Speak,
+    Spoken,
+)
+from audio.models import VoiceModels
+from audio.mouth import SpeakerMouth, TimelineMouth
+from audio.phrase import contains_phrase
+from audio.recent import RecentAudio
+from audio.segmenter import (
+    Segmenter,
+    SegmenterEvent,
+    SpeechEnded,
+    SpeechPaused,
+    SpeechResumed,
+    SpeechStarted,
+)
+from audio.tts import SpeechChunk, SpeechParameters
+from audio.wakeword import WakeDetection, wake_phrase
+from config import Settings
+
+log = logging.getLogger(__name__)
+
+FRAME_SECONDS = samples_to_seconds(VAD_FRAME_SAMPLES)
+HISTORY_MARGIN_SECONDS = 5.0
+"""Audio kept beyond the longest utterance, for the wake window and the pre-roll."""
+HINT_VOLUME = 0.6
+"""The "say the wake word first" hint is said quietly."""
+
+
+class Channel(Protocol):
+    """Where reports go and commands come from."""
+
+    def send(self, report: Report) -> None:
+        """Deliver a report."""
+        ...
+
+    def receive(self, timeout: float) -> Command | None:
+        """The next command, waiting up to ``timeout`` seconds (0: only look)."""
+        ...
+
+
+Mouth = TimelineMouth | SpeakerMouth
+
+
+@dataclass
+class _Transcription:
+    text: str
+    scores: dict[str, float]
+
+
+class VoiceEngine:
+    """Hears the room and speaks to it; one instance per voice process."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        models: VoiceModels,
+        source: AudioSource,
+        mouth: Mouth,
+        channel: Channel,
+        failpoints: Failpoints | None = None,
+        start_sample: int = 0,
+    ):
+        self._settings = settings
+        self._models = models
+        self._source = source
+        self._mouth = mouth
+        self._channel = channel
+        self._failpoints = failpoints or Failpoints()
+        self._clock = start_sample
+        self._frames = 0
+        history = settings.vad.max_utterance_seconds + HISTORY_MARGIN_SECONDS
+        self._recent = RecentAudio(seconds_to_samples(history))
+        self._recent.skip_to(start_sample)
+        self._segmenter = Segmenter(settings.vad)
+        if start_sample:
+            # A resumed input: the segmenter's clock starts where the audio clock stands.
+            self._segmenter.process(samples_to_seconds(start_sample), None)
+        self._listener = Listener(settings.listener, settings.vad, models.wake.phrases)
+        self._verify = {wake_phrase(model): model.verify for model in settings.wake.models}
+        self._pre_roll = seconds_to_samples(settings.wake.pre_roll_seconds)
+        self._base_params = SpeechParameters.from_settings(settings.tts)
+        self._pending_wakes: list[WakeDetection] = []
+        self._held_end: SpeechEnded | None = None
+        self._speculation: tuple[tuple[float, float], Future[_Transcription]] | None = None
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hearth-stt")
+        self._queue: deque[Speak] = deque()
+        self._playing: Speak | None = None
+        self._chunks: Iterator[SpeechChunk] | None = None
+        self._speaking_reply: int | None = None
+        self._finish: FinishReply | None = None
+        self._announcing = False
+        self._cut_replies: set[int] = set()
+        self._context = ""
+        self._answer: FinishReply | None = None
+        self._hotwords: tuple[str, ...] = ()
+        self._jobs: dict[str, float] = {}
+        self._last_transcription = _Transcription("", {})
+        self._stopping = False
+        self._input_ended = False
+        self._last_heartbeat = 0.0
+
+    # -- the loop --------------------------------------------------------------------------------
+
+    def run(self) -> None:
+        """Listen and speak until the input ends or a Shutdown has been carried out."""
+        self._send(Ready(live=self._mouth.live))
+        try:
+            while not self._done():
+                self._take_commands(timeout=0.0)
+                self._speak_step()
+                if self._waiting_for_reply():
+                    self._take_commands(timeout=self._settings.voice_process.heartbeat_seconds)
+                    self._heartbeat(waiting=True)
+                    continue
+                frame = self._read()
+                self._hear(frame)
+                self._speak_step()
+                self._heartbeat()
+        finally:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+        if self._input_ended:
+            self._send(InputEnded(self.t))
+
+    @property
+    def t(self) -> float:
+        """The audio clock in seconds."""
+        return samples_to_seconds(self._clock)
+
+    def _done(self) -> bool:
+        busy = self._playing is not None or bool(self._queue) or self._mouth.busy(self._clock)
+        if self._stopping:
+            return not busy
+        return self._input_ended and not busy and not self._expecting_reply()
+
+    def _expecting_reply(self) -> bool:
+        return self._listener.state in (State.THINKING, State.SPEAKING) or self._finish is not None
+
+    def _waiting_for_reply(self) -> bool:
+        """File mode: nothing to say yet while a reply is owed; thinking takes no audio time."""
+        return (
+            not self._mouth.live
+            and not self._stopping
+            and self._expecting_reply()
+            and self._playing is None
+            and not self._queue
+            and self._finish is None
+        )
+
+    def _read(self) -> np.ndarray:
+        self._failpoints.hang_if(Failpoint.AUDIO_READ_HANG)
+        if self._failpoints.hit(Failpoint.DEVICE_STALL):
+            self._stall()
+        frame = None if self._input_ended else self._source.read(VAD_FRAME_SAMPLES)
+        if frame is None:
+            # The recording is over, but a reply may still be under way: time goes on in silence.
+            self._input_ended = True
+            frame = np.zeros(VAD_FRAME_SAMPLES, dtype=np.int16)
+        elif len(frame) < VAD_FRAME_SAMPLES:
+            frame = np.pad(frame, (0, VAD_FRAME_SAMPLES - len(frame)))
+        self._frames += 1
+        return frame
+
+    def _stall(self) -> None:
+        """A device that stopped delivering: the loop lives (heartbeats) but frames stand still."""
+        while True:
+            self._heartbeat()
+            time.sleep(0.05)
+
+    def _heartbeat(self, waiting: bool = False) -> None:
+        now = time.monotonic()
+        if now - self._last_heartbeat < self._settings.voice_process.heartbeat_seconds:
+            return
+        self._last_heartbeat = now
+        jobs = tuple(self._jobs.items())
+        self._send(Heartbeat(self._frames, self.t, self._listener.state.value, jobs, waiting))
+
+    def _send(self, report: Report) -> None:
+        self._channel.send(report)
+
+    def _record(self, event: str, **fields: object) -> None:
+        self._send(Record({"t": round(self.t, 3), "event": event, **fields}))
+
+    # -- commands --------------------------------------------------------------------------------
+
+    def _take_commands(self, timeout: float) -> None:
+        command = self._channel.receive(timeout)
+        while command is not None:
+            self._apply(command)
+            command = self._channel.receive(0.0)
+
+    def _apply(self, command: Command) -> None:
+        match command:
+            case Speak(reply=reply) if reply in self._cut_replies or self._stopping:
+                self._send(Spoken(command.job, interrupted=True))
+            case Speak():
+                self._queue.append(command)
+            case FinishReply(reply=reply) if reply in self._cut_replies:
+                pass
+            case FinishReply():
+                self._finish = command
+            case SetHotwords(words=words):
+                self._hotwords = words
+            case Shutdown():
+                self._stopping = True
+                self._queue.clear()  # what was not begun stays with the supervisor
+
+    # -- speaking --------------------------------------------------------------------------------
+
+    def _speak_step(self) -> None:
+        if self._mouth.busy(self._clock):
+            return
+        if self._chunks is not None:
+            chunk = self._next_chunk()
+            if chunk is not None:
+                self._mouth.start(self._volume(chunk.samples), self._clock)
+                return
+            self._chunks = None
+            self._jobs.pop("speak", None)
+            assert self._playing is not None
+            self._record("speak_end", job=self._playing.job)
+            self._send(Spoken(self._playing.job))
+            self._playing = None
+        if self._queue:
+            self._start_sentence(self._queue.popleft())
+        elif self._finish is not None and self._playing is None:
+            self._finish_reply(self._finish)
+
+    def _start_sentence(self, job: Speak) -> None:
+        in_conversation = self._listener.state in (State.THINKING, State.SPEAKING)
+        if in_conversation and self._listener.state is State.THINKING:
+            self._act(self._listener.handle(ReplyStarted(self.t)))
+        # Speech outside a conversation (re-sent after a restart) still closes the microphone.
+        self._announcing = not in_conversation
+        first = job.reply != self._speaking_reply
+        self._speaking_reply = job.reply
+        params = SpeechParameters(
+            voice=job.voice or self._base_params.voice,
+            speed=job.speed or self._base_params.speed,
+            speaker=self._base_params.speaker,
+            volume=self._base_params.volume,
+        )
+        self._playing = job
+        self._jobs["speak"] = time.monotonic()
+        self._record("speak_start", job=job.job, text=job.text)
+        self._failpoints.hang_if(Failpoint.SYNTHESIS_HANG)
+        self._chunks = self._models.tts.synthesize(job.text, params, starts_reply=first)
+        self._speak_step()
+
+    def _next_chunk(self) -> SpeechChunk | None:
+        assert self._chunks is not None
+        try:
+            return next(self._chunks, None)
+        except (OSError, ValueError) as error:  # a missing voice, a bad speaker number
+            log.error("cannot say %r: %s", self._playing.text if self._playing else "", error)
+            self._record("error", what="speech", message=str(error))
+            self._chunks = iter(())
+            self._play_earcon(Earcon.ERROR)
+            return None
+
+    def _finish_reply(self, finish: FinishReply) -> None:
+        self._finish = None
+        self._speaking_reply = None
+        self._announcing = False
+        if self._listener.state in (State.THINKING, State.SPEAKING):
+            asks = bool(finish.answer_phrases)
+            self._act(self._listener.handle(ReplyFinished(self.t, asks_question=asks)))
+        self._context = finish.context
+        self._answer = finish if finish.answer_phrases else None
+
+    def _volume(self, samples: np.ndarray) -> np.ndarray:
+        if self._playing is not None and self._playing.job < 0:  # local hints
+            return (samples.astype(np.float32) * HINT_VOLUME).astype(np.int16)
+        return samples
+
+    def _play_earcon(self, kind: Earcon) -> None:
+        if self._settings.audio.earcons and not self._mouth.busy(self._clock):
+            self._mouth.start(earcon(kind), self._clock)
+
+    # -- hearing ---------------------------------------------------------------------------------
+
+    def _hear(self, frame: np.ndarray) -> None:
+        start = self._clock
+        self._clock += len(frame)
+        self._recent.append(frame)
+        t = self.t
+        open_ = self._listener.microphone_open(t) and not self._announcing
+        probability = self._models.vad.process(frame)
+        detections = self._models.wake.process(frame, start + len(frame))
+        if open_:
+            self._pending_wakes.extend(detections)
+        self._verify_wakes()
+        event = self._segmenter.process(FRAME_SECONDS, probability if open_ else None)
+        if event is not None:
+            self._on_segment(event)
+        if self._held_end is not None and not self._pending_wakes:
+            held, self._held_end = self._held_end, None
+            self._act(self._listener.handle(held))
+        self._act(self._listener.handle(Tick(t)))
+
+    def _verify_wakes(self) -> None:
+        while self._pending_wakes and self._clock >= self._pending_wakes[0].verify_window[1]:
+            detection = self._pending_wakes.pop(0)
+            heard = ""
+            accepted = True
+            if self._verify.get(detection.phrase, True):
+                window = self._recent.between(*detection.verify_window)
+                heard = self._models.stt.transcribe(window).text
+                accepted = contains_phrase(heard, detection.phrase)
+            self._record("wake_check", model=detection.model, score=round(detection.score, 3),
+                         heard=heard, accepted=accepted)  # fmt: skip
+            if accepted:
+                self._pending_wakes.clear()
+                self._act(self._listener.handle(WakeDetected(self.t)))
+
+    def _on_segment(self, event: SegmenterEvent) -> None:
+        self._send(Record(event.as_record()))
+        state = self._listener.state
+        taking_requests = state in (State.LISTENING, State.FOLLOW_UP) or (
+            state is State.SPEAKING and self._settings.listener.barge_in
+        )
+        match event:
+            case SpeechStarted():
+                self._act(self._listener.handle(event))
+            case SpeechPaused() if taking_requests:
+                span = (event.start, event.end)
+                samples = self._utterance_audio(*span)
+                future = self._executor.submit(self._transcribe, samples, state)
+                self._speculation = (span, future)
+            case SpeechResumed():
+                self._speculation = None
+            case SpeechEnded() if event.is_utterance and state is State.STANDBY:
+                if self._pending_wakes:
+                    self._held_end = event
+                else:
+                    self._act(self._listener.handle(event))
+            case SpeechEnded() if event.is_utterance and taking_requests:
+                self._act(self._listener.handle(event))
+                heard = self._transcript_for(event, state)
+                self._last_transcription = heard
+                transcript = Transcript(self.t, heard.text, event.start, event.end)
+                self._act(self._listener.handle(transcript))
+            case SpeechEnded():
+                self._act(self._listener.handle(event))
+
+    def _transcript_for(self, event: SpeechEnded, state: State) -> _Transcription:
+        speculation, self._speculation = self._speculation, None
+        if speculation is not None and speculation[0] == (event.start, event.end):
+            self._jobs["transcribe"] = time.monotonic()
+            result = speculation[1].result()
+            self._jobs.pop("transcribe", None)
+            return result
+        return self._transcribe(self._utterance_audio(event.start, event.end), state)
+
+    def _transcribe(self, samples: np.ndarray, state: State) -> _Transcription:
+        self._jobs["transcribe"] = time.monotonic()
+        self._failpoints.crash_if(Failpoint.TRANSCRIBE_CRASH)
+        follow_up = state is State.FOLLOW_UP
+        hotwords = [*self._wake_names(), *self._hotwords]
+        if follow_up and self._answer is not None:
+            hotwords = [*self._answer.hotwords, *hotwords]
+        stt = self._models.stt
+        transcript = stt.transcribe(
+            samples, hotwords=hotwords, context=self._context if follow_up else ""
+        )
+        scores = {}
+        if follow_up and self._answer is not None:
+            scores = stt.score(samples, self._answer.answer_phrases, context=self._context)
+        self._jobs.pop("transcribe", None)
+        return _Transcription(transcript.text, scores)
+
+    def _utterance_audio(self, start: float, end: float) -> np.ndarray:
+        first = seconds_to_samples(start) - self._pre_roll
+        return self._recent.between(first, seconds_to_samples(end))
+
+    def _wake_names(self) -> list[str]:
+        return [phrase.split()[-1].capitalize() for phrase in self._models.wake.phrases]
+
+    # -- acting on the listener ------------------------------------------------------------------
+
+    def _act(self, outputs: tuple[ListenerOutput, ...]) -> None:
+        for output in outputs:
+            self._send(Record(output.as_record()))
+            match output:
+                case WakeAccepted():
+                    self._pending_wakes.clear()
+                    self._speculation = None
+                    self._segmenter.reset(armed=True)
+                    self._play_earcon(Earcon.WAKE)
+                case UtteranceHeard(text=text, via=via):
+                    self._play_earcon(Earcon.END_OF_LISTENING)
+                    scores = self._last_transcription.scores
+                    self._send(Heard(text, via.value, self.t, scores))
+                case HintGiven(text=text):
+                    self._say_locally(text)
+                case StopSpeaking():
+                    self._cut_off()
+                case ConversationEnded():
+                    self._answer = None
+                    self._context = ""
+                    self._segmenter.reset()
+
+    def _say_locally(self, text: str) -> None:
+        """Speech that needs no brain (the hint): a negative job number marks it local."""
+        self._queue.append(Speak(job=-1, reply=-1, text=text))
+
+    def _cut_off(self) -> None:
+        """Barge-in: stop the sentence, drop the rest of the reply, tell the supervisor."""
+        self._mouth.stop(self._clock)
+        if self._speaking_reply is not None:
+            self._cut_replies.add(self._speaking_reply)
+        for job in [self._playing, *self._queue]:
+            if job is not None and job.job >= 0:
+                self._send(Spoken(job.job, interrupted=True))
+        self._queue.clear()
+        self._playing = None
+        self._chunks = None
+        self._finish = None
+        self._speaking_reply = None
+        self._jobs.pop("speak", None)

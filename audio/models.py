@@ -1,0 +1,36 @@
+"""Every model the voice loop needs, loaded once, together."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from audio.stt import SpeechToText
+from audio.tts import TextToSpeech
+from audio.vad import VoiceActivity
+from audio.wakeword import WakeWordDetector
+from config import Settings
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class VoiceModels:
+    """The wake word detector, voice activity, speech-to-text and text-to-speech."""
+
+    wake: WakeWordDetector
+    vad: VoiceActivity
+    stt: SpeechToText
+    tts: TextToSpeech
+
+    @classmethod
+    def load(cls, settings: Settings, voice: str | None = None) -> VoiceModels:
+        """Load all models now (a missing model fails here, at start-up, with what to install)."""
+        wake = WakeWordDetector(settings.wake)
+        vad = VoiceActivity()
+        stt = SpeechToText(settings.stt)
+        stt.load()
+        tts = TextToSpeech()
+        tts.load(voice or settings.tts.voice)
+        log.info("voice models loaded")
+        return cls(wake, vad, stt, tts)
