@@ -1,4 +1,7 @@
+"""The fact store: similarity, merge and conflict decisions, SQLite storage with history, recall."""
 
+from memory.embedder import Embedder, EmbedderError, make_embedder
+from memory.facts import ConflictPair, Memory, clean_statement
 from memory.kinds import Kind, UnknownKindError, guess_kind, normalise_kind
 from memory.model import (
     Action,
@@ -13,26 +16,38 @@ from memory.model import (
     Source,
 )
 from memory.recall import CONFLICT_NOTICE, Recall, RecalledFact, RecallPolicy
+from memory.similarity import CosineBands, Judgement, Relation, cosine_bands, judge
 from memory.store import StoreError
 
 __all__ = [
     "CONFLICT_NOTICE",
     "Action",
+    "ConflictPair",
+    "CosineBands",
+    "Embedder",
+    "EmbedderError",
     "Fact",
     "FactStatus",
     "HistoryAction",
     "HistoryEntry",
+    "Judgement",
     "Kind",
+    "Memory",
     "MemoryInputError",
     "NearMiss",
     "Origin",
     "Recall",
     "RecallPolicy",
     "RecalledFact",
+    "Relation",
     "RememberOutcome",
     "Source",
     "StoreError",
     "UnknownKindError",
+    "clean_statement",
+    "cosine_bands",
+    "judge",
+    "make_embedder",
     "guess_kind",
     "normalise_kind",
 ]

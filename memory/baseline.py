@@ -71,7 +71,7 @@ def baseline_judge(new_text: str, new_kind: Kind, old_text: str, old_kind: Kind)
     if score >= MERGE_AT:
         return Judgement(Relation.SAME, score, jaccard, None, f"score {score:.2f} >= {MERGE_AT}")
     conflict = (
-        CONFLICT_FROM <= score
+        score >= CONFLICT_FROM
         and new_kind == old_kind
         and len(shorter) >= MIN_CONFLICT_WORDS
         and agreements >= MIN_AGREEMENTS

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 
 
 def _table(rows: Mapping[str, str]) -> dict[str, str]:
-    """Expand ``{"canonical": "alias alias ..."}`` into ``{alias: canonical}``, canonical included."""
+    """Expand ``{"canonical": "alias alias ..."}`` into ``{alias: canonical}`` (and itself)."""
     table: dict[str, str] = {}
     for canonical, aliases in rows.items():
         for alias in (canonical, *aliases.split()):
@@ -28,9 +28,12 @@ def _members(rows: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
     return table
 
 
-def _closure(parents: Mapping[str, str]) -> dict[str, frozenset[str]]:
-    """Every ancestor of each word, following ``{child: "parent parent"}`` links transitively."""
-    direct = {child: frozenset(names.split()) for child, names in parents.items()}
+def _closure(links: Iterable[tuple[str, str]]) -> dict[str, frozenset[str]]:
+    """Every ancestor of each word, following ``(children, parent)`` links transitively."""
+    direct: dict[str, set[str]] = {}
+    for children, parent in links:
+        for child in children.split():
+            direct.setdefault(child, set()).add(parent)
     closed: dict[str, frozenset[str]] = {}
     for child in direct:
         seen: set[str] = set()
@@ -42,10 +45,6 @@ def _closure(parents: Mapping[str, str]) -> dict[str, frozenset[str]]:
                 todo.extend(direct.get(parent, ()))
         closed[child] = frozenset(seen)
     return closed
-
-
-def _each(words: str, parent: str) -> dict[str, str]:
-    return {word: parent for word in words.split()}
 
 
 # People a fact can be about. "my <relation> ..." makes the relation the subject of the fact.
@@ -79,7 +78,15 @@ RELATIONS: dict[str, str] = _table(
         "friend": "friends mate pal buddy bestie",
         "roommate": "flatmate housemate roomie roommates flatmates housemates",
         "colleague": "coworker co-worker colleagues coworkers",
-        "boss": "",
+        "boss": "manager",
+        "parent-in-law": "in-laws in-law mother-in-law father-in-law",
+        "sibling-in-law": "sister-in-law brother-in-law",
+        "child-in-law": "son-in-law daughter-in-law",
+        "stepparent": "stepmother stepfather stepmom stepdad",
+        "stepchild": "stepson stepdaughter stepchildren",
+        "stepsibling": "stepbrother stepsister half-brother half-sister",
+        "godparent": "godmother godfather",
+        "godchild": "godson goddaughter",
         "neighbour": "neighbor neighbours neighbors",
         "landlord": "landlady",
         "teacher": "",
@@ -127,7 +134,20 @@ SYNONYMS: dict[str, str] = {
             "aubergine": "eggplant",
             "courgette": "zucchini",
             "bicycle": "bike cycle",
-            "job": "occupation profession career",
+            "work": "job employer occupation profession career",
+            "live": "home address reside resident",
+            "football": "soccer",
+            "food": "cuisine",
+            "go": "attend travel travelling traveling",
+            "birth": "born birthday",
+            "fly": "flight flights",
+            "speak": "talk talks talking spoke",
+            "slow": "slowly slower",
+            "fast": "quickly faster quick",
+            "loud": "louder loudly",
+            "quiet": "quieter quietly",
+            "subway": "tube metro underground",
+            "closed": "shut",
             "answer": "answers reply replies response responses",
             "diabetes": "diabetic",
             "asthma": "asthmatic",
@@ -204,62 +224,76 @@ IRREGULAR: dict[str, str] = _table(
 
 # Broader terms implied by a word: "wine" implies "alcohol", "Saturday" implies "weekend".
 HYPERNYMS: dict[str, frozenset[str]] = _closure(
-    {
-        **_each(
+    (
+        (
             "wine beer whisky whiskey vodka gin rum cocktail cocktails champagne prosecco cider "
             "sake tequila liquor booze spirits lager ale bourbon brandy cognac sherry",
             "alcohol",
         ),
-        **_each(
+        (
             "beef pork chicken steak bacon ham lamb sausage sausages burger burgers turkey veal "
             "salami mince duck venison",
             "meat",
         ),
-        **_each("salmon tuna cod shrimp prawn prawns sushi trout sardines seafood", "fish"),
-        **_each("milk cheese butter yogurt yoghurt cream", "dairy"),
-        **_each("espresso latte cappuccino americano mocha macchiato decaf", "coffee"),
-        **_each("coffee tea cola coke", "caffeine"),
-        **_each("cigarette cigarettes cigar cigars vape vaping tobacco", "smoke"),
-        **_each("monday tuesday wednesday thursday friday", "weekday"),
-        **_each("saturday sunday", "weekend"),
-        **_each("iphone android pixel galaxy", "phone"),
-        **_each("macbook thinkpad chromebook", "laptop"),
-        **_each("laptop desktop", "computer"),
-        **_each(
+        ("salmon tuna cod shrimp prawn prawns sushi trout sardines seafood", "fish"),
+        ("milk cheese butter yogurt yoghurt cream", "dairy"),
+        ("espresso latte cappuccino americano mocha macchiato decaf", "coffee"),
+        ("coffee tea cola coke", "caffeine"),
+        ("cigarette cigarettes cigar cigars vape vaping tobacco", "smoke"),
+        ("monday tuesday wednesday thursday friday", "weekday"),
+        ("saturday sunday", "weekend"),
+        ("iphone android", "phone"),
+        ("macbook thinkpad chromebook", "laptop"),
+        ("celsius fahrenheit", "temperature"),
+        ("pixel galaxy", "android"),
+        ("girlfriend boyfriend fiance", "partner"),
+        ("bread pasta wheat beer pizza", "gluten"),
+        ("ice-cream", "dairy"),
+        ("laptop desktop", "computer"),
+        (
             "volvo tesla toyota bmw audi ford honda volkswagen vw mercedes nissan kia hyundai "
             "fiat renault peugeot mazda subaru skoda porsche jeep chevrolet chevy lexus "
             "citroen dacia",
             "car",
         ),
-        **_each("dog cat hamster rabbit parrot budgie goldfish guinea tortoise", "pet"),
-        **_each("ubuntu debian fedora", "linux"),
-        **_each("macos windows linux chromeos", "os"),
-        **_each("brother sister", "sibling"),
-        **_each("mother father", "parent"),
-        **_each("son daughter", "child"),
-        **_each("wife husband", "partner"),
-        **_each("grandmother grandfather", "grandparent"),
-        **_each(
+        ("dog cat hamster rabbit parrot budgie goldfish guinea tortoise", "pet"),
+        ("ubuntu debian fedora", "linux"),
+        ("macos windows linux chromeos", "os"),
+        ("brother sister", "sibling"),
+        ("mother father", "parent"),
+        ("son daughter", "child"),
+        ("wife husband", "partner"),
+        ("grandmother grandfather", "grandparent"),
+        (
             "jazz rock pop classical rap metal blues country techno folk reggae punk soul opera "
             "hip-hop",
             "music",
         ),
-        **_each(
+        (
             "football soccer tennis basketball golf rugby cricket baseball hockey volleyball "
             "badminton squash",
             "sport",
         ),
-        **_each("postgres mysql sqlite mongodb redis mariadb oracle", "database"),
-        **_each("vim neovim emacs vscode nano sublime", "editor"),
-        **_each("chrome firefox safari", "browser"),
-        **_each(
+        ("postgres mysql sqlite mongodb redis mariadb oracle", "database"),
+        ("vim neovim emacs vscode nano sublime", "editor"),
+        ("chrome firefox safari", "browser"),
+        (
             "python rust java javascript typescript ruby haskell kotlin swift golang perl php",
             "language",
         ),
-        **_each("english french spanish german italian portuguese chinese japanese", "language"),
-        **_each("piano guitar violin drums cello flute saxophone trumpet ukulele", "instrument"),
-        **_each("train bus tram subway tube metro", "transit"),
-    }
+        ("english french spanish german italian portuguese chinese japanese", "language"),
+        ("piano guitar violin drums cello flute saxophone trumpet ukulele", "instrument"),
+        ("train bus tram subway", "transit"),
+        (
+            "teacher nurse doctor dentist engineer developer programmer accountant lawyer "
+            "solicitor firefighter chef cook waiter waitress cashier pharmacist architect "
+            "designer electrician plumber carpenter mechanic farmer pilot scientist researcher "
+            "professor lecturer student journalist writer artist musician photographer "
+            "consultant analyst therapist psychologist paramedic vet veterinarian librarian "
+            "secretary receptionist cleaner builder soldier midwife surgeon",
+            "occupation",
+        ),
+    )
 )
 
 # Mutually exclusive values of one attribute. Groups that are generic slot types (days, parts of
@@ -279,7 +313,15 @@ EXCLUSIVE_GROUPS: dict[str, tuple[str, ...]] = _members(
         "measure-system": "metric imperial",
         "employment": "employed unemployed retired self-employed freelance",
         "pair-length": "short long",
-        "pair-heat": "hot cold iced",
+        "temperature": "hot warm cool cold iced",
+        "pair-open": "open closed",
+        "pair-sign": "positive negative",
+        "pair-brightness": "dim bright",
+        "schedule": "full-time part-time",
+        "colour": "red blue green yellow black white grey orange purple pink brown silver gold "
+        "navy beige",
+        "doneness": "rare medium well-done",
+        "transport": "car bicycle bus train tram subway taxi motorbike scooter ferry",
         "pair-time": "early late",
         "pair-shade": "dark light",
         "pair-weight": "light heavy",
@@ -297,7 +339,7 @@ EXCLUSIVE_GROUPS: dict[str, tuple[str, ...]] = _members(
         "pair-fit": "tight loose",
         "pair-firm": "firm soft",
         "weekday": "monday tuesday wednesday thursday friday saturday sunday weekday weekend",
-        "daypart": "morning afternoon evening night tonight dawn dusk lunchtime",
+        "daypart": "morning afternoon evening night tonight dawn dusk lunchtime day",
         "month": "january february march april may june july august september october "
         "november december",
         "season": "spring summer autumn winter",
@@ -306,17 +348,54 @@ EXCLUSIVE_GROUPS: dict[str, tuple[str, ...]] = _members(
     }
 )
 
+GROUP_WORDS = frozenset(EXCLUSIVE_GROUPS)
+
 # Groups whose members are generic slot fillers; they never index a fact on their own.
 SLOT_GROUPS = frozenset({"weekday", "daypart", "month", "season", "meal", "frequency"})
 
 # Month names that are also ordinary words; they count as months only when capitalised.
 AMBIGUOUS_MONTHS = frozenset({"may", "march"})
 
+# What a state rules out: "I'm retired" says "no work", "I'm a vegetarian" says "no meat".
+IMPLIED_NEGATIONS: dict[str, tuple[str, ...]] = {
+    "vegetarian": ("meat",),
+    "vegan": ("meat", "dairy", "egg"),
+    "pescatarian": ("meat",),
+    "teetotal": ("alcohol",),
+    "teetotaler": ("alcohol",),
+    "sober": ("alcohol",),
+    "lactose-intolerant": ("dairy",),
+    "dairy-free": ("dairy",),
+    "coeliac": ("gluten",),
+    "gluten-free": ("gluten",),
+    "halal": ("pork",),
+    "unemployed": ("work",),
+    "retired": ("work",),
+    "single": ("partner",),
+    "alone": ("partner", "roommate", "parent", "child", "friend"),
+    "only-child": ("sibling",),
+    "childless": ("child",),
+}
+
 # Feelings about a thing: +1 likes it, -1 dislikes it. "not" before one flips it.
 SENTIMENT: dict[str, int] = {
     **dict.fromkeys("like lik love lov enjoy adore ador prefer fond fan keen".split(), 1),
     **dict.fromkeys("hate hat dislike dislik detest loathe loath despise despis abhor".split(), -1),
+    # Fear is not dislike, but "afraid of flying" disputes "I love flying" all the same.
+    **dict.fromkeys("afraid scared terrified frightened".split(), -1),
 }
+
+# States that mean no more than what they rule out: "I'm a vegetarian" is "I don't eat meat".
+DEFINED_BY_NEGATION = frozenset("vegetarian teetotal teetotaler single childless".split())
+
+# Words after which the rest of the clause is ruled out ("allergic to peanuts": no peanuts).
+EXCLUDING = frozenset(("allergy", "intolerant"))
+
+# Feeling words that also name an attribute ("Sushi is my favourite food").
+FEELING_TERMS = frozenset(("favourite", "support"))
+
+# Words that make a fact a wish or a request rather than a state ("I want a Tesla").
+WISHES = frozenset("want wish hope please".split())
 
 # Words that negate what follows them in the clause.
 NEGATIONS = frozenset("not no never without non none nothing neither nor".split())
@@ -344,21 +423,23 @@ ORDER_MARKERS: dict[str, bool] = {
 # Verbs that carry little meaning of their own in a fact ("I have", "I use", "I go to").
 LIGHT_VERBS = frozenset(
     "be have do get take use make keep want need go eat drink consume own possess put tend try "
+    "ride "
     "would should could can will shall may might must let".split()
 )
 
 # Words that name a single-valued attribute: a different value for them is a disagreement.
 FUNCTIONAL = frozenset(
-    "live reside based born name nickname birthday age job employer work study "
+    "live reside based birth name nickname age job employer work study "
     "major degree car favourite support run os phone laptop computer editor "
-    "browser commute origin address email password school language nationality religion "
+    "browser commute origin grow-up works-as email password school language nationality religion "
     "height weight wake bedtime".split()
 )
 
 # Broad words that add no information when one fact has them and the other does not.
 GENERIC = frozenset(
     "music food dish drink thing stuff kind type sort name genre style piece bit way lot "
-    "place time person people".split()
+    "place time person people age favourite novel book works-as hobby pastime activity "
+    "weather shift support".split()
 )
 
 # Multi-word expressions read as one token, matched on stems. Value: replacement tokens.
@@ -366,6 +447,8 @@ PHRASES: dict[tuple[str, ...], tuple[str, ...]] = {
     ("can", "not", "stand"): ("hate",),
     ("can", "not", "bear"): ("hate",),
     ("can", "not", "abide"): ("hate",),
+    ("can", "not", "handle"): ("dislike",),
+    ("can", "not", "tolerate"): ("dislike",),
     ("not", "a", "fan", "of"): ("dislike",),
     ("a", "fan", "of"): ("like",),
     ("fond", "of"): ("like",),
@@ -405,12 +488,28 @@ PHRASES: dict[tuple[str, ...], tuple[str, ...]] = {
     ("every", "year"): ("yearly",),
     ("every", "night"): ("nightly",),
     ("wake", "up"): ("wake",),
+    ("wake", "me", "up"): ("wake", "me"),
+    ("suffer", "from"): ("have",),
     ("get", "up"): ("wake",),
     ("go", "to", "bed"): ("bedtime",),
     ("go", "to", "sleep"): ("bedtime",),
     ("be", "from"): ("origin",),
     ("come", "from"): ("origin",),
     ("year", "old"): ("age",),
+    ("more", "than", "any", "other"): ("favourite",),
+    ("big", "fan"): ("fan",),
+    ("only", "child"): ("only-child",),
+    ("well", "done"): ("well-done",),
+    ("full", "time"): ("full-time",),
+    ("part", "time"): ("part-time",),
+    ("work", "as"): ("works-as",),
+    ("for", "a", "living"): (),
+    ("pick", "up"): ("collect",),
+    ("grow", "up"): ("grow-up",),
+    ("raised", "in"): ("grow-up", "in"),
+    ("get", "married"): ("wedding",),
+    ("would", "like"): ("want",),
+    ("lactose", "intolerant"): ("lactose-intolerant",),
     ("vs", "code"): ("vscode",),
     ("visual", "studio", "code"): ("vscode",),
     ("mac", "os"): ("macos",),

@@ -9,6 +9,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 
 
 class TokenKind(StrEnum):
@@ -27,7 +28,7 @@ class Token:
     """One token of a fact."""
 
     text: str
-    """Lowercase word, a number as digits ("25"), or a clock time ("7:00am", "19:30" is "7:30pm")."""
+    """Lowercase word, a number as digits ("25"), or a clock time ("7:00am"; 19:30 is "7:30pm")."""
     surface: str
     """The token as written, for explanations."""
     kind: TokenKind
@@ -41,8 +42,10 @@ class Token:
 # content either, but mark where a value sits and whether a fact is "X is Y".
 PREPOSITIONS = frozenset(
     "in at on from to for with by as about into onto of near via per until since during "
-    "through across around inside outside".split()
+    "through across around inside outside before after".split()
 )
+# Prepositions that place a thing in time: "before breakfast" is a time, not a meal eaten.
+TIME_PREPOSITIONS = frozenset("before after during until since".split())
 COPULAS = frozenset("is are was were am be been being".split())
 SUBJECT_PRONOUNS = frozenset("i we".split())
 STOP_WORDS = (
@@ -60,26 +63,43 @@ STOP_WORDS = (
 )
 
 # Pronouns after which "'s" means "is" rather than a possessive.
-_IS_BEFORE = frozenset("it that he she there what who where here everything nothing something".split())
-
-_CONTRACTIONS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(pattern, re.IGNORECASE), replacement)
-    for pattern, replacement in (
-        (r"\bcan'?t\b", "can not"),
-        (r"\bcannot\b", "can not"),
-        (r"\bwon'?t\b", "will not"),
-        (r"\bshan'?t\b", "shall not"),
-        (r"\b(do|does|did|is|are|was|were|have|has|had|could|would|should|must)n'?t\b", r"\1 not"),
-        (r"n't\b", " not"),
-        (r"\bim\b", "I am"),
-        (r"\bive\b", "I have"),
-        (r"'m\b", " am"),
-        (r"'re\b", " are"),
-        (r"'ve\b", " have"),
-        (r"'ll\b", " will"),
-        (r"'d\b", " would"),
-    )
+_IS_BEFORE = frozenset(
+    "it that he she there what who where here everything nothing something".split()
 )
+
+# Contractions, expanded in one pass. "can't" and "won't" change their stem, so they come first.
+_CONTRACTIONS = re.compile(
+    r"\b(?P<whole>can'?t|cannot|won'?t|shan'?t|im|ive)\b|(?P<suffix>n't|'m|'re|'ve|'ll|'d)\b",
+    re.IGNORECASE,
+)
+_WHOLE = {
+    "cant": "can not",
+    "cannot": "can not",
+    "wont": "will not",
+    "shant": "shall not",
+    "im": "I am",
+    "ive": "I have",
+}
+_SUFFIX = {
+    "n't": " not",
+    "'m": " am",
+    "'re": " are",
+    "'ve": " have",
+    "'ll": " will",
+    "'d": " would",
+}
+# "dont", "isnt" and friends, as speech-to-text sometimes writes them.
+_BARE_NEGATIVE = re.compile(
+    r"\b(do|does|did|is|are|was|were|have|has|had|could|would|should|must)nt\b", re.IGNORECASE
+)
+
+
+def _expand(match: re.Match[str]) -> str:
+    whole = match.group("whole")
+    if whole is not None:
+        return _WHOLE[whole.lower().replace("'", "")]
+    return _SUFFIX[match.group("suffix").lower()]
+
 
 _TOKEN = re.compile(
     r"""
@@ -125,8 +145,7 @@ _KEEP_ENDINGS = frozenset(
 def tokenize(text: str) -> tuple[Token, ...]:
     """Split a fact into tokens, expanding contractions and reading numbers and clock times."""
     text = unicodedata.normalize("NFKC", text).replace("\u2019", "'").replace("\u2018", "'")
-    for pattern, replacement in _CONTRACTIONS:
-        text = pattern.sub(replacement, text)
+    text = _BARE_NEGATIVE.sub(r"\1 not", _CONTRACTIONS.sub(_expand, text))
     tokens: list[Token] = []
     sentence_start = True
     for match in _TOKEN.finditer(text):
@@ -218,6 +237,7 @@ def clock_agrees(first: str, second: str) -> bool:
     return first_bare == second_bare and not (first_half and second_half)
 
 
+@lru_cache(maxsize=16384)
 def stem(word: str) -> str:
     """A light stem so inflections compare equal: lives, living, lived and live all give "liv"."""
     if len(word) <= 3 or word in _KEEP_ENDINGS or not word.isalpha():
@@ -226,13 +246,15 @@ def stem(word: str) -> str:
         word = word[:-3] + "y"
     elif word.endswith("ying") and len(word) > 5:
         word = word[:-3]
-    elif word.endswith("sses"):
-        word = word[:-2]
-    elif word.endswith("es") and word[-3] in "sxz" or word.endswith(("ches", "shes")):
+    elif (
+        word.endswith("sses")
+        or (word.endswith("es") and word[-3] in "sxz")
+        or word.endswith(("ches", "shes"))
+    ):
         word = word[:-2]
     elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
         word = word[:-1]
-    elif word.endswith("ing") and len(word) > 5 and _has_vowel(word[:-3]):
+    elif word.endswith("ing") and len(word) > 4 and _has_vowel(word[:-3]):
         word = _undouble(word[:-3])
     elif word.endswith("ed") and len(word) > 4 and not word.endswith("eed"):
         word = _undouble(word[:-2])

@@ -73,6 +73,7 @@ def test_conflict_lists_the_facts_it_disagrees_with(db, capsys):
 def test_forget_show_and_export(db, capsys, tmp_path):
     fact = run_json(capsys, "memory", "remember", "I smoke", "--db", str(db), "--json")["fact"]
     assert main(["memory", "forget", str(fact["id"]), "--db", str(db)]) == 0
+    assert capsys.readouterr().out == f"forgotten: #{fact['id']}\n"
     shown = run_json(capsys, "memory", "show", str(fact["id"]), "--db", str(db), "--json")
     assert shown["status"] == "forgotten" and shown["text"] is None
     out = tmp_path / "export.json"

@@ -1,0 +1,428 @@
+"""Comparing two readings: the lexical decision, and what a cosine may and may not add to it.
+
+Errors are not equal: a wrong merge loses the user's words, so anything that differs (a number, a
+name, a negation, an order, a change word, the subject) vetoes a merge; between the same and a
+conflict the comparison says conflict, and between the same and distinct, distinct.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from memory import lexicon
+from memory.judgement import Relation
+from memory.matching import (
+    agrees,
+    agrees_text,
+    covered,
+    is_generic,
+    overlap,
+    plain_words,
+    related,
+    significant,
+    slots_meet,
+    surfaces,
+    unmatched,
+    value_differences,
+    values,
+)
+from memory.reading import Attitude, Reading
+from memory.subject import SELF
+from memory.terms import Term, TermKind
+from memory.words import TIME_PREPOSITIONS
+
+MAX_SUBSTITUTED_WORDS = 3
+"""A fact with more new words than this is a different fact, not a different value."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The lexical decision, with what a cosine may and may not add to it."""
+
+    relation: Relation
+    reason: str
+    lexical: float
+    hint: str = ""
+    """A difference too weak to call a conflict alone; a related cosine confirms it."""
+    merge_veto: str = ""
+    """Why no cosine may turn this pair into a merge."""
+
+
+def compare(new: Reading, old: Reading) -> Verdict:
+    """The lexical decision for a pair of readings, with the hints a cosine may use."""
+    subject = different_subject(new, old)
+    if subject:
+        lexical = overlap(new.content, old.content)
+        return Verdict(Relation.DISTINCT, subject, lexical, merge_veto=subject)
+    pair = _Pair(new, old)
+    lexical = pair.overlap()
+    conflict = pair.conflict()
+    if conflict:
+        return Verdict(Relation.CONFLICT, conflict, lexical, merge_veto=conflict)
+    if pair.same():
+        return Verdict(Relation.SAME, pair.same_reason(), lexical)
+    return Verdict(
+        Relation.DISTINCT, pair.distinct_reason(), lexical, pair.hint(), pair.merge_veto()
+    )
+
+
+def different_subject(new: Reading, old: Reading) -> str:
+    """Why the two facts are about different people ("" when they are about the same one)."""
+    introduced = new.introduced == old.holder != SELF or old.introduced == new.holder != SELF
+    if new.holder != old.holder and not introduced:
+        return f"different subject: {new.holder_surface} / {old.holder_surface}"
+    for first, second in ((new, old), (old, new)):
+        if first.introduced and first.holder == second.holder and not second.introduced:
+            # "I have a brother who lives in Paris" is about the brother, unless the other fact
+            # mentions him too ("I don't have any pets" does mention a dog).
+            relative = Term(first.introduced.rsplit(" ", 1)[-1], "", TermKind.WORD)
+            if not any(related(relative, term) for term in second.content):
+                return f"different subject: {first.introduced} / {second.holder_surface}"
+    for first, second in ((new, old), (old, new)):
+        subject = first.maybe_subject
+        if subject and not any(
+            agrees_text(subject, term.text) or subject in lexicon.ancestors(term.text)
+            for term in second.content
+        ):
+            return f"different subject: {first.maybe_subject} / {second.holder_surface}"
+    return ""
+
+
+class _Pair:
+    """Two readings of the same subject, aligned term by term."""
+
+    def __init__(self, new: Reading, old: Reading) -> None:
+        self.new, self.old = new, old
+        # Two negative facts compare everything they say; otherwise the positive parts compare
+        # and negation is weighed on its own.
+        both_negative = bool(new.negated) and bool(old.negated)
+        self.new_side = new.content if both_negative else new.terms
+        self.old_side = old.content if both_negative else old.terms
+        self.new_only = unmatched(self.new_side, self.old_side, old)
+        self.old_only = unmatched(self.old_side, self.new_side, new)
+        self.shared = (
+            len(self.new_side) - len(self.new_only) + len(self.old_side) - len(self.old_only)
+        )
+        unkeyed = (TermKind.NUMBER, TermKind.TIME)
+        # What both say beyond who it is about ("brother" in two facts about a brother).
+        self.shared_keyed = any(
+            term.kind not in unkeyed and term.text != new.relative and term not in only
+            for side, only in ((self.new_side, self.new_only), (self.old_side, self.old_only))
+            for term in side
+        )
+        self.new_words = plain_words(self.new_only)
+        self.old_words = plain_words(self.old_only)
+        self.differences = value_differences(self.new_only, self.old_only)
+
+    def overlap(self) -> float:
+        """Share of the compared terms that the other side covers."""
+        total = len(self.new_side) + len(self.old_side)
+        return self.shared / total if total else 0.0
+
+    # Conflicts -------------------------------------------------------------------------------
+
+    def conflict(self) -> str:
+        """The reason the two facts disagree, or "" when they do not."""
+        if {self.new.attitude, self.old.attitude} == {Attitude.WISH, Attitude.STATE}:
+            return ""  # "I want a Tesla" does not dispute "I drive a BMW"
+        reason = (
+            self._order()
+            or self._negation(self.new, self.old)
+            or self._negation(self.old, self.new)
+            or self._feeling()
+        )
+        # Two negative facts do not dispute values ("I don't play any instruments" / "I no
+        # longer play tennis"), unless they are two instructions ("Don't call before 9/10am").
+        negative = self.new.negated and self.old.negated and not self.new.implying
+        instructions = self.new.attitude is Attitude.WISH and self.old.attitude is Attitude.WISH
+        if not reason and (not negative or instructions):
+            reason = self._value() or self._substitution()
+        if reason and self._change_word():
+            reason = f"{reason}; change word '{self._change_word()}'"
+        return reason
+
+    def _order(self) -> str:
+        new, old = self.new.order, self.old.order
+        if new is None or old is None:
+            return ""
+        if agrees(new[0], old[1]) and agrees(new[1], old[0]):
+            return f"order differs: {_ranking(new)} / {_ranking(old)}"
+        return ""
+
+    @staticmethod
+    def _negation(negating: Reading, other: Reading) -> str:
+        """ "I don't drink alcohol" against "I have wine": all of one negation is affirmed."""
+        if other.negated and not negating.implying:
+            return ""
+        clauses: dict[int, list[Term]] = {}
+        for term in negating.negated:
+            if not is_generic(term):
+                clauses.setdefault(term.clause, []).append(term)
+        stated = [term for term in negating.terms if term.text not in negating.implying]
+        if not all(covered(term, other.content) for term in stated):
+            return ""
+        affirmed = [
+            term
+            for term in other.terms
+            if term.text not in other.implying and term.slot not in TIME_PREPOSITIONS
+        ]
+        for clause in clauses.values():
+            if all(covered(term, affirmed) for term in clause):
+                said = " ".join(term.surface for term in clause)
+                implied = clause[0].text in negating.implying
+                return f"negation differs: {said}" if implied else f"negation differs: not {said}"
+        return ""
+
+    def _feeling(self) -> str:
+        """ "I love hiking in the mountains" / "I hate hiking": opposite feelings about one thing
+        (one side may say more about it)."""
+        if self.new.sentiment * self.old.sentiment >= 0:
+            return ""
+        if self.shared_keyed and not (significant(self.new_only) and significant(self.old_only)):
+            return "feeling differs: likes / dislikes"
+        return ""
+
+    def _value(self) -> str:
+        """A number, time, name or exclusive value differs while the rest of the fact agrees."""
+        for label, new_terms, old_terms in self.differences:
+            if not self._only_difference(label, new_terms, old_terms):
+                continue
+            if label == "name" and not self._single_valued():
+                continue
+            if label == "name" and not any(term.certain for term in new_terms + old_terms):
+                continue
+            if label == "name" and not slots_meet(new_terms, old_terms):
+                continue  # "work at Google" / "work in Shoreditch": employer and place
+            return f"{label} differs: {surfaces(new_terms)} / {surfaces(old_terms)}"
+        return ""
+
+    def _only_difference(
+        self, label: str, new_terms: Sequence[Term], old_terms: Sequence[Term]
+    ) -> bool:
+        """The rest of the two facts agrees: nothing else differs, or one side only adds to what
+        both share ("I work from home" / "I work in the office every day")."""
+        new_rest = self._rest(self.new_only, new_terms, self.old)
+        old_rest = self._rest(self.old_only, old_terms, self.new)
+        if new_rest and old_rest:
+            return False
+        if new_rest or old_rest:
+            # One side adds words: the values must still fill the same slot ("two cars" is no
+            # year "in 2030").
+            same_slot = {term.slot for term in new_terms} & {term.slot for term in old_terms}
+            return self.shared_keyed and (label not in _SLOTTED or bool(same_slot))
+        # Names need something shared to be values of one attribute ("Sam" / "Samsung"); two
+        # facts about one relative share the relative ("My husband is Mark" / "...is Luke").
+        return label != "name" or self.shared_keyed or self.new.holder != SELF
+
+    def _rest(self, only: Sequence[Term], differing: Sequence[Term], other: Reading) -> list[Term]:
+        """What else one side says. Broad words do not count, except "name" when the other side
+        is no "X is Y" ("My son is named Raj" / "My son attends Oakwood": other attributes),
+        and the kind of favourite when both name one ("favourite hobby" / "favourite film")."""
+        favourites = self._both_say("favourite")
+        return [
+            term
+            for term in only
+            if term not in differing
+            and (
+                not is_generic(term)
+                or (term.text == "name" and not other.functional)
+                or (favourites and term.text != "favourite")
+            )
+        ]
+
+    def _both_say(self, word: str) -> bool:
+        return any(term.text == word for term in self.new.terms) and any(
+            term.text == word for term in self.old.terms
+        )
+
+    def _single_valued(self) -> bool:
+        """Whether the shared part names an attribute with one value at a time."""
+        wishes = self.new.attitude is Attitude.WISH and self.old.attitude is Attitude.WISH
+        return bool(
+            self._shared_attribute()
+            or self.new.functional
+            or self.old.functional
+            or wishes
+            or self._change_word()
+        )
+
+    def _shared_attribute(self) -> str:
+        """A single-valued attribute both facts name ("live", or "car" for "drive" / "Honda")."""
+        for side, other in ((self.new_side, self.old_side), (self.old_side, self.new_side)):
+            for term in side:
+                if term.text in lexicon.FUNCTIONAL and covered(term, other):
+                    return term.text
+        return ""
+
+    def _valued_attribute(self, any_word: bool = False) -> str:
+        """A shared attribute that the differing words follow in both facts ("study chemistry"),
+        so they are its values and not other verbs ("start work" / "finish work").
+
+        With ``any_word``, any shared word will do (after a change word: "I switched my
+        password manager to ...")."""
+        for term in self.new_side:
+            if any_word:
+                if term.kind is not TermKind.WORD or is_generic(term):
+                    continue
+                if term.text == self.new.relative:
+                    continue
+            elif term.text not in lexicon.FUNCTIONAL:
+                continue
+            match = next((other for other in self.old_side if agrees(term, other)), None)
+            if match is None:
+                continue
+            after_new = all(word.position > term.position for word in self.new_words)
+            after_old = all(word.position > match.position for word in self.old_words)
+            if after_new and after_old:
+                return term.text
+        return ""
+
+    def _substitution(self) -> str:
+        """ "I'm studying chemistry" / "I'm studying physics": one value of one attribute."""
+        new, old = self.new_words, self.old_words
+        if not new or not old or max(len(new), len(old)) > MAX_SUBSTITUTED_WORDS:
+            return ""
+        if not {term.slot for term in new} & {term.slot for term in old}:
+            return ""
+        if any(term.in_subject for term in new + old):
+            return ""  # "blood type" / "blood pressure": different attributes, not values
+        attribute = self._valued_attribute() or self._described_thing()
+        about_other = self.new.holder != SELF or bool(self.new.maybe_subject)
+        copula = self.new.functional and self.old.functional and about_other
+        changed = self._change_word() and self._valued_attribute(any_word=True)
+        if not (attribute or copula or changed or self._alternatives()):
+            return ""
+        label = f"{attribute} differs" if attribute else "value differs"
+        return f"{label}: {surfaces(new)} / {surfaces(old)}"
+
+    def _described_thing(self) -> str:
+        """ "I like my eggs runny" / "...hard-boiled": both describe the same "my X"."""
+        for term in self.new_side:
+            if not term.possessed:
+                continue
+            match = next((other for other in self.old_side if agrees(term, other)), None)
+            if match is None or not match.possessed:
+                continue
+            after_new = all(word.position > term.position for word in self.new_words)
+            after_old = all(word.position > match.position for word in self.old_words)
+            if after_new and after_old:
+                return term.text
+        return ""
+
+    def _alternatives(self) -> bool:
+        """Two of one kind of thing where only one can hold: "I prefer tea" / "I prefer coffee",
+        "I'm a nurse" / "I'm a firefighter"."""
+        preferences = self.new.preferring and self.old.preferring
+        identities = self.new.identity and self.old.identity
+        if not (preferences or identities):
+            return False
+        new_kinds = {parent for term in self.new_words for parent in lexicon.ancestors(term.text)}
+        old_kinds = {parent for term in self.old_words for parent in lexicon.ancestors(term.text)}
+        return bool(new_kinds & old_kinds)
+
+    def _change_word(self) -> str:
+        if bool(self.new.change) == bool(self.old.change):
+            return ""
+        return self.new.change or self.old.change
+
+    # Merges ----------------------------------------------------------------------------------
+
+    def same(self) -> bool:
+        """Nothing differs on either side, something is shared, and both say it the same way."""
+        new, old = self.new, self.old
+        if not self.shared or significant(self.new_only) or significant(self.old_only):
+            return False
+        if self.new_only and self.old_only:
+            return False  # "thriller novels" / "thriller films": broad words that differ
+        if bool(new.negated) != bool(old.negated):
+            return False
+        orders_agree = new.order is None or old.order is None or self._orders_equal()
+        return orders_agree and _attitudes_agree(new, old) and not self._direction_clash()
+
+    def _orders_equal(self) -> bool:
+        new, old = self.new.order, self.old.order
+        assert new is not None and old is not None
+        return agrees(new[0], old[0]) and agrees(new[1], old[1])
+
+    def _direction_clash(self) -> bool:
+        """ "flying to Tokyo" / "flying from Tokyo": the same place, opposite directions."""
+        for term in self.new_side:
+            for other in self.old_side:
+                slots = {term.slot, other.slot}
+                if agrees(term, other) and any(slots == pair for pair in _OPPOSITE_SLOTS):
+                    return True
+        return False
+
+    def same_reason(self) -> str:
+        restated = f", restated with '{self._change_word()}'" if self._change_word() else ""
+        return f"same content{restated}"
+
+    # Distinct, with what a cosine may add ----------------------------------------------------
+
+    def distinct_reason(self) -> str:
+        if not self.shared:
+            return "nothing in common"
+        if self._direction_clash():
+            return "direction differs"
+        if not _attitudes_agree(self.new, self.old):
+            return f"said differently: {self.new.attitude} / {self.old.attitude}"
+        return f"different content: {surfaces(self.new_only)} / {surfaces(self.old_only)}"
+
+    def hint(self) -> str:
+        """A typed difference (a value, a negation, a feeling) that a related cosine turns into a
+        conflict. Plain word swaps are no hint: "I call my mom / my dad" is related and not in
+        dispute."""
+        if self.differences:
+            label, new_terms, old_terms = self.differences[0]
+            return f"{label} differs: {surfaces(new_terms)} / {surfaces(old_terms)}"
+        if self.new.sentiment * self.old.sentiment < 0:
+            return "feeling differs"
+        if bool(self.new.negated) != bool(self.old.negated):
+            return "negation differs"
+        return ""
+
+    def merge_veto(self) -> str:
+        """Why a high cosine alone must not merge this pair."""
+        if values(self.new_only) or values(self.old_only):
+            return "a value differs"
+        if self.new.negated or self.old.negated:
+            return "negation"
+        if self.new.sentiment * self.old.sentiment < 0:
+            return "feeling differs"
+        if (self.new.order is None) != (self.old.order is None) or (
+            self.new.order is not None and not self._orders_equal()
+        ):
+            return "order differs"
+        if self._change_word():
+            return f"change word '{self._change_word()}'"
+        if not _attitudes_agree(self.new, self.old) or self._direction_clash():
+            return "said differently"
+        if any(map(_known_thing, self.new_only)) and any(map(_known_thing, self.old_only)):
+            return "different things"  # "my mom" / "my dad": related, never one fact
+        return ""
+
+
+def _ranking(order: tuple[Term, Term]) -> str:
+    return f"{order[0].surface} over {order[1].surface}"
+
+
+def _known_thing(term: Term) -> bool:
+    """A word the lexicon knows as one thing among others: a relative, a kind of something."""
+    return term.text in _RELATIVES or bool(term.groups) or bool(lexicon.ancestors(term.text))
+
+
+_RELATIVES = frozenset(lexicon.RELATIONS.values())
+
+
+_OPPOSITE_SLOTS = ({"to", "from"}, {"into", "from"})
+
+_SLOTTED = frozenset(("number", "time", "name"))
+
+
+def _attitudes_agree(new: Reading, old: Reading) -> bool:
+    """A state is no wish ("I want a Tesla" / "I drive a Tesla"); a liking is close to a wish."""
+    attitudes = {new.attitude, old.attitude}
+    if len(attitudes) == 1:
+        return True
+    return attitudes == {Attitude.FEELING, Attitude.WISH} and min(new.sentiment, old.sentiment) >= 0

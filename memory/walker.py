@@ -1,0 +1,241 @@
+"""One pass over a fact's tokens, collecting its terms with their negation, feeling and order."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from memory import lexicon
+from memory.subject import POSSESSIVE_PRONOUNS, THIRD_PERSON, relation
+from memory.terms import Term, TermKind, canonical, groups, is_known
+from memory.words import PREPOSITIONS, STOP_WORDS, SUBJECT_PRONOUNS, Token, TokenKind, stem
+
+# Words that end a clause, and with it a negation's reach.
+_CLAUSE_ENDS = frozenset("but although though because while whereas except so".split())
+# "I moved to Porto" says where one lives: the term it adds, and the words after "moved" that
+# make it a move of home.
+_LIVE = "live"
+_LEAVE_FOR = frozenset(("to", "back", "abroad", "away", "in", "into", "out"))
+
+
+class Walker:
+    """One pass over the tokens, collecting terms with their negation, feeling and ranking.
+
+    ``walk`` then ``imply`` fill the public attributes, which ``memory.reading`` turns into a
+    Reading: terms, negated, sentiment, order, change, wishing, preferring and implying.
+    """
+
+    def __init__(
+        self, tokens: list[Token], consumed: frozenset[int], copula: int, holder_surface: str
+    ) -> None:
+        self.holder_surface = holder_surface
+        self.tokens = tokens
+        self.consumed = consumed
+        self.copula = copula
+        self._index = 0
+        self.terms: list[Term] = []
+        self.negated: list[Term] = []
+        self.sentiment = 0
+        self.order: tuple[Term, Term] | None = None
+        self.change = ""
+        self.wishing = False
+        self.preferring = False
+        self.implying: list[str] = []
+        self._clause = 0
+        self._possessing = False
+        self._said_anything = False
+        self._moved = False
+        first = next((token for token in tokens if token.kind is TokenKind.WORD), None)
+        self._opening = first is not None and first.text in POSSESSIVE_PRONOUNS
+        self._slot = ""
+        self._negating = False
+        self._negation_fresh = False
+        self._pending_order: tuple[Term, bool] | None = None
+        self._last_content: Term | None = None
+
+    def walk(self) -> None:
+        """Read every token not consumed by the holder, left to right."""
+        for index, token in enumerate(self.tokens):
+            self._index = index
+            if index in self.consumed or token.kind is TokenKind.POSSESSIVE:
+                continue
+            self._said_anything = self._said_anything or (
+                token.kind is TokenKind.WORD and token.text not in STOP_WORDS
+            )
+            # "My car loan ends in 2030": the words after a leading "my" name the subject, up to
+            # a function word.
+            if token.kind is not TokenKind.WORD or token.text in STOP_WORDS:
+                self._opening = self._opening and token.text in POSSESSIVE_PRONOUNS
+            if token.kind is TokenKind.BREAK or token.text in _CLAUSE_ENDS:
+                self._end_clause()
+            elif token.kind is TokenKind.TIME:
+                self._add(token.text, token.surface, TermKind.TIME)
+            elif token.kind is TokenKind.NUMBER:
+                self._number(index, token)
+            else:
+                self._word(index, token)
+
+    def imply(self) -> None:
+        """Add the negations that states imply, each its own clause: "vegetarian" says no meat,
+        "allergic to peanuts" says no peanuts."""
+        terms = list(self.terms)
+        for term in terms:
+            implied = [
+                Term(word, f"{term.surface}: no {word}", TermKind.WORD)
+                for word in lexicon.IMPLIED_NEGATIONS.get(term.text, ())
+            ]
+            if term.text in lexicon.EXCLUDING:
+                implied = [
+                    replace(other, surface=f"{term.surface}: no {other.surface}")
+                    for other in terms
+                    if other is not term
+                    and not other.is_value
+                    and other.surface != self.holder_surface
+                ]
+            for negated in implied:
+                self._clause += 1
+                self.negated.append(replace(negated, clause=self._clause))
+                self.implying.append(negated.text)
+            if implied:
+                self.implying.append(term.text)
+
+    def _end_clause(self) -> None:
+        self._slot = ""
+        self._negating = False
+        self._pending_order = None
+        self._last_content = None
+
+    def _number(self, index: int, token: Token) -> None:
+        # "at 7" is a clock time, and compares with "at 7am"; "at 12 Elm Street" is not.
+        following = self.tokens[index + 1] if index + 1 < len(self.tokens) else None
+        before_content = (
+            following is not None
+            and following.kind is TokenKind.WORD
+            and following.text not in STOP_WORDS
+            and not lexicon.groups_of(canonical(following.text))
+        )
+        clock = token.text.isdigit() and 1 <= int(token.text) <= 12
+        if self._slot == "at" and clock and not before_content:
+            self._add(f"{token.text}:00", token.surface, TermKind.TIME)
+        else:
+            self._add(token.text, token.surface, TermKind.NUMBER)
+
+    def _word(self, index: int, token: Token) -> None:
+        word = token.text
+        if word in lexicon.ORDER_MARKERS:
+            self._order_marker(index, word)
+        elif word in POSSESSIVE_PRONOUNS:
+            # "I like my eggs runny" describes the eggs; "My car loan ends" is a compound.
+            self._possessing = self._said_anything
+        elif word in PREPOSITIONS:
+            if lexicon.groups_of(word):
+                # "before" and "after" mark a time and are values of their own ("before bed").
+                self._add(word, token.surface, TermKind.GROUP, groups=lexicon.groups_of(word))
+            if word == "to" and self.preferring and self._last_content is not None:
+                self._pending_order = (self._last_content, True)
+            self._slot = word
+            if word == "to" and self.change:
+                # "moved to Porto" says where one lives now ("in Porto"); "switched banks to
+                # Monzo" names a new value for whatever slot the old one filled.
+                self._slot = "in" if self._moved else ""
+            self._moved = False
+        elif word in lexicon.NEGATIONS:
+            self._negate()
+            if word == "without":
+                self._slot = "with"
+        elif word in lexicon.NEGATING_CHANGES:
+            self._negate()
+            self.change = token.surface
+        elif word in lexicon.CHANGES and not (token.capitalised and not token.initial):
+            self.change = token.surface
+            if word == "moved" and self._moved_home(index):
+                self._add(_LIVE, token.surface, TermKind.WORD)
+                self._moved = True
+        elif (feeling := lexicon.lookup(lexicon.SENTIMENT, word, stem(word))) is not None:
+            self._feel(feeling, canonical(word))
+        elif word in lexicon.WISHES:
+            self.wishing = True
+        elif word not in STOP_WORDS or (
+            word in lexicon.AMBIGUOUS_MONTHS and token.capitalised and not token.initial
+        ):
+            self._content(token)
+            self._possessing = False
+
+    def _negate(self) -> None:
+        self._negating = True
+        self._negation_fresh = True
+        self._clause += 1
+
+    def _feel(self, feeling: int, word: str) -> None:
+        # "don't like" is a dislike, not a negated like: the negation is spent on the feeling.
+        if self._negating and self._negation_fresh:
+            feeling = -feeling
+            self._negating = False
+        self.sentiment = feeling
+        self.preferring = self.preferring or word.startswith("prefer")
+
+    def _order_marker(self, index: int, word: str) -> None:
+        following = self.tokens[index + 1] if index + 1 < len(self.tokens) else None
+        if self._last_content is None or following is None or following.kind is not TokenKind.WORD:
+            return
+        self._pending_order = (self._last_content, lexicon.ORDER_MARKERS[word])
+
+    def _moved_home(self, index: int) -> bool:
+        """ "I moved to Porto": a person moving says where they live; a meeting moving does not."""
+        before = self.tokens[index - 1] if index else None
+        after = self.tokens[index + 1] if index + 1 < len(self.tokens) else None
+        by_person = before is not None and (
+            before.text in SUBJECT_PRONOUNS
+            or before.text in THIRD_PERSON
+            or index - 1 in self.consumed
+        )
+        return by_person and after is not None and after.text in _LEAVE_FOR
+
+    def _content(self, token: Token) -> None:
+        word = canonical(token.text)
+        if word in lexicon.LIGHT_VERBS and not (token.capitalised and not token.initial):
+            if word == "want":
+                self.wishing = True
+            return
+        if word in lexicon.FEELING_TERMS:
+            self.sentiment = self.sentiment or 1
+        member_of = groups(word)
+        if word in lexicon.AMBIGUOUS_MONTHS and not token.capitalised:
+            member_of = ()
+        if lexicon.groups_of(word):
+            kind, certain = TermKind.GROUP, True
+        elif token.capitalised and not (token.initial and is_known(token.text)):
+            kind, certain = TermKind.NAME, not token.initial
+        else:
+            kind, certain = TermKind.WORD, True
+        possessed = self._possessing and relation(token) is None
+        self._add(word, token.surface, kind, member_of, certain, possessed)
+
+    def _add(
+        self,
+        text: str,
+        surface: str,
+        kind: TermKind,
+        groups: tuple[str, ...] = (),
+        certain: bool = True,
+        possessed: bool = False,
+    ) -> None:
+        """Add a term where the walk stands: its slot, negation, subject part and position."""
+        term = Term(
+            text,
+            surface,
+            kind,
+            slot=self._slot,
+            certain=certain,
+            groups=groups,
+            clause=self._clause if self._negating else 0,
+            possessed=possessed,
+            in_subject=self._index < self.copula or self._opening,
+            position=len(self.terms) + len(self.negated),
+        )
+        (self.negated if self._negating else self.terms).append(term)
+        self._negation_fresh = False
+        if self._pending_order is not None and term.kind in (TermKind.WORD, TermKind.NAME):
+            left, left_first = self._pending_order
+            self.order = (left, term) if left_first else (term, left)
+            self._pending_order = None
+        self._last_content = term

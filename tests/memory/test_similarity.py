@@ -1,0 +1,354 @@
+"""The fact comparison: every rule on small examples, the labelled pairs, the index-key contract."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from memory.kinds import Kind
+from memory.similarity import (
+    CosineBands,
+    Relation,
+    baseline_judge,
+    cosine_bands,
+    index_keys,
+    judge,
+)
+
+DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
+WRITTEN = Path(__file__).resolve().parent / "data"
+LABELS = {"duplicate": Relation.SAME, "conflict": Relation.CONFLICT, "distinct": Relation.DISTINCT}
+
+SAME, CONFLICT, DISTINCT, NEAR_MISS = (
+    Relation.SAME,
+    Relation.CONFLICT,
+    Relation.DISTINCT,
+    Relation.NEAR_MISS,
+)
+
+
+def relation(first: str, second: str, kind: Kind = Kind.FACT) -> Relation:
+    return judge(first, kind, second, kind).relation
+
+
+def reason(first: str, second: str) -> str:
+    return judge(first, Kind.FACT, second, Kind.FACT).reason
+
+
+def load(name: str, folder: Path = DATA) -> list[tuple[Relation, Kind, str, str]]:
+    path = folder / name
+    assert path.is_file(), f"labelled pairs missing: {path}"
+    pairs = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            label, kind, first, second = line.split("\t")
+            pairs.append((LABELS[label], Kind(kind), first, second))
+    return pairs
+
+
+# Merges: the same fact said again ---------------------------------------------------------------
+
+SAME_PAIRS = [
+    ("I use Postgres", "Database is Postgres"),  # the article's classic
+    ("I walk the dog every evening", "Every evening I walk the dog"),  # word order of a routine
+    ("I'm diabetic", "I have diabetes"),  # adjective and noun
+    ("I work from home", "I work remotely"),
+    ("My mother's name is Helen", "My mom is called Helen"),  # family word and naming
+    ("I hate cilantro", "I can't stand cilantro"),  # feeling phrase
+    ("I don't like horror films", "I dislike horror movies"),  # a negated like is a dislike
+    ("My phone is an iPhone", "I have an iPhone"),  # the broader word is implied
+    ("I'm studying chemistry at university", "I study chemistry at uni"),  # inflection, short form
+    ("I like jazz", "I enjoy jazz music"),  # a broad word on one side only
+    ("I don't eat pork", "I never eat pork"),  # two negatives that agree
+    ("I'm a vegetarian", "I don't eat meat"),  # a state defined by what it rules out
+    ("I'm allergic to peanuts", "I have a peanut allergy"),
+    ("My daughter is 7", "My daughter is seven years old"),  # number words
+    ("I wake up at 7", "I wake up at 7am"),  # a clock time without am/pm agrees
+    ("I have a cat named Luna", "My cat is called Luna"),  # introduced relative
+    ("I'm a nurse", "I work as a nurse"),
+    ("I play the piano", "I'm a piano player"),  # the doer and the deed
+    ("I prefer tabs over spaces", "Tabs over spaces, please"),  # a liking and a request
+    ("I drive a Tesla now", "I drive a Tesla"),  # a change word restating the same value
+]
+
+
+@pytest.mark.parametrize(("first", "second"), SAME_PAIRS)
+def test_the_same_fact_merges(first: str, second: str) -> None:
+    assert relation(first, second) is SAME, reason(first, second)
+
+
+# Conflicts: both cannot be current ---------------------------------------------------------------
+
+CONFLICT_PAIRS = [
+    ("I have one sister", "I have two sisters", "number differs: one / two"),
+    ("I wake up at 7am", "I wake up at 6:30am", "time differs: 7am / 6:30am"),
+    ("I'm flying to Tokyo on Friday", "I'm flying to Tokyo on Monday", "weekday differs"),
+    ("My birthday is on March 3rd", "My birthday is on March 4th", "number differs"),
+    ("I walk the dog every evening", "I walk the dog every morning", "daypart differs"),
+    ("My brother is called Tom", "My brother is called Jack", "name differs: Tom / Jack"),
+    ("I live in Lisbon", "I live in Porto", "name differs: Lisbon / Porto"),
+    ("I like tea more than coffee", "I like coffee more than tea", "order differs"),
+    ("I prefer tabs over spaces", "I prefer spaces over tabs", "order differs"),
+    ("I drink alcohol", "I don't drink alcohol", "negation differs"),
+    ("I no longer play tennis", "I play tennis every week", "negation differs"),
+    ("I like my tea with sugar", "I take my tea without sugar", "negation differs"),
+    ("I quit smoking", "I smoke a pack a day", "negation differs"),
+    ("I don't drink alcohol", "I have a glass of wine every evening", "not alcohol"),
+    ("I'm a vegetarian", "I had a burger for lunch today", "no meat"),
+    ("I'm retired", "My employer is Google", "no work"),
+    ("I'm allergic to peanuts", "I eat peanut butter every day", "no peanuts"),
+    ("Band practice is on Wednesdays", "Band practice moved to Thursdays", "change word 'moved'"),
+    ("I live in Berlin", "I moved to Munich", "name differs: Berlin / Munich"),
+    ("My password manager is Bitwarden", "I switched my password manager to 1Password", "name"),
+    ("I drive a Volvo", "I drive a Tesla now", "change word 'now'"),
+    ("I'm a night owl", "I'm an early bird", "chronotype differs"),
+    ("I'm left-handed", "I'm right-handed", "handedness differs"),
+    ("I'm single", "I'm married", "marital differs"),
+    ("My laptop runs macOS", "My laptop runs Ubuntu", "desktop-os differs"),
+    ("My phone is a Pixel", "My phone is an iPhone", "phone-platform differs"),
+    ("I work from home", "I work in the office every day", "workplace differs"),
+    ("I love gardening", "I hate gardening", "feeling differs"),
+    ("I love hiking in the mountains", "I hate hiking", "feeling differs"),
+    ("I prefer tea", "I prefer coffee", "value differs: tea / coffee"),
+    ("I'm a nurse", "I'm a firefighter", "value differs: nurse / firefighter"),
+    ("I'm studying chemistry", "I'm studying physics", "study differs: chemistry / physics"),
+    ("I like my eggs runny", "I like my eggs scrambled", "egg differs"),
+    ("Please reply in English", "Please reply in German", "name differs"),
+    ("Don't call me before 9am", "Don't call me before 10am", "time differs"),
+]
+
+
+@pytest.mark.parametrize(("first", "second", "why"), CONFLICT_PAIRS)
+def test_a_disagreement_is_a_conflict(first: str, second: str, why: str) -> None:
+    judgement = judge(first, Kind.FACT, second, Kind.FACT)
+    assert judgement.relation is CONFLICT, judgement.reason
+    assert why in judgement.reason
+
+
+# Distinct: unrelated or compatible ---------------------------------------------------------------
+
+DISTINCT_PAIRS = [
+    ("I live in Lisbon", "My parents live in Lisbon", "different subject"),  # not my city
+    ("I live in Lisbon", "My sister lives in Porto", "different subject"),
+    ("I drive a Volvo", "My wife drives a Volvo", "different subject"),
+    ("My brother is called Tom", "My cousin is called Tom", "different subject"),
+    ("I'm a doctor", "Tom is a doctor", "different subject"),
+    ("I live in Paris", "I have a brother who lives in Rome", "different subject"),
+    ("I like jazz", "I like hiking", ""),  # likes have many values
+    ("I love Italian food", "I hate spicy food", ""),  # feelings about different things
+    ("I have one sister", "I have one dog", ""),
+    ("I want a Tesla", "I drive a Tesla", "said differently"),  # a wish is no state
+    ("I want a Tesla", "I drive a BMW", ""),  # nor does it dispute one
+    ("I like cats", "I have cats", "said differently"),
+    ("I'm flying to Tokyo", "I'm flying from Tokyo", "direction differs"),
+    ("I don't play any instruments", "I no longer play tennis", ""),  # two negatives agree
+    ("My blood type is A positive", "My blood pressure is normal", ""),  # other attribute
+    ("I never eat breakfast", "I take my pills before breakfast", ""),  # a time, not a meal
+    ("I work at Google", "I work in Shoreditch", ""),  # employer and place
+    ("I start work at 9am", "I finish work at 5pm", ""),  # other verbs, not other values
+    ("I call my mom on Sundays", "I call my dad on Sundays", ""),
+    ("I have two cars", "My car loan ends in 2030", ""),  # the numbers fill other slots
+    ("Gardening is my favourite hobby", "My favourite film is Alien", ""),
+]
+
+
+@pytest.mark.parametrize(("first", "second", "why"), DISTINCT_PAIRS)
+def test_unrelated_or_compatible_facts_stay_apart(first: str, second: str, why: str) -> None:
+    judgement = judge(first, Kind.FACT, second, Kind.FACT)
+    assert judgement.relation is DISTINCT, judgement.reason
+    assert why in judgement.reason
+
+
+# Kinds -------------------------------------------------------------------------------------------
+
+
+def test_a_conflict_across_kinds_is_a_near_miss() -> None:
+    judgement = judge("I live in Lisbon", Kind.PLACE, "I live in Porto", Kind.FACT)
+    assert judgement.relation is NEAR_MISS
+    assert "kinds differ: place / fact" in judgement.reason
+
+
+def test_the_same_fact_merges_across_kinds() -> None:
+    """Kinds come from a model and drift; the same words are still one fact."""
+    assert judge("I live in Lisbon", Kind.PLACE, "I live in Lisbon", Kind.FACT).relation is SAME
+
+
+# Embedding evidence ------------------------------------------------------------------------------
+
+BANDS = CosineBands(merge=0.9, conflict=0.7)
+
+
+def test_a_missing_cosine_never_makes_a_conflict() -> None:
+    """A cold or partial index passes None; only the lexical rules decide then."""
+    first, second = "I take the kids to school at 8", "I start work at 9"
+    assert judge(first, Kind.FACT, second, Kind.FACT, None, BANDS).relation is DISTINCT
+    assert judge(first, Kind.FACT, second, Kind.FACT, 0.75, BANDS).relation is CONFLICT
+
+
+def test_cosine_confirms_only_typed_differences() -> None:
+    """A related pair with a differing time is a conflict; a plain word swap is not."""
+    judgement = judge(
+        "I meditate before bed",
+        Kind.ROUTINE,
+        "I meditate after waking up",
+        Kind.ROUTINE,
+        0.85,
+        BANDS,
+    )
+    assert judgement.relation is CONFLICT and "cosine 0.85" in judgement.reason
+    swap = judge(
+        "I call my mom on Sundays",
+        Kind.ROUTINE,
+        "I call my dad on Sundays",
+        Kind.ROUTINE,
+        0.99,
+        BANDS,
+    )
+    assert swap.relation is DISTINCT
+
+
+def test_cosine_merges_a_paraphrase_only_when_nothing_differs() -> None:
+    paraphrase = judge(
+        "I'm hard of hearing", Kind.FACT, "I have hearing loss", Kind.FACT, 0.95, BANDS
+    )
+    assert paraphrase.relation is SAME and paraphrase.score == 0.95
+    vetoed = [
+        ("I have one sister", "I have two sisters"),  # a number
+        ("I live in Lisbon", "My parents live in Lisbon"),  # the subject
+        ("I eat meat", "I don't eat meat"),  # a negation
+        ("I want a Tesla", "I drive a Tesla"),  # a wish
+        ("I rent my flat now", "I own my flat"),  # a change word
+    ]
+    for first, second in vetoed:
+        assert judge(first, Kind.FACT, second, Kind.FACT, 0.99, BANDS).relation is not SAME
+
+
+def test_cosine_cannot_undo_a_lexical_decision() -> None:
+    conflict = judge("I live in Lisbon", Kind.PLACE, "I live in Porto", Kind.PLACE, 1.0, BANDS)
+    assert conflict.relation is CONFLICT
+    same = judge("I use Postgres", Kind.FACT, "Database is Postgres", Kind.FACT, 0.0, BANDS)
+    assert same.relation is SAME
+    assert same.cosine == 0.0 and 0.0 <= same.lexical <= 1.0
+
+
+def test_cosine_bands_per_model() -> None:
+    assert cosine_bands("all-minilm") == cosine_bands("all-minilm:l6-v2")
+    assert cosine_bands("sentence-transformers/all-MiniLM-L6-v2") == cosine_bands("all-minilm")
+    assert cosine_bands("nomic-embed-text:latest") == cosine_bands("nomic-embed-text")
+    minilm = cosine_bands("all-minilm")
+    assert cosine_bands("some-new-model").merge >= minilm.merge  # conservative when unknown
+    assert cosine_bands("all-minilm", merge=0.99) == CosineBands(0.99, minilm.conflict)
+    with pytest.raises(ValueError, match="conflict <= merge"):
+        cosine_bands("all-minilm", merge=0.5, conflict=0.6)
+    with pytest.raises(ValueError):
+        cosine_bands("all-minilm", merge=1.5)
+
+
+# The labelled pairs ------------------------------------------------------------------------------
+
+
+def tally(pairs: list[tuple[Relation, Kind, str, str]]) -> tuple[int, int]:
+    right = wrong_merges = 0
+    for expected, kind, first, second in pairs:
+        got = judge(first, kind, second, kind).relation
+        right += got is expected
+        wrong_merges += got is SAME and expected is not SAME
+    return right, wrong_merges
+
+
+def test_dev_set_without_an_embedder() -> None:
+    right, wrong_merges = tally(load("memory-pairs-dev.tsv"))
+    assert right >= 43
+    assert wrong_merges == 0
+
+
+def test_more_set_without_an_embedder() -> None:
+    """Kept as a regression guard; it was first scored blind (160 of 201), then studied."""
+    right, wrong_merges = tally(load("memory-pairs-more.tsv"))
+    assert right >= 190
+    assert wrong_merges == 0
+
+
+def test_written_pairs_without_an_embedder() -> None:
+    """Pairs written apart from both shared sets (see the file's header for their history)."""
+    pairs = load("memory-pairs-written.tsv", WRITTEN)
+    right, wrong_merges = tally(pairs)
+    assert right >= 0.9 * len(pairs)
+    assert wrong_merges == 0
+
+
+def test_baseline_reproduces_the_published_weakness() -> None:
+    pairs = load("memory-pairs-dev.tsv")
+    right = sum(
+        baseline_judge(first, kind, second, kind).relation is expected
+        for expected, kind, first, second in pairs
+    )
+    assert 18 <= right <= 22
+    order = baseline_judge(
+        "I like tea more than coffee",
+        Kind.PREFERENCE,
+        "I like coffee more than tea",
+        Kind.PREFERENCE,
+    )
+    assert order.relation is SAME  # the published rules lose the user's words here
+
+
+def test_judge_is_symmetric_and_a_fact_is_the_same_as_itself() -> None:
+    facts = sorted(
+        {text for *_, first, second in load("memory-pairs-dev.tsv") for text in (first, second)}
+    )
+    for text in facts:
+        assert relation(text, text) is SAME, text
+    for first, second in itertools.combinations(facts, 2):
+        assert relation(first, second) is relation(second, first), (first, second)
+
+
+FRAGMENTS = (
+    "I my we not no never don't can't 7am 6:30 12 one twenty-five Tom's my sister's over more "
+    "than to from like hate prefer moved now vegetarian allergic called is a the cat dog live "
+    "Lisbon Porto Monday night owl left-handed without used to instead of ex-wife I'm - . , ?"
+).split()
+ANY_TEXT = st.one_of(
+    st.text(max_size=40), st.lists(st.sampled_from(FRAGMENTS), max_size=10).map(" ".join)
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ANY_TEXT, ANY_TEXT, st.one_of(st.none(), st.floats(0, 1)))
+def test_any_text_is_judged_without_error(first: str, second: str, cosine: float | None) -> None:
+    """Whatever reaches the store (a model's extraction, a typo), judging never raises, is
+    symmetric, and keeps the index contract."""
+    forward = judge(first, Kind.FACT, second, Kind.FACT, cosine)
+    backward = judge(second, Kind.FACT, first, Kind.FACT, cosine)
+    assert forward.relation is backward.relation
+    assert 0.0 <= forward.lexical <= 1.0
+    if cosine is None and forward.relation is not DISTINCT:
+        assert index_keys(first) & index_keys(second)
+
+
+# The candidate index -----------------------------------------------------------------------------
+
+
+def test_related_facts_share_an_index_key() -> None:
+    """Whatever judge does not call distinct, the index must offer as a candidate."""
+    pairs = load("memory-pairs-dev.tsv") + load("memory-pairs-more.tsv")
+    pairs += load("memory-pairs-written.tsv", WRITTEN)
+    dev_facts = sorted({text for *_, a, b in load("memory-pairs-dev.tsv") for text in (a, b)})
+    candidates = [(a, b) for *_, a, b in pairs] + list(itertools.combinations(dev_facts, 2))
+    candidates += [(a, b) for a, b, *_ in SAME_PAIRS + CONFLICT_PAIRS]
+    for first, second in candidates:
+        if relation(first, second) is not DISTINCT:
+            assert index_keys(first) & index_keys(second), (first, second)
+
+
+def test_index_keys_are_few_and_meet_on_prefixes() -> None:
+    facts = {text for *_, a, b in load("memory-pairs-more.tsv") for text in (a, b)}
+    sizes = [len(index_keys(text)) for text in facts]
+    assert max(sizes) <= 12 and sum(sizes) / len(sizes) <= 5
+    assert index_keys("I use Postgres") & index_keys("We migrated to PostgreSQL")
+    assert "alco" in index_keys("I have a glass of wine")  # a broader word files it too
+    assert index_keys("I'm a night owl") & index_keys("I'm an early bird")  # the group meets
