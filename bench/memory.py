@@ -1,6 +1,6 @@
 """Remember and recall latency as the store grows, indexed against a full scan, in one run.
 
-    python bench/memory.py [--sizes 1000 10000 100000] [--samples 200]
+    python -m bench.memory [--sizes 1000 10000 100000] [--samples 200]
 
 Absolute times drift on a shared machine; the ratios between columns are what this prints for.
 Each store is filled in bulk with varied synthetic facts (no comparisons while filling), then the
@@ -96,10 +96,9 @@ def measure(size: int, samples: int, scan_samples: int, folder: Path) -> dict[st
     indexed = Memory.open(path)
     scan = FullScanMemory.open(path)
     row = {
-        "remember": median_ms(lambda s: indexed.remember(s[0], s[1]), statements),
+        "remember": median_ms(lambda s: indexed.remember(*s), statements),
         "recall": median_ms(indexed.recall, utterances),
-        "remember_scan": median_ms(lambda s: scan.remember(s[0], s[1]),
-                                   statements[:scan_samples]),  # fmt: skip
+        "remember_scan": median_ms(lambda s: scan.remember(*s), statements[:scan_samples]),
         "recall_scan": median_ms(scan.recall, utterances[:scan_samples]),
     }
     indexed.close()

@@ -43,7 +43,7 @@ from memory.vectors import VectorIndex
 
 log = logging.getLogger(__name__)
 
-CANDIDATE_LIMIT = 64
+CANDIDATE_LIMIT = 32
 """Facts compared per statement: those sharing the most index keys, plus vector neighbours."""
 VECTOR_NEIGHBOURS = 16
 

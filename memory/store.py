@@ -8,6 +8,7 @@ a Hearth memory database and leaves such a file exactly as it was.
 from __future__ import annotations
 
 import json
+import math
 import os
 import sqlite3
 import time
@@ -31,6 +32,9 @@ from memory.schema import APPLICATION_ID, LATEST_VERSION, MIGRATIONS
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 BUSY_TIMEOUT_MS = 10_000
+COMMON_KEY_SHARE = 0.02
+"""A key held by more than this share of all facts is too common to find candidates by."""
+COMMON_KEY_MIN_FACTS = 200
 
 Clock = Callable[[], float]
 
@@ -266,14 +270,36 @@ class FactStore:
         )
 
     def fact_ids_with_keys(self, keys: Iterable[str], limit: int) -> list[int]:
-        """Facts sharing any key, those sharing the most keys first, at most ``limit``."""
-        keys = list(keys)
+        """Facts sharing keys, best first, at most ``limit``.
+
+        Shared keys are weighted by rarity (inverse document frequency): sharing "postgres"
+        says more than sharing "like", so a large store still offers the right facts first.
+        """
+        keys = sorted(set(keys))
         if not keys:
             return []
-        rows = self._select_in(
-            "SELECT fact_id, count(*) AS shared FROM fact_keys WHERE key IN ",
-            keys,
-            f" GROUP BY fact_id ORDER BY shared DESC, fact_id DESC LIMIT {int(limit)}",
+        marks = ",".join("?" * len(keys))
+        counts = dict(
+            self._db.execute(
+                f"SELECT key, count(*) FROM fact_keys WHERE key IN ({marks}) GROUP BY key", keys
+            ).fetchall()
+        )
+        if not counts:
+            return []
+        # The newest id stands in for the number of facts: O(1), and close enough for weights.
+        total = max(1, self._db.execute("SELECT max(id) FROM facts").fetchone()[0] or 1)
+        # A key most facts share ("like", "every") costs a long scan and tells little: skip it,
+        # unless nothing rarer is shared.
+        common = max(COMMON_KEY_MIN_FACTS, COMMON_KEY_SHARE * total)
+        present = sorted(counts, key=counts.__getitem__)
+        chosen = [key for key in present if counts[key] <= common] or present[:2]
+        weighted = [(key, math.log(1 + total / counts[key])) for key in chosen]
+        values = ",".join("(?, ?)" for _ in weighted)
+        rows = self._db.execute(
+            f"WITH wanted(key, weight) AS (VALUES {values}) "
+            "SELECT fact_id FROM fact_keys JOIN wanted USING (key) "
+            "GROUP BY fact_id ORDER BY sum(weight) DESC, fact_id DESC LIMIT ?",
+            [*(item for pair in weighted for item in pair), int(limit)],
         )
         return [row[0] for row in rows]
 
