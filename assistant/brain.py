@@ -47,7 +47,6 @@ class BrainPolicy:
     """Settings of the brain that are not the model's."""
 
     ask_again_seconds: float = 24 * 3600
-    learn_facts: bool = True
 
 
 class Brain:
@@ -129,7 +128,7 @@ class Brain:
             yield Sentence(error.spoken)
         reply = " ".join(said)
         self.history.add(heard.text, reply)
-        if self.learner is not None and self.policy.learn_facts:
+        if self.learner is not None:
             self.learner.submit(heard.text, reply, self.history)
         yield from self._ask_about_recalled_conflict(recall)
 

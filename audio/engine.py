@@ -12,13 +12,14 @@ from __future__ import annotations
 import logging
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
 
+from audio.devices import AudioDeviceError
 from audio.earcons import Earcon, earcon
 from audio.failpoints import Failpoint, Failpoints
 from audio.format import VAD_FRAME_SAMPLES, samples_to_seconds, seconds_to_samples
@@ -73,6 +74,7 @@ log = logging.getLogger(__name__)
 FRAME_SECONDS = samples_to_seconds(VAD_FRAME_SAMPLES)
 HISTORY_MARGIN_SECONDS = 5.0
 """Audio kept beyond the longest utterance, for the wake window and the pre-roll."""
+DEVICE_RETRY_SECONDS = 0.5
 HINT_VOLUME = 0.6
 """The "say the wake word first" hint is said quietly."""
 
@@ -105,7 +107,7 @@ class VoiceEngine:
         self,
         settings: Settings,
         models: VoiceModels,
-        source: AudioSource,
+        open_source: Callable[[], AudioSource],
         mouth: Mouth,
         channel: Channel,
         failpoints: Failpoints | None = None,
@@ -113,7 +115,8 @@ class VoiceEngine:
     ):
         self._settings = settings
         self._models = models
-        self._source = source
+        self._open_source = open_source
+        self._source: AudioSource | None = None
         self._mouth = mouth
         self._channel = channel
         self._failpoints = failpoints or Failpoints()
@@ -197,11 +200,17 @@ class VoiceEngine:
             and self._finish is None
         )
 
+    def close(self) -> None:
+        """Release the input and the output."""
+        if self._source is not None:
+            self._source.close()
+        self._mouth.close()
+
     def _read(self) -> np.ndarray:
         self._failpoints.hang_if(Failpoint.AUDIO_READ_HANG)
         if self._failpoints.hit(Failpoint.DEVICE_STALL):
             self._stall()
-        frame = None if self._input_ended else self._source.read(VAD_FRAME_SAMPLES)
+        frame = None if self._input_ended else self._read_source()
         if frame is None:
             # The recording is over, but a reply may still be under way: time goes on in silence.
             self._input_ended = True
@@ -210,6 +219,28 @@ class VoiceEngine:
             frame = np.pad(frame, (0, VAD_FRAME_SAMPLES - len(frame)))
         self._frames += 1
         return frame
+
+    def _read_source(self) -> np.ndarray | None:
+        """The next frame; a failing device is closed and reopened until it comes back."""
+        reported = False
+        while True:
+            try:
+                if self._source is None:
+                    self._source = self._open_source()
+                    if reported:
+                        self._record("device_back")
+                return self._source.read(VAD_FRAME_SAMPLES)
+            except AudioDeviceError as error:
+                if self._source is not None:
+                    self._source.close()
+                    self._source = None
+                if not reported:
+                    log.error("%s; waiting for it to come back", error)
+                    self._record("error", what="microphone", message=str(error))
+                    reported = True
+                # Alive but waiting: heartbeats say frames stand still on purpose.
+                self._heartbeat(waiting=True)
+                time.sleep(DEVICE_RETRY_SECONDS)
 
     def _stall(self) -> None:
         """A device that stopped delivering: the loop lives (heartbeats) but frames stand still."""

@@ -52,9 +52,11 @@ def listen_to_recording(
     settings: Settings, path: str, on_record: Callable[[dict[str, Any]], None]
 ) -> None:
     """Run the listener over a WAV file, handing each event record to ``on_record``."""
-    source = WavSource(path)
+    source = WavSource(path)  # opened first: a bad file fails before the models load
     models = VoiceModels.load(settings)
-    engine = VoiceEngine(
-        settings, models, source, TimelineMouth(_NoSink()), ListenOnlyChannel(on_record)
-    )
-    engine.run()
+    mouth = TimelineMouth(_NoSink())
+    engine = VoiceEngine(settings, models, lambda: source, mouth, ListenOnlyChannel(on_record))
+    try:
+        engine.run()
+    finally:
+        engine.close()

@@ -94,6 +94,15 @@ class Spoken:
     interrupted: bool = False
 
 
+@dataclass(frozen=True, eq=False)
+class Played:
+    """File mode: a sound Hearth said, for the supervisor's output timeline."""
+
+    at_sample: int
+    samples: Any
+    """16 kHz mono int16 numpy array."""
+
+
 @dataclass(frozen=True)
 class Record:
     """One line of the event stream from the voice side: ``{"t", "event", ...}``."""
@@ -117,4 +126,4 @@ class Failed:
     """False when a restart cannot help (a missing model): the supervisor gives up at once."""
 
 
-Report = Ready | Heartbeat | Heard | Spoken | Record | InputEnded | Failed
+Report = Ready | Heartbeat | Heard | Spoken | Played | Record | InputEnded | Failed

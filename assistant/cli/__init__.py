@@ -9,13 +9,14 @@ import sys
 from collections.abc import Sequence
 
 from assistant.cli import memory as memory_commands
+from assistant.cli import run as run_commands
 from assistant.cli import voice as voice_commands
 from assistant.cli.common import EXIT_OK, EXIT_USAGE, UserError
 from config import ConfigError
 
 log = logging.getLogger(__name__)
 
-COMMAND_MODULES = (memory_commands, voice_commands)
+COMMAND_MODULES = (run_commands, voice_commands, memory_commands)
 
 
 def global_options() -> argparse.ArgumentParser:

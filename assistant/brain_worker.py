@@ -1,0 +1,131 @@
+"""The brain on a thread of its own, so the supervisor's loop keeps watching the voice process.
+
+The thread builds everything the brain touches (the database connection, the model client, the
+learner) and is the only one to use them. Turns go in through ``ask``; reply parts come out,
+tagged with their reply number, through ``take``.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import re
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from assistant.brain import Brain
+from assistant.reply import AwaitAnswer, HeardUtterance, Note, Sentence
+from memory import Fact, Kind
+
+log = logging.getLogger(__name__)
+
+MAX_HOTWORDS = 20
+
+
+@dataclass(frozen=True)
+class SpeakText:
+    """A sentence to say in the card's voice."""
+
+    text: str
+    voice: str | None
+    speed: float | None
+
+
+@dataclass(frozen=True)
+class ReplyEnd:
+    """The reply is complete."""
+
+    user: str
+    said: str
+
+
+@dataclass(frozen=True)
+class KnownNames:
+    """Names the memory knows, for speech recognition to spell right."""
+
+    words: tuple[str, ...]
+
+
+WorkerOutput = SpeakText | Note | AwaitAnswer | ReplyEnd | KnownNames
+
+
+class BrainWorker:
+    """Runs ``Brain.respond`` for one utterance at a time on a dedicated thread."""
+
+    def __init__(self, make_brain: Callable[[], Brain]):
+        self._make_brain = make_brain
+        self._inbox: queue.Queue[tuple[int, HeardUtterance] | None] = queue.Queue()
+        self._outbox: queue.Queue[tuple[int, WorkerOutput]] = queue.Queue()
+        self._ready = threading.Event()
+        self.error: BaseException | None = None
+        self._thread = threading.Thread(target=self._work, name="hearth-brain", daemon=True)
+        self._thread.start()
+
+    def wait_ready(self, timeout: float) -> bool:
+        """Block until the brain is built (or failed: see ``error``)."""
+        return self._ready.wait(timeout)
+
+    def ask(self, reply: int, heard: HeardUtterance) -> None:
+        """Queue an utterance to answer as reply number ``reply``."""
+        self._inbox.put((reply, heard))
+
+    def take(self) -> Iterator[tuple[int, WorkerOutput]]:
+        """Reply parts produced so far, without waiting."""
+        while True:
+            try:
+                yield self._outbox.get_nowait()
+            except queue.Empty:
+                return
+
+    def close(self, timeout: float = 10.0) -> None:
+        """Finish the turn in progress, close the memory, stop the thread."""
+        self._inbox.put(None)
+        self._thread.join(timeout)
+
+    def _work(self) -> None:
+        try:
+            brain = self._make_brain()
+        except BaseException as error:
+            self.error = error
+            self._ready.set()
+            return
+        self._ready.set()
+        try:
+            self._outbox.put((0, KnownNames(known_names(brain.memory.facts()))))
+            while (item := self._inbox.get()) is not None:
+                reply, heard = item
+                self._answer(brain, reply, heard)
+                self._outbox.put((reply, KnownNames(known_names(brain.memory.facts()))))
+        finally:
+            if brain.learner is not None:
+                brain.learner.close()
+            brain.memory.close()
+            brain.client.close()
+
+    def _answer(self, brain: Brain, reply: int, heard: HeardUtterance) -> None:
+        card = brain.cards.current().card
+        said: list[str] = []
+        try:
+            for part in brain.respond(heard):
+                if isinstance(part, Sentence):
+                    said.append(part.text)
+                    part = SpeakText(part.text, card.voice.piper_voice, card.voice.speed)
+                self._outbox.put((reply, part))
+        except Exception as error:  # a bug in a turn must not silence Hearth for good
+            log.exception("the turn failed")
+            self._outbox.put((reply, Note("error", {"what": "turn", "message": str(error)})))
+            self._outbox.put((reply, SpeakText("Sorry, something went wrong.", None, None)))
+        self._outbox.put((reply, ReplyEnd(heard.text, " ".join(said))))
+
+
+def known_names(facts: list[Fact]) -> tuple[str, ...]:
+    """Capitalised names in the facts about people and places ("Priya", "Lisbon")."""
+    names: dict[str, None] = {}
+    for fact in facts:
+        if fact.text is None or fact.kind not in (Kind.PERSON, Kind.PLACE):
+            continue
+        for word in re.findall(r"\b[A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)*\b", fact.text)[:4]:
+            if word not in {"My", "I", "The", "He", "She", "They", "We", "Our", "Her", "His"}:
+                names[word] = None
+    return tuple(names)[-MAX_HOTWORDS:]

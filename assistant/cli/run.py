@@ -1,0 +1,52 @@
+"""``hearth run``: the assistant itself, on the sound devices or over a recording."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from assistant.cli.common import EXIT_FAILURE, EXIT_OK, UserError, settings_from
+from assistant.composition import build_brain
+from assistant.supervisor import RunFiles, Supervisor
+
+
+def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    """Add ``hearth run``."""
+    run = subparsers.add_parser(
+        "run",
+        parents=[common],
+        help="run Hearth (live devices, or --input a recording)",
+        description="Run Hearth. With --input, the WAV is the room's microphone: Hearth writes "
+        "what it said to --output on the same timeline and exits at the end of the input.",
+    )
+    run.add_argument("--input", type=Path, help="a WAV recording to use as the microphone")
+    run.add_argument("--output", type=Path, help="file mode: write what Hearth said to this WAV")
+    run.add_argument("--events", type=Path, help="write every event as JSON lines to this file")
+    run.add_argument("--card", type=Path, help="the personality card to use (YAML)")
+    run.set_defaults(handler=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    settings = settings_from(args)
+    if args.output and not args.input:
+        raise UserError("--output needs --input (live mode speaks through the speaker)")
+    if args.input is not None:
+        _check_recording(args.input)
+    if args.card is not None and not args.card.is_file():
+        raise UserError(f"{args.card}: no such personality card")
+    database = Path(args.db) if args.db else None
+    supervisor = Supervisor(
+        settings,
+        lambda: build_brain(settings, database, args.card),
+        RunFiles(args.input, args.output, args.events),
+    )
+    return EXIT_OK if supervisor.run() == 0 else EXIT_FAILURE
+
+
+def _check_recording(path: Path) -> None:
+    from audio.wav import WavError, read_wav
+
+    try:
+        read_wav(path)
+    except WavError as error:
+        raise UserError(str(error)) from None

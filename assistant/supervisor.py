@@ -1,0 +1,436 @@
+"""The supervisor: runs the voice process, watches it, restarts it, and carries replies to it.
+
+It owns the brain (on its own thread), the event stream and, in file mode, the output timeline.
+The voice process is judged by what it reports from inside its own loop: heartbeats, its frame
+counter and the jobs in progress. When any of them says it is stuck, the process is killed and a
+new one started; every sentence it had not finished saying is sent again, in order, once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import multiprocessing
+import signal
+import time
+from collections import OrderedDict, deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from assistant.brain import Brain
+from assistant.brain_worker import BrainWorker, KnownNames, ReplyEnd, SpeakText
+from assistant.event_log import EventLog
+from assistant.reply import AwaitAnswer, HeardUtterance, Note
+from assistant.systemd_notify import SystemdNotifier
+from audio.files import TimelineSink
+from audio.format import seconds_to_samples
+from audio.listener import Via
+from audio.messages import (
+    Failed,
+    FinishReply,
+    Heard,
+    Heartbeat,
+    InputEnded,
+    Played,
+    Ready,
+    Record,
+    SetHotwords,
+    Shutdown,
+    Speak,
+    Spoken,
+)
+from audio.voice_process import VoiceIO, run_voice_process
+from config import Settings
+
+log = logging.getLogger(__name__)
+
+START_TIMEOUT_SECONDS = 180.0
+"""Loading the models on a cold Pi: the first heartbeat may take this long."""
+DRAIN_SECONDS = 8.0
+"""After SIGTERM: time for the sentence being spoken to finish before the process is killed."""
+WATCHDOG_PING_SECONDS = 1.0
+CONTEXT_CHARS = 300
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+
+STATUS_TEXT = {
+    "standby": "Standby: waiting for the wake word",
+    "listening": "Listening",
+    "thinking": "Thinking",
+    "speaking": "Speaking",
+    "follow_up": "Follow-up: listening without the wake word",
+}
+
+
+@dataclass(frozen=True)
+class RunFiles:
+    """File mode's files; all None for live devices."""
+
+    input: Path | None = None
+    output: Path | None = None
+    events: Path | None = None
+
+
+@dataclass
+class _Reply:
+    """What the supervisor keeps of a reply until it has been said."""
+
+    user: str
+    t: float
+    answer: AwaitAnswer | None = None
+    finish: FinishReply | None = None
+
+
+class Supervisor:
+    """Runs Hearth: the voice process under a watchdog, and the brain answering it."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        make_brain: Callable[[], Brain],
+        files: RunFiles,
+        notifier: SystemdNotifier | None = None,
+        on_event: Callable[[dict[str, Any]], None] | None = None,
+    ):
+        self.settings = settings
+        self.files = files
+        self.notifier = notifier or SystemdNotifier()
+        self.events = EventLog(files.events, on_event)
+        self._make_brain = make_brain
+        self._worker: BrainWorker | None = None
+        self._context = multiprocessing.get_context("spawn")
+        self._process: Any = None
+        self._connection: Connection | None = None
+        self._generation = 0
+        self._restarts: deque[float] = deque()
+        self._consecutive_failures = 0
+        self._ready = False
+        self._started_at = 0.0
+        self._last_beat: Heartbeat | None = None
+        self._last_beat_at = 0.0
+        self._frames_changed_at = 0.0
+        self._last_ping = 0.0
+        self._status = ""
+        self._unspoken: OrderedDict[int, Speak] = OrderedDict()
+        self._replies: dict[int, _Reply] = {}
+        self._next_job = 0
+        self._next_reply = 0
+        self._hotwords: tuple[str, ...] = ()
+        self._stop_requested = False
+        self._draining_since: float | None = None
+        self._timeline: TimelineSink | None = None
+        self._input_ended = False
+        self._result: int | None = None
+
+    # -- the loop --------------------------------------------------------------------------------
+
+    def run(self) -> int:
+        """Run until the input ends (file mode), SIGTERM, or an unrecoverable failure."""
+        self._install_signal_handlers()
+        self._worker = BrainWorker(self._make_brain)
+        if not self._worker.wait_ready(60) or self._worker.error is not None:
+            log.error("cannot start the brain: %s", self._worker.error)
+            return EXIT_FAILED
+        if self.files.output is not None:
+            self._timeline = TimelineSink(self.files.output, self._input_samples())
+        self._start_voice(start_sample=0)
+        try:
+            while self._result is None:
+                self._step()
+        finally:
+            self._shut_down()
+        return self._result
+
+    def _step(self) -> None:
+        if self._stop_requested and self._draining_since is None:
+            self._begin_drain()
+        report = self._receive(0.05)
+        if report is not None:
+            self._on_report(report)
+        self._forward_brain_output()
+        if self._input_ended:
+            # The recording is over and the voice process leaves on its own.
+            if self._conversation_idle():
+                self._result = EXIT_OK
+            return
+        if self._draining_since is not None:
+            self._check_drain()
+            return
+        self._watch()
+
+    def _receive(self, timeout: float) -> Any:
+        assert self._connection is not None
+        try:
+            if self._connection.poll(timeout):
+                return self._connection.recv()
+        except (EOFError, OSError):
+            return None  # the process died; the watch notices and restarts it
+        return None
+
+    def _conversation_idle(self) -> bool:
+        return not self._unspoken and not self._replies
+
+    # -- reports from the voice process ----------------------------------------------------------
+
+    def _on_report(self, report: Any) -> None:
+        match report:
+            case Ready():
+                self._on_ready()
+            case Heartbeat():
+                self._on_heartbeat(report)
+            case Record(fields=fields):
+                self.events.write(fields)
+            case Heard():
+                self._on_heard(report)
+            case Spoken(job=job):
+                self._unspoken.pop(job, None)
+                self._forget_finished_replies()
+            case Played(at_sample=at, samples=samples) if self._timeline is not None:
+                self._timeline.play(samples, at)
+            case InputEnded():
+                self._input_ended = True
+            case Failed(reason=reason, retry=retry):
+                self._on_failed(reason, retry)
+
+    def _on_ready(self) -> None:
+        first = not self._ready
+        self._ready = True
+        self._consecutive_failures = 0
+        self._last_beat_at = self._frames_changed_at = time.monotonic()
+        if first:
+            self.notifier.ready()
+            log.info("Hearth is ready")
+        self._set_status(STATUS_TEXT["standby"])
+
+    def _on_heartbeat(self, beat: Heartbeat) -> None:
+        now = time.monotonic()
+        if self._last_beat is None or beat.frames != self._last_beat.frames:
+            self._frames_changed_at = now
+        self._last_beat, self._last_beat_at = beat, now
+        if self._draining_since is None:
+            self._set_status(STATUS_TEXT.get(beat.state, beat.state))
+
+    def _on_heard(self, heard: Heard) -> None:
+        assert self._worker is not None
+        self._next_reply += 1
+        reply = self._next_reply
+        self._replies[reply] = _Reply(heard.text, heard.t)
+        utterance = HeardUtterance(heard.text, Via(heard.via), heard.t, dict(heard.answer_scores))
+        self._worker.ask(reply, utterance)
+
+    def _on_failed(self, reason: str, retry: bool) -> None:
+        if retry:
+            self._restart(reason)
+            return
+        log.error("the voice process cannot run: %s", reason)
+        self.events.write({"t": self._clock(), "event": "error", "what": "voice process",
+                           "message": reason})  # fmt: skip
+        self._result = EXIT_FAILED
+
+    # -- replies ---------------------------------------------------------------------------------
+
+    def _forward_brain_output(self) -> None:
+        assert self._worker is not None
+        for reply_number, part in self._worker.take():
+            reply = self._replies.get(reply_number)
+            match part:
+                case KnownNames(words=words):
+                    if words != self._hotwords:
+                        self._hotwords = words
+                        self._send(SetHotwords(words))
+                case SpeakText(text=text, voice=voice, speed=speed) if reply is not None:
+                    self._next_job += 1
+                    speak = Speak(self._next_job, reply_number, text, voice, speed)
+                    self._unspoken[speak.job] = speak
+                    self._send(speak)
+                case Note(event=event, fields=fields) if reply is not None:
+                    self.events.write({"t": reply.t, "event": event, **fields})
+                case AwaitAnswer() if reply is not None:
+                    reply.answer = part
+                case ReplyEnd(user=user, said=said) if reply is not None:
+                    self.events.write({"t": reply.t, "event": "reply", "text": said})
+                    context = f"{user} {said}"[-CONTEXT_CHARS:]
+                    answer = reply.answer
+                    reply.finish = FinishReply(
+                        reply_number,
+                        context=context,
+                        answer_phrases=dict(answer.phrases) if answer else {},
+                        hotwords=answer.hotwords if answer else (),
+                    )
+                    self._send(reply.finish)
+                    self._forget_finished_replies()
+
+    def _forget_finished_replies(self) -> None:
+        waiting = {speak.reply for speak in self._unspoken.values()}
+        for number in [n for n, r in self._replies.items() if r.finish and n not in waiting]:
+            del self._replies[number]
+
+    def _send(self, command: Any) -> None:
+        if self._connection is None:
+            return
+        # A dead process cannot take it; what was unsaid is re-sent after the restart.
+        with contextlib.suppress(BrokenPipeError, OSError):
+            self._connection.send(command)
+
+    # -- watching ------------------------------------------------------------------------------
+
+    def _watch(self) -> None:
+        problem = self._problem()
+        if problem is not None:
+            self._restart(problem)
+            return
+        now = time.monotonic()
+        if self._ready and now - self._last_ping >= WATCHDOG_PING_SECONDS:
+            # Pinged only from here: after the checks above found the voice loop healthy.
+            self.notifier.watchdog()
+            self._last_ping = now
+
+    def _problem(self) -> str | None:
+        """Why the voice process must be restarted, or None when it is healthy."""
+        limits = self.settings.voice_process
+        now = time.monotonic()
+        if not self._process.is_alive():
+            return f"the voice process exited (code {self._process.exitcode})"
+        if not self._ready:
+            if now - self._started_at > START_TIMEOUT_SECONDS:
+                return f"the voice process did not start within {START_TIMEOUT_SECONDS:.0f} s"
+            return None
+        silent = now - self._last_beat_at
+        if silent > limits.heartbeat_timeout_seconds:
+            return f"no heartbeat for {silent:.1f} s"
+        beat = self._last_beat
+        if beat is None:
+            return None
+        stalled = now - self._frames_changed_at
+        if self.files.input is None and not beat.waiting and stalled > limits.frames_stall_seconds:
+            return f"no audio frames for {stalled:.1f} s"
+        deadlines = {
+            "transcribe": limits.transcribe_deadline_seconds,
+            "speak": limits.speak_deadline_seconds,
+        }
+        for job, started in beat.jobs:
+            if now - started > deadlines.get(job, limits.speak_deadline_seconds):
+                return f"{job} ran past its {deadlines.get(job, 0):.0f} s deadline"
+        return None
+
+    def _restart(self, reason: str) -> None:
+        limits = self.settings.voice_process
+        now = time.monotonic()
+        log.warning("restarting the voice process: %s", reason)
+        self.events.write({"t": self._clock(), "event": "worker_restart", "reason": reason,
+                           "generation": self._generation + 1})  # fmt: skip
+        self._set_status(f"Restarting voice process: {reason}")
+        self._stop_voice()
+        self._restarts.append(now)
+        while self._restarts and now - self._restarts[0] > limits.restart_window_seconds:
+            self._restarts.popleft()
+        if len(self._restarts) > limits.max_restarts:
+            log.error(
+                "the voice process was restarted %d times in %.0f s (last: %s); giving up so "
+                "systemd can restart the service",
+                len(self._restarts), limits.restart_window_seconds, reason,
+            )  # fmt: skip
+            self.events.write({"t": self._clock(), "event": "error", "what": "crash loop",
+                               "message": reason})  # fmt: skip
+            self._result = EXIT_FAILED
+            return
+        self._consecutive_failures += 1
+        backoff = min(
+            limits.backoff_initial_seconds * 2 ** (self._consecutive_failures - 1),
+            limits.backoff_max_seconds,
+        )
+        time.sleep(backoff)
+        self._generation += 1
+        resume = seconds_to_samples(self._last_beat.t) if self._last_beat else 0
+        self._start_voice(start_sample=resume if self.files.input else 0)
+        # Whatever was not said yet is said now, in order, once; then the replies' ends.
+        for speak in self._unspoken.values():
+            self._send(speak)
+        for reply in self._replies.values():
+            if reply.finish is not None:
+                self._send(reply.finish)
+
+    # -- the voice process ---------------------------------------------------------------------
+
+    def _start_voice(self, start_sample: int) -> None:
+        parent, child = self._context.Pipe()
+        io = VoiceIO(str(self.files.input) if self.files.input else None, start_sample)
+        self._process = self._context.Process(
+            target=run_voice_process,
+            args=(child, self.settings, io, self._generation, logging.getLogger().level),
+            name=f"hearth-voice-{self._generation}",
+            daemon=True,
+        )
+        self._process.start()
+        child.close()
+        self._connection = parent
+        self._ready = False
+        self._last_beat = None
+        self._started_at = time.monotonic()
+        if self._hotwords:
+            self._send(SetHotwords(self._hotwords))
+
+    def _stop_voice(self) -> None:
+        """Kill for real: terminate, then kill if it does not go."""
+        if self._process is not None and self._process.is_alive():
+            self._process.terminate()
+            self._process.join(1.0)
+            if self._process.is_alive():
+                self._process.kill()
+                self._process.join(1.0)
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
+
+    # -- stopping ------------------------------------------------------------------------------
+
+    def _install_signal_handlers(self) -> None:
+        def request_stop(signum: int, frame: FrameType | None) -> None:
+            self._stop_requested = True
+
+        signal.signal(signal.SIGTERM, request_stop)
+        signal.signal(signal.SIGINT, request_stop)
+
+    def _begin_drain(self) -> None:
+        log.info("stopping: finishing the sentence being spoken")
+        self.notifier.stopping()
+        self._set_status("Stopping")
+        self._draining_since = time.monotonic()
+        self._send(Shutdown())
+
+    def _check_drain(self) -> None:
+        assert self._draining_since is not None
+        waited = time.monotonic() - self._draining_since
+        if not self._process.is_alive() or waited > DRAIN_SECONDS:
+            self._result = EXIT_OK
+
+    def _shut_down(self) -> None:
+        if self._process is not None and (self._input_ended or self._draining_since is not None):
+            self._process.join(DRAIN_SECONDS)  # it is leaving on its own; let it finish cleanly
+        self._stop_voice()
+        if self._worker is not None:
+            self._worker.close()
+        if self._timeline is not None:
+            self._timeline.close()
+        self.events.close()
+        self.notifier.close()
+
+    # -- helpers -------------------------------------------------------------------------------
+
+    def _set_status(self, text: str) -> None:
+        if text != self._status:
+            self._status = text
+            self.notifier.status(text)
+
+    def _clock(self) -> float | None:
+        return self._last_beat.t if self._last_beat else None
+
+    def _input_samples(self) -> int:
+        from audio.wav import read_wav
+
+        return len(read_wav(self.files.input)) if self.files.input else 0

