@@ -233,7 +233,8 @@ class Brain:
 
 
 def _choice_scores(heard: HeardUtterance) -> dict[Choice, float]:
-    return {Choice(name): score for name, score in heard.answer_scores.items() if name in Choice}
+    names = {choice.value for choice in Choice}
+    return {Choice(name): score for name, score in heard.answer_scores.items() if name in names}
 
 
 def _outcome_fields(outcome: RememberOutcome) -> dict[str, object]:

@@ -21,6 +21,7 @@ from memory import Fact, Kind
 log = logging.getLogger(__name__)
 
 MAX_HOTWORDS = 20
+TURN_FAILED = "Sorry, something went wrong there."
 
 
 @dataclass(frozen=True)
@@ -115,17 +116,28 @@ class BrainWorker:
         except Exception as error:  # a bug in a turn must not silence Hearth for good
             log.exception("the turn failed")
             self._outbox.put((reply, Note("error", {"what": "turn", "message": str(error)})))
-            self._outbox.put((reply, SpeakText("Sorry, something went wrong.", None, None)))
+            said.append(TURN_FAILED)
+            self._outbox.put((reply, SpeakText(TURN_FAILED, None, None)))
         self._outbox.put((reply, ReplyEnd(heard.text, " ".join(said))))
 
 
 def known_names(facts: list[Fact]) -> tuple[str, ...]:
-    """Capitalised names in the facts about people and places ("Priya", "Lisbon")."""
+    """Capitalised names in the remembered facts ("Priya", "Lisbon", "Emacs"), newest last.
+
+    A capital inside a sentence marks a name; a sentence's first word counts only in facts about
+    people and places ("Priya is my sister"), where it usually is one.
+    """
     names: dict[str, None] = {}
     for fact in facts:
-        if fact.text is None or fact.kind not in (Kind.PERSON, Kind.PLACE):
+        if fact.text is None:
             continue
-        for word in re.findall(r"\b[A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)*\b", fact.text)[:4]:
-            if word not in {"My", "I", "The", "He", "She", "They", "We", "Our", "Her", "His"}:
+        words = re.findall(r"[\w'-]+", fact.text)
+        first_is_name = fact.kind in (Kind.PERSON, Kind.PLACE)
+        for index, word in enumerate(words):
+            if word[:1].isupper() and word not in _NOT_NAMES and (index or first_is_name):
+                names.pop(word, None)
                 names[word] = None
     return tuple(names)[-MAX_HOTWORDS:]
+
+
+_NOT_NAMES = frozenset("I I'm I've I'll I'd My The He She They We Our Her His It".split())

@@ -69,11 +69,20 @@ STATUS_TEXT = {
 
 @dataclass(frozen=True)
 class RunFiles:
-    """File mode's files; all None for live devices."""
+    """Where Hearth hears and what it writes; no input and no script means the sound devices."""
 
     input: Path | None = None
     output: Path | None = None
     events: Path | None = None
+    script: tuple[str, ...] = ()
+    """The demo: lines a scripted room says instead of a recording."""
+    room_output: Path | None = None
+    """The demo: where to write what the scripted room said, on the same timeline."""
+
+    @property
+    def live(self) -> bool:
+        """True when Hearth uses the sound devices."""
+        return self.input is None and not self.script
 
 
 @dataclass
@@ -124,6 +133,8 @@ class Supervisor:
         self._stop_requested = False
         self._draining_since: float | None = None
         self._timeline: TimelineSink | None = None
+        self._room_timeline: TimelineSink | None = None
+        self._room_lines_said = 0
         self._input_ended = False
         self._result: int | None = None
 
@@ -138,6 +149,8 @@ class Supervisor:
             return EXIT_FAILED
         if self.files.output is not None:
             self._timeline = TimelineSink(self.files.output, self._input_samples())
+        if self.files.room_output is not None:
+            self._room_timeline = TimelineSink(self.files.room_output)
         self._start_voice(start_sample=0)
         try:
             while self._result is None:
@@ -190,8 +203,13 @@ class Supervisor:
             case Spoken(job=job):
                 self._unspoken.pop(job, None)
                 self._forget_finished_replies()
-            case Played(at_sample=at, samples=samples) if self._timeline is not None:
-                self._timeline.play(samples, at)
+            case Played(at_sample=at, samples=samples, by="room"):
+                self._room_lines_said += 1
+                if self._room_timeline is not None:
+                    self._room_timeline.play(samples, at)
+            case Played(at_sample=at, samples=samples):
+                if self._timeline is not None:
+                    self._timeline.play(samples, at)
             case InputEnded():
                 self._input_ended = True
             case Failed(reason=reason, retry=retry):
@@ -300,22 +318,25 @@ class Supervisor:
             if now - self._started_at > START_TIMEOUT_SECONDS:
                 return f"the voice process did not start within {START_TIMEOUT_SECONDS:.0f} s"
             return None
-        silent = now - self._last_beat_at
-        if silent > limits.heartbeat_timeout_seconds:
-            return f"no heartbeat for {silent:.1f} s"
         beat = self._last_beat
-        if beat is None:
-            return None
-        stalled = now - self._frames_changed_at
-        if self.files.input is None and not beat.waiting and stalled > limits.frames_stall_seconds:
-            return f"no audio frames for {stalled:.1f} s"
         deadlines = {
             "transcribe": limits.transcribe_deadline_seconds,
             "speak": limits.speak_deadline_seconds,
         }
-        for job, started in beat.jobs:
-            if now - started > deadlines.get(job, limits.speak_deadline_seconds):
-                return f"{job} ran past its {deadlines.get(job, 0):.0f} s deadline"
+        for job, started in beat.jobs if beat else ():
+            deadline = deadlines.get(job, limits.speak_deadline_seconds)
+            if now - started > deadline:
+                return f"{job} ran past its {deadline:.0f} s deadline"
+        silent = now - self._last_beat_at
+        # A job announced in the last heartbeat may keep the loop busy up to its deadline.
+        if silent > limits.heartbeat_timeout_seconds and not (beat and beat.jobs):
+            return f"no heartbeat for {silent:.1f} s"
+        if beat is None:
+            return None
+        stalled = now - self._frames_changed_at
+        frames_expected = self.files.live and not beat.waiting and not beat.jobs
+        if frames_expected and stalled > limits.frames_stall_seconds:
+            return f"no audio frames for {stalled:.1f} s"
         return None
 
     def _restart(self, reason: str) -> None:
@@ -347,7 +368,7 @@ class Supervisor:
         time.sleep(backoff)
         self._generation += 1
         resume = seconds_to_samples(self._last_beat.t) if self._last_beat else 0
-        self._start_voice(start_sample=resume if self.files.input else 0)
+        self._start_voice(start_sample=0 if self.files.live else resume)
         # Whatever was not said yet is said now, in order, once; then the replies' ends.
         for speak in self._unspoken.values():
             self._send(speak)
@@ -359,7 +380,9 @@ class Supervisor:
 
     def _start_voice(self, start_sample: int) -> None:
         parent, child = self._context.Pipe()
-        io = VoiceIO(str(self.files.input) if self.files.input else None, start_sample)
+        # A restarted demo room goes on with the lines it has not said yet.
+        script = self.files.script[self._room_lines_said :]
+        io = VoiceIO(str(self.files.input) if self.files.input else None, start_sample, script)
         self._process = self._context.Process(
             target=run_voice_process,
             args=(child, self.settings, io, self._generation, logging.getLogger().level),
@@ -415,8 +438,9 @@ class Supervisor:
         self._stop_voice()
         if self._worker is not None:
             self._worker.close()
-        if self._timeline is not None:
-            self._timeline.close()
+        for timeline in (self._timeline, self._room_timeline):
+            if timeline is not None:
+                timeline.close()
         self.events.close()
         self.notifier.close()
 

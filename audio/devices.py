@@ -84,10 +84,11 @@ def list_devices() -> list[DeviceInfo]:
 def refresh_devices() -> None:
     """Scan for devices again; PortAudio only sees those present when it started.
 
-    Call it only while no stream is open (after closing every source and sink).
+    Call it only while no stream is open (after closing every source and sink): it restarts
+    PortAudio, which ends every stream.
     """
     sd = _sounddevice()
-    # sounddevice's documented way to re-scan: terminate and initialise PortAudio again.
+    # PortAudio has no re-scan; restarting it is the sounddevice maintainer's advice (issue 125).
     sd._terminate()
     sd._initialize()
 
@@ -187,10 +188,9 @@ class MicrophoneSource:
             log.warning("Microphone %r: %d blocks dropped, reading fell behind", self.name, dropped)
 
     def _on_audio(self, indata: np.ndarray, frames: int, timing: Any, status: Any) -> None:
-        # PortAudio's thread: copy (the buffer is reused) and hand over, nothing more.
-        block = (
-            indata.mean(axis=1, dtype=np.float32) if indata.shape[1] > 1 else indata[:, 0].copy()
-        )
+        # PortAudio's thread: copy (the buffer is reused) and hand over; mixing and resampling
+        # happen in the reader's thread.
+        block = indata.copy()
         try:
             self._blocks.put_nowait(block)
         except queue.Full:

@@ -1,8 +1,7 @@
 """Short tones that tell the room what Hearth is doing, made in code (no sound files to ship).
 
-Each is a few notes of soft bell-like tone with a raised-cosine fade in and out, so no note starts
-or stops with a click, and a peak of about a quarter of full scale, so it is heard but does not
-startle next to speech, which Piper normalises to full scale.
+Each is a few notes with a raised-cosine fade in and out, so no note starts or stops with a click,
+at a loudness a little below Piper's speech, so it is heard but does not startle.
 """
 
 from __future__ import annotations
@@ -14,8 +13,10 @@ import numpy as np
 
 from audio.format import SAMPLE_RATE, seconds_to_samples
 
-PEAK = 0.25
-"""Loudest sample of any earcon, as a fraction of full scale."""
+LOUDNESS_RMS = 0.09
+"""Root-mean-square level of the sounding part of every earcon, as a fraction of full scale: about
+4 dB below Piper's speech (0.14). Levelled by loudness, not peak, so the buzz (a steady square-ish
+wave, more energy per peak than a decaying chime) is no louder than the chimes."""
 FADE_SECONDS = 0.005
 """Raised-cosine fade at both ends of every note: long enough to avoid a click, short enough to
 keep the attack crisp."""
@@ -65,7 +66,8 @@ def earcon(kind: Earcon) -> np.ndarray:
         parts.append(_tone(note))
         parts.append(np.zeros(seconds_to_samples(note.gap_seconds), dtype=np.float64))
     audio = np.concatenate(parts)
-    audio *= PEAK / np.max(np.abs(audio))
+    sounding = audio[np.abs(audio) > 0.01 * np.max(np.abs(audio))]
+    audio *= LOUDNESS_RMS / np.sqrt(np.mean(sounding**2))
     return np.round(audio * 32767).astype(np.int16)
 
 

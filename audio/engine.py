@@ -58,6 +58,7 @@ from audio.mouth import SpeakerMouth, TimelineMouth
 from audio.phrase import contains_phrase
 from audio.recent import RecentAudio
 from audio.segmenter import (
+    Phase,
     Segmenter,
     SegmenterEvent,
     SpeechEnded,
@@ -75,6 +76,10 @@ FRAME_SECONDS = samples_to_seconds(VAD_FRAME_SAMPLES)
 HISTORY_MARGIN_SECONDS = 5.0
 """Audio kept beyond the longest utterance, for the wake window and the pre-roll."""
 DEVICE_RETRY_SECONDS = 0.5
+WAKE_CONTINUATION_SECONDS = 1.0
+CONTEXT_MAX_SECONDS = 2.0
+"""Follow-ups up to this long (with pre-roll) are transcribed with the last exchange as context."""
+"""A request starting this soon after the wake word is heard together with it."""
 HINT_VOLUME = 0.6
 """The "say the wake word first" hint is said quietly."""
 
@@ -134,6 +139,7 @@ class VoiceEngine:
         self._pre_roll = seconds_to_samples(settings.wake.pre_roll_seconds)
         self._base_params = SpeechParameters.from_settings(settings.tts)
         self._pending_wakes: list[WakeDetection] = []
+        self._wake: WakeDetection | None = None
         self._held_end: SpeechEnded | None = None
         self._speculation: tuple[tuple[float, float], Future[_Transcription]] | None = None
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hearth-stt")
@@ -143,6 +149,9 @@ class VoiceEngine:
         self._speaking_reply: int | None = None
         self._finish: FinishReply | None = None
         self._announcing = False
+        """Speech outside a conversation (a hint, speech re-sent after a restart) is playing."""
+        self._settled_at = 0
+        """Audio-clock sample from which the microphone hears again after such speech."""
         self._cut_replies: set[int] = set()
         self._context = ""
         self._answer: FinishReply | None = None
@@ -176,6 +185,16 @@ class VoiceEngine:
             self._send(InputEnded(self.t))
 
     @property
+    def quiet(self) -> bool:
+        """Nothing is being said and Hearth is listening for someone to talk (standby or window)."""
+        return (
+            self._listener.state in (State.STANDBY, State.FOLLOW_UP)
+            and self._playing is None
+            and not self._queue
+            and not self._mouth.busy(self._clock)
+        )
+
+    @property
     def t(self) -> float:
         """The audio clock in seconds."""
         return samples_to_seconds(self._clock)
@@ -184,10 +203,26 @@ class VoiceEngine:
         busy = self._playing is not None or bool(self._queue) or self._mouth.busy(self._clock)
         if self._stopping:
             return not busy
-        return self._input_ended and not busy and not self._expecting_reply()
+        return (
+            self._input_ended
+            and not busy
+            and not self._expecting_reply()
+            and not self._hearing_unfinished()
+        )
 
     def _expecting_reply(self) -> bool:
         return self._listener.state in (State.THINKING, State.SPEAKING) or self._finish is not None
+
+    def _hearing_unfinished(self) -> bool:
+        """Whether what was heard still needs audio time to be settled: a wake detection not yet
+        verified, an utterance not yet ended, a wait for a request not yet over. At the end of a
+        recording these run on in silence, as they would in a room that fell quiet."""
+        return (
+            bool(self._pending_wakes)
+            or self._held_end is not None
+            or self._segmenter.phase is not Phase.WAITING
+            or self._segmenter.armed
+        )
 
     def _waiting_for_reply(self) -> bool:
         """File mode: nothing to say yet while a reply is owed; thinking takes no audio time."""
@@ -212,7 +247,8 @@ class VoiceEngine:
             self._stall()
         frame = None if self._input_ended else self._read_source()
         if frame is None:
-            # The recording is over, but a reply may still be under way: time goes on in silence.
+            # The recording is over, but a reply or what was heard may be unfinished: time goes
+            # on in silence.
             self._input_ended = True
             frame = np.zeros(VAD_FRAME_SAMPLES, dtype=np.int16)
         elif len(frame) < VAD_FRAME_SAMPLES:
@@ -248,9 +284,21 @@ class VoiceEngine:
             self._heartbeat()
             time.sleep(0.05)
 
-    def _heartbeat(self, waiting: bool = False) -> None:
+    def _begin_job(self, kind: str) -> None:
+        """A long job starts on the loop's thread: heartbeats pause until it ends, so tell the
+        supervisor now, and it allows the job its own deadline instead of the heartbeat's."""
+        self._jobs[kind] = time.monotonic()
+        self._heartbeat(force=True)
+
+    def _end_job(self, kind: str) -> None:
+        self._jobs.pop(kind, None)
+
+    def _heartbeat(self, waiting: bool = False, force: bool = False) -> None:
         now = time.monotonic()
-        if now - self._last_heartbeat < self._settings.voice_process.heartbeat_seconds:
+        if (
+            not force
+            and now - self._last_heartbeat < self._settings.voice_process.heartbeat_seconds
+        ):
             return
         self._last_heartbeat = now
         jobs = tuple(self._jobs.items())
@@ -297,11 +345,13 @@ class VoiceEngine:
                 self._mouth.start(self._volume(chunk.samples), self._clock)
                 return
             self._chunks = None
-            self._jobs.pop("speak", None)
+            self._end_job("speak")
             assert self._playing is not None
             self._record("speak_end", job=self._playing.job)
             self._send(Spoken(self._playing.job))
             self._playing = None
+            if self._announcing and not self._queue:
+                self._end_announcement()
         if self._queue:
             self._start_sentence(self._queue.popleft())
         elif self._finish is not None and self._playing is None:
@@ -322,7 +372,7 @@ class VoiceEngine:
             volume=self._base_params.volume,
         )
         self._playing = job
-        self._jobs["speak"] = time.monotonic()
+        self._begin_job("speak")
         self._record("speak_start", job=job.job, text=job.text)
         self._failpoints.hang_if(Failpoint.SYNTHESIS_HANG)
         self._chunks = self._models.tts.synthesize(job.text, params, starts_reply=first)
@@ -339,10 +389,20 @@ class VoiceEngine:
             self._play_earcon(Earcon.ERROR)
             return None
 
+    def _end_announcement(self) -> None:
+        """Speech outside a conversation is over: hear the room again once the echo has settled.
+
+        (In a conversation the listener keeps the microphone closed while speaking and settling.)
+        """
+        self._announcing = False
+        settle = seconds_to_samples(self._settings.listener.settle_seconds)
+        self._settled_at = self._clock + settle
+
     def _finish_reply(self, finish: FinishReply) -> None:
         self._finish = None
         self._speaking_reply = None
-        self._announcing = False
+        if self._announcing:
+            self._end_announcement()
         if self._listener.state in (State.THINKING, State.SPEAKING):
             asks = bool(finish.answer_phrases)
             self._act(self._listener.handle(ReplyFinished(self.t, asks_question=asks)))
@@ -365,7 +425,11 @@ class VoiceEngine:
         self._clock += len(frame)
         self._recent.append(frame)
         t = self.t
-        open_ = self._listener.microphone_open(t) and not self._announcing
+        open_ = (
+            self._listener.microphone_open(t)
+            and not self._announcing
+            and self._clock >= self._settled_at
+        )
         probability = self._models.vad.process(frame)
         detections = self._models.wake.process(frame, start + len(frame))
         if open_:
@@ -386,12 +450,15 @@ class VoiceEngine:
             accepted = True
             if self._verify.get(detection.phrase, True):
                 window = self._recent.between(*detection.verify_window)
+                self._begin_job("transcribe")
                 heard = self._models.stt.transcribe(window).text
+                self._end_job("transcribe")
                 accepted = contains_phrase(heard, detection.phrase)
             self._record("wake_check", model=detection.model, score=round(detection.score, 3),
                          heard=heard, accepted=accepted)  # fmt: skip
             if accepted:
                 self._pending_wakes.clear()
+                self._wake = detection
                 self._act(self._listener.handle(WakeDetected(self.t)))
 
     def _on_segment(self, event: SegmenterEvent) -> None:
@@ -406,10 +473,11 @@ class VoiceEngine:
             case SpeechPaused() if taking_requests:
                 span = (event.start, event.end)
                 samples = self._utterance_audio(*span)
+                self._drop_speculation()
                 future = self._executor.submit(self._transcribe, samples, state)
                 self._speculation = (span, future)
             case SpeechResumed():
-                self._speculation = None
+                self._drop_speculation()
             case SpeechEnded() if event.is_utterance and state is State.STANDBY:
                 if self._pending_wakes:
                     self._held_end = event
@@ -425,33 +493,57 @@ class VoiceEngine:
                 self._act(self._listener.handle(event))
 
     def _transcript_for(self, event: SpeechEnded, state: State) -> _Transcription:
-        speculation, self._speculation = self._speculation, None
-        if speculation is not None and speculation[0] == (event.start, event.end):
-            self._jobs["transcribe"] = time.monotonic()
-            result = speculation[1].result()
-            self._jobs.pop("transcribe", None)
-            return result
-        return self._transcribe(self._utterance_audio(event.start, event.end), state)
+        speculation = self._speculation
+        self._begin_job("transcribe")
+        try:
+            if speculation is not None and speculation[0] == (event.start, event.end):
+                self._speculation = None
+                return speculation[1].result()
+            self._drop_speculation()
+            return self._transcribe(self._utterance_audio(event.start, event.end), state)
+        finally:
+            self._end_job("transcribe")
+
+    def _drop_speculation(self) -> None:
+        """Forget a transcription begun at a pause the speaker went on from; one still waiting
+        for the worker is cancelled, so a long monologue's pauses do not queue up stale work."""
+        if self._speculation is not None:
+            self._speculation[1].cancel()
+            self._speculation = None
 
     def _transcribe(self, samples: np.ndarray, state: State) -> _Transcription:
-        self._jobs["transcribe"] = time.monotonic()
         self._failpoints.crash_if(Failpoint.TRANSCRIBE_CRASH)
         follow_up = state is State.FOLLOW_UP
-        hotwords = [*self._wake_names(), *self._hotwords]
+        hotwords = [*self._wake_names(), *self._settings.stt.hotwords, *self._hotwords]
         if follow_up and self._answer is not None:
             hotwords = [*self._answer.hotwords, *hotwords]
         stt = self._models.stt
-        transcript = stt.transcribe(
-            samples, hotwords=hotwords, context=self._context if follow_up else ""
-        )
+        # A short follow-up ("And what about Uganda?") needs the last exchange to be heard right;
+        # a longer one carries its own context, and the prompt would only pull it toward words
+        # said before ("my editor is Vim" heard as "... has been" after an unrelated exchange).
+        short = len(samples) <= seconds_to_samples(CONTEXT_MAX_SECONDS)
+        context = self._context if follow_up and short else ""
+        transcript = stt.transcribe(samples, hotwords=hotwords, context=context)
         scores = {}
         if follow_up and self._answer is not None:
             scores = stt.score(samples, self._answer.answer_phrases, context=self._context)
-        self._jobs.pop("transcribe", None)
         return _Transcription(transcript.text, scores)
 
     def _utterance_audio(self, start: float, end: float) -> np.ndarray:
+        """An utterance's audio with its pre-roll.
+
+        A request said straight after the wake word ("Hey Jarvis, what's ...") is taken from the
+        start of the wake phrase: Whisper hears a whole sentence better than one that begins in
+        the middle of "Jarvis", and the listener strips the wake phrase from the transcript.
+        """
         first = seconds_to_samples(start) - self._pre_roll
+        wake = self._wake
+        if (
+            wake is not None
+            and self._listener.state is State.LISTENING
+            and first - wake.end_sample < seconds_to_samples(WAKE_CONTINUATION_SECONDS)
+        ):
+            first = min(first, wake.verify_window[0])
         return self._recent.between(first, seconds_to_samples(end))
 
     def _wake_names(self) -> list[str]:
@@ -465,7 +557,7 @@ class VoiceEngine:
             match output:
                 case WakeAccepted():
                     self._pending_wakes.clear()
-                    self._speculation = None
+                    self._drop_speculation()
                     self._segmenter.reset(armed=True)
                     self._play_earcon(Earcon.WAKE)
                 case UtteranceHeard(text=text, via=via):
@@ -477,6 +569,7 @@ class VoiceEngine:
                 case StopSpeaking():
                     self._cut_off()
                 case ConversationEnded():
+                    self._wake = None
                     self._answer = None
                     self._context = ""
                     self._segmenter.reset()
@@ -498,4 +591,4 @@ class VoiceEngine:
         self._chunks = None
         self._finish = None
         self._speaking_reply = None
-        self._jobs.pop("speak", None)
+        self._end_job("speak")

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import ClassVar
 
+from audio.phrase import find_phrase
 from audio.segmenter import ClockEvent, EndReason, SpeechEnded, SpeechStarted
 from config.schema import ListenerSettings, VadSettings
 
@@ -444,24 +445,14 @@ def strip_wake_phrase(text: str, phrase: str) -> str:
     """``text`` without a leading wake phrase, forgiving about punctuation, case and the greeting.
 
     "Hey, Jarvis. What time is it?" -> "What time is it?"; "Hi Jarvis what's on" -> "what's on"
-    (Whisper's greeting need not match the phrase's). Text that does not start with the wake name
+    (Whisper's greeting need not match the phrase's). The name is matched by sound, as the wake
+    verification matches it ("Hey Jervis, ..."). Text that does not start with the wake name
     comes back unchanged.
     """
-    name = [_normalized(word) for word in _name_words(phrase)]
-    if not name:
+    span = find_phrase(text, phrase, at_start=True)
+    if span is None:
         return text
-    words = list(_WORD.finditer(text))
-    first = 0
-    while (
-        first < len(words)
-        and _normalized(words[first].group()) in _GREETINGS
-        and _normalized(words[first].group()) != name[0]
-    ):
-        first += 1
-    said = [_normalized(match.group()) for match in words[first : first + len(name)]]
-    if said != name:
-        return text
-    return text[words[first + len(name) - 1].end() :].lstrip(_LEADING_PUNCTUATION)
+    return text[span[1] :].lstrip(_LEADING_PUNCTUATION)
 
 
 def is_stop_phrase(text: str, stop_words: Iterable[str]) -> bool:

@@ -96,11 +96,13 @@ class Spoken:
 
 @dataclass(frozen=True, eq=False)
 class Played:
-    """File mode: a sound Hearth said, for the supervisor's output timeline."""
+    """File mode: a sound on the audio clock, for the supervisor's output timelines."""
 
     at_sample: int
     samples: Any
     """16 kHz mono int16 numpy array."""
+    by: str = "hearth"
+    """``hearth`` for what Hearth said; ``room`` for a scripted room's line (the demo)."""
 
 
 @dataclass(frozen=True)

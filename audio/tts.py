@@ -75,6 +75,8 @@ class SpeechParameters:
     """Speaker number of a multi-speaker voice; None for the voice's default."""
     volume: float = 1.0
     """Gain on speech that Piper normalises to full scale; above 1.0 the loudest parts clip."""
+    variation: bool = True
+    """Piper's natural variation (the noise it samples); off, the same text sounds the same."""
 
     @classmethod
     def from_settings(cls, settings: TextToSpeechSettings) -> SpeechParameters:
@@ -271,6 +273,8 @@ def _synthesize(voice: PiperVoice, text: str, params: SpeechParameters) -> np.nd
         length_scale=voice.config.length_scale / params.speed,
         volume=params.volume,
     )
+    if not params.variation:
+        config.noise_scale = config.noise_w_scale = 0.0
     # Piper may cut a piece further at its own sentence marks; the pieces belong together.
     parts = [chunk.audio_int16_array for chunk in voice.synthesize(text, syn_config=config)]
     if not parts:

@@ -36,6 +36,13 @@ class VoiceIO:
     """A recording to treat as the room microphone; None means the live input device."""
     start_sample: int = 0
     """File mode after a restart: continue the recording from here."""
+    script: tuple[str, ...] = ()
+    """The demo: lines a scripted room says into the pipeline instead of a microphone."""
+
+    @property
+    def live(self) -> bool:
+        """True when Hearth hears and speaks through the sound devices."""
+        return self.input_path is None and not self.script
 
 
 class PipeChannel:
@@ -89,8 +96,22 @@ def run_voice_process(
         # A restart cannot install a model: say so once and let the supervisor stop.
         channel.send(Failed(str(error), retry=False))
         return
-    if io.input_path is not None:
+    if io.script:
+        from audio.scripted_room import ScriptedRoom
+
         mouth: TimelineMouth | SpeakerMouth = TimelineMouth(ReportingSink(channel))
+
+        def say(at_sample: int, text: str, samples: np.ndarray) -> None:
+            channel.send(Played(at_sample, samples, by="room"))
+
+        def open_source() -> AudioSource:
+            voice = settings.tts.voice
+            return ScriptedRoom(
+                io.script, io.start_sample, models.tts, voice, lambda: engine.quiet, say
+            )
+
+    elif io.input_path is not None:
+        mouth = TimelineMouth(ReportingSink(channel))
 
         def open_source() -> AudioSource:
             return _file_source(io)

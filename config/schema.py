@@ -131,6 +131,8 @@ class SpeechToTextSettings(Section):
     language: str = "en"
     no_speech_threshold: Probability = 0.6
     cpu_threads: int = Field(2, ge=1)
+    hotwords: tuple[str, ...] = ()
+    """Words your household says that Whisper would mishear: people, pets, places, software."""
 
 
 class TextToSpeechSettings(Section):

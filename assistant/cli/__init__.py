@@ -8,15 +8,17 @@ import os
 import sys
 from collections.abc import Sequence
 
+from assistant.cli import demo as demo_commands
 from assistant.cli import memory as memory_commands
 from assistant.cli import run as run_commands
+from assistant.cli import service as service_commands
 from assistant.cli import voice as voice_commands
 from assistant.cli.common import EXIT_OK, EXIT_USAGE, UserError
 from config import ConfigError
 
 log = logging.getLogger(__name__)
 
-COMMAND_MODULES = (run_commands, voice_commands, memory_commands)
+COMMAND_MODULES = (run_commands, demo_commands, voice_commands, memory_commands, service_commands)
 
 
 def global_options() -> argparse.ArgumentParser:
