@@ -8,6 +8,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from assistant.cli import check as check_commands
 from assistant.cli import demo as demo_commands
 from assistant.cli import memory as memory_commands
 from assistant.cli import run as run_commands
@@ -18,7 +19,14 @@ from config import ConfigError
 
 log = logging.getLogger(__name__)
 
-COMMAND_MODULES = (run_commands, demo_commands, voice_commands, memory_commands, service_commands)
+COMMAND_MODULES = (
+    run_commands,
+    demo_commands,
+    check_commands,
+    voice_commands,
+    memory_commands,
+    service_commands,
+)
 
 
 def global_options() -> argparse.ArgumentParser:

@@ -1,0 +1,151 @@
+"""``hearth check``: is everything Hearth needs in place? Each problem comes with its fix."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from assistant.cli.common import EXIT_FAILURE, EXIT_OK
+from config import ConfigError, Settings, load_settings
+from config.personality import find_card, load_card
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One check's result: what was checked, whether it is fine, and what to do if not."""
+
+    what: str
+    ok: bool
+    detail: str
+
+
+Check = Callable[[Settings], Finding]
+
+
+def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    """Add ``hearth check``."""
+    check = subparsers.add_parser(
+        "check",
+        parents=[common],
+        help="check settings, card, models, sound devices and Ollama; say what to fix",
+    )
+    check.add_argument("--card", type=Path, help="the personality card to check")
+    check.set_defaults(handler=_check)
+
+
+def _check(args: argparse.Namespace) -> int:
+    try:
+        settings = load_settings(Path(args.config) if args.config else None)
+    except ConfigError as error:
+        _print(Finding("settings", False, str(error)))
+        return EXIT_FAILURE
+    findings = [Finding("settings", True, "valid")]
+    findings.append(_card(args.card))
+    for check in (_speech_to_text, _voice, _wake_words, _microphone, _speaker, _ollama):
+        try:
+            findings.append(check(settings))
+        except Exception as error:  # a check that breaks is itself a finding, not a traceback
+            findings.append(Finding(check.__name__.strip("_"), False, str(error)))
+    for finding in findings:
+        _print(finding)
+    failed = [f for f in findings if not f.ok]
+    print(f"\n{len(findings) - len(failed)} of {len(findings)} checks passed.")
+    return EXIT_FAILURE if failed else EXIT_OK
+
+
+def _print(finding: Finding) -> None:
+    mark = "ok  " if finding.ok else "FIX "
+    print(f"{mark} {finding.what}: {finding.detail}")
+
+
+def _card(explicit: Path | None) -> Finding:
+    path = find_card(explicit)
+    try:
+        card = load_card(path)
+    except ConfigError as error:
+        return Finding("personality card", False, str(error))
+    return Finding("personality card", True, f"{card.name}, from {path}")
+
+
+def _speech_to_text(settings: Settings) -> Finding:
+    from audio.stt import SpeechModelError, resolve_model
+
+    try:
+        path = resolve_model(settings.stt.model)
+    except SpeechModelError as error:
+        return Finding("speech-to-text model", False, str(error))
+    return Finding("speech-to-text model", True, f"{settings.stt.model} at {path}")
+
+
+def _voice(settings: Settings) -> Finding:
+    from audio.tts import VoiceNotFoundError, default_voice_dirs, resolve_voice
+
+    try:
+        path = resolve_voice(settings.tts.voice, default_voice_dirs())
+    except VoiceNotFoundError as error:
+        return Finding("Piper voice", False, str(error))
+    return Finding("Piper voice", True, f"{settings.tts.voice} at {path}")
+
+
+def _wake_words(settings: Settings) -> Finding:
+    from audio.wakeword import WakeModelError, WakeWordDetector
+
+    try:
+        detector = WakeWordDetector(settings.wake)
+    except WakeModelError as error:
+        return Finding("wake word", False, str(error))
+    phrases = ", ".join(f'"{phrase}"' for phrase in detector.phrases)
+    detector.close()
+    return Finding("wake word", True, phrases)
+
+
+def _device(settings: Settings, kind: str) -> Finding:
+    from audio.devices import AudioDeviceError, list_devices
+
+    what = "microphone" if kind == "input" else "speaker"
+    wanted = settings.audio.input_device if kind == "input" else settings.audio.output_device
+    try:
+        devices = list_devices()
+    except (AudioDeviceError, OSError) as error:
+        return Finding(what, False, f"{error} (sudo apt-get install libportaudio2)")
+    usable = [d for d in devices if (d.input_channels if kind == "input" else d.output_channels)]
+    if wanted is None:
+        default = [
+            d for d in usable if (d.is_default_input if kind == "input" else d.is_default_output)
+        ]
+        if default:
+            return Finding(what, True, f"default: {default[0].name}")
+        return Finding(what, False, f"no default {kind} device; set audio.{kind}_device")
+    for device in usable:
+        if wanted in (device.index, device.name) or str(wanted) in device.name:
+            return Finding(what, True, f"{device.name}")
+    names = ", ".join(d.name for d in usable) or "none"
+    return Finding(what, False, f"audio.{kind}_device {wanted!r} not found; available: {names}")
+
+
+def _microphone(settings: Settings) -> Finding:
+    return _device(settings, "input")
+
+
+def _speaker(settings: Settings) -> Finding:
+    return _device(settings, "output")
+
+
+def _ollama(settings: Settings) -> Finding:
+    from assistant.ollama import ModelError, OllamaClient
+
+    client = OllamaClient(settings.ollama)
+    try:
+        models = client.pulled_models()
+    except ModelError as error:
+        return Finding("Ollama", False, f"{error}; start Ollama or set ollama.url (or OLLAMA_HOST)")
+    finally:
+        client.close()
+    model = settings.ollama.model
+    if model in models or f"{model}:latest" in models:
+        return Finding("Ollama", True, f"{client.base_url}, model {model} pulled")
+    return Finding(
+        "Ollama", False, f"model {model} not pulled at {client.base_url}: ollama pull {model}"
+    )
