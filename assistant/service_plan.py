@@ -81,6 +81,8 @@ class Request:
     executable: Path
     """The ``hearth`` the service runs."""
     prefix: Path | None = None
+    code: Path | None = None
+    """Where Hearth's code lives, if not beside ``executable`` (an editable install's clone)."""
 
     def target(self, path: Path) -> Path:
         """Where a system path lands: itself, or the same path under the prefix."""
@@ -116,13 +118,14 @@ def check_request(request: Request) -> None:
     executable = request.executable
     if not executable.is_absolute() or "\n" in str(executable):
         raise ServiceRequestError(f"{executable}: the service needs an absolute path to hearth")
-    for hidden in HIDDEN_FROM_SERVICE:
-        if executable.is_relative_to(hidden):
+    for needed in (executable, request.code):
+        hidden = next((h for h in HIDDEN_FROM_SERVICE if needed and needed.is_relative_to(h)), None)
+        if hidden is not None:
             raise ServiceRequestError(
-                f"{executable} is under {hidden}, which the service cannot see (ProtectHome=yes): "
-                "install Hearth outside home directories, e.g. python3 -m venv /opt/hearth/venv && "
-                "/opt/hearth/venv/bin/pip install hearth-assistant, and run that one's "
-                "install-service"
+                f"{needed} is under {hidden}, which the service cannot see (ProtectHome=yes): "
+                "install Hearth outside home directories and without -e, e.g. "
+                "python3 -m venv /opt/hearth/venv && /opt/hearth/venv/bin/pip install "
+                "'/path/to/hearth[models]', then run /opt/hearth/venv/bin/hearth install-service"
             )
 
 

@@ -179,6 +179,11 @@ def installed_hearth() -> Path:
     return Path(os.path.abspath(sys.executable)).parent / "hearth"
 
 
+def installed_code() -> Path:
+    """Where the running Hearth's code is (a clone's folder when installed with ``pip -e``)."""
+    return Path(str(resources.files("assistant"))).parent
+
+
 def _install_service(args: argparse.Namespace) -> int:
     if not args.dry_run and os.geteuid() != 0:
         raise UserError(
@@ -190,7 +195,7 @@ def _install_service(args: argparse.Namespace) -> int:
         if not args.prefix.is_dir():
             raise UserError(f"--prefix {args.prefix}: no such directory")
         prefix = Path(os.path.abspath(args.prefix))
-    request = Request(args.user, installed_hearth(), prefix)
+    request = Request(args.user, installed_hearth(), prefix, code=installed_code())
     try:
         check_request(request)
     except ServiceRequestError as error:
