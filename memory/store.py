@@ -98,9 +98,22 @@ class FactStore:
         # WAL must be switched on outside a transaction; NORMAL sync is durable in WAL mode except
         # for the last commits on power loss, which FULL protects: a shelf device loses power.
         self._db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        self._db.execute("PRAGMA journal_mode = WAL")
+        self._switch_to_wal()
         self._db.execute("PRAGMA synchronous = FULL")
         self._db.execute("PRAGMA foreign_keys = ON")
+
+    def _switch_to_wal(self) -> None:
+        # Changing the journal mode takes an exclusive lock without waiting on the busy handler;
+        # two processes opening a new memory at once retry briefly instead of failing.
+        deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+        while True:
+            try:
+                self._db.execute("PRAGMA journal_mode = WAL")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
 
     def _migrate(self) -> None:
         with self.atomic():
@@ -482,10 +495,14 @@ def _check_is_ours(path: Path) -> None:
             "refusing to use it as Hearth's memory"
         )
     if application_id == 0:
-        # A SQLite file without our mark: only an empty database may become a memory.
+        # No mark in the file's header: an empty database, or one whose mark is still in the
+        # write-ahead log (another Hearth process creating it right now). Ask SQLite, which reads
+        # the log too; only an empty database may become a memory.
         uri = f"{path.resolve().as_uri()}?mode=ro"
         try:
-            with closing(sqlite3.connect(uri, uri=True)) as probe:
+            with closing(sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000)) as probe:
+                if probe.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID:
+                    return
                 tables = probe.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{path}: the memory database is damaged: {exc}") from exc

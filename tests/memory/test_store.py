@@ -138,3 +138,26 @@ def test_nested_atomic_rolls_back_only_the_inner_block():
             store.insert_fact("I like tea", Kind.PREFERENCE, Source(), False)
             raise RuntimeError("boom")
     assert store.fact_count() == 1
+
+
+def _open_and_close(path: str, results) -> None:
+    try:
+        FactStore.open(path).close()
+        results.put("ok")
+    except Exception as error:  # reported to the test
+        results.put(repr(error))
+
+
+def test_processes_creating_a_new_memory_at_once_all_succeed(tmp_path):
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    for attempt in range(25):
+        path = str(tmp_path / f"memory-{attempt}.db")
+        results = context.Queue()
+        openers = [context.Process(target=_open_and_close, args=(path, results)) for _ in range(3)]
+        for opener in openers:
+            opener.start()
+        for opener in openers:
+            opener.join(30)
+        assert [results.get(timeout=5) for _ in openers] == ["ok"] * 3
