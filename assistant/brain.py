@@ -26,6 +26,7 @@ from assistant.voice_commands import (
     to_second_person,
 )
 from audio.sentences import IncrementalSentenceSplitter
+from config.personality import PersonalityCard
 from memory import (
     Action,
     Memory,
@@ -68,6 +69,8 @@ class Brain:
         self.learner = learner
         self.policy = policy or BrainPolicy()
         self._pending: ConflictQuestion | None = None
+        self.card: PersonalityCard | None = None
+        """The personality card of the turn in progress (its voice says the sentences)."""
 
     @property
     def pending_question(self) -> ConflictQuestion | None:
@@ -79,6 +82,7 @@ class Brain:
         if self.learner is not None:
             yield from self.learner.collect(self.history)
         card_state = self.cards.current()
+        self.card = card_state.card
         if card_state.announce:
             yield Note("error", {"what": "personality card", "message": card_state.announce})
             yield Sentence(card_state.announce)
@@ -102,7 +106,7 @@ class Brain:
 
     # -- the model -------------------------------------------------------------------------------
 
-    def _ask_model(self, heard: HeardUtterance, card) -> Iterator[ReplyPart]:
+    def _ask_model(self, heard: HeardUtterance, card: PersonalityCard) -> Iterator[ReplyPart]:
         recall = self.memory.recall(heard.text)
         system = build_system_prompt(card, recall, self.history.summary)
         messages = [

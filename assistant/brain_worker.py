@@ -105,13 +105,17 @@ class BrainWorker:
             brain.client.close()
 
     def _answer(self, brain: Brain, reply: int, heard: HeardUtterance) -> None:
-        card = brain.cards.current().card
         said: list[str] = []
         try:
             for part in brain.respond(heard):
                 if isinstance(part, Sentence):
                     said.append(part.text)
-                    part = SpeakText(part.text, card.voice.piper_voice, card.voice.speed)
+                    voice = brain.card.voice if brain.card else None
+                    part = SpeakText(
+                        part.text,
+                        voice.piper_voice if voice else None,
+                        voice.speed if voice else None,
+                    )
                 self._outbox.put((reply, part))
         except Exception as error:  # a bug in a turn must not silence Hearth for good
             log.exception("the turn failed")

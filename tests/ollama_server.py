@@ -46,9 +46,7 @@ Responder = Callable[[dict[str, Any]], Reply]
 
 
 def default_responder(request: dict[str, Any]) -> Reply:
-    """Answer a chat with a short sentence naming the question; structured requests get no facts."""
-    if "format" in request:
-        return Reply(text=json.dumps({"facts": []}))
+    """Answer a chat with a short sentence naming the question."""
     messages = request.get("messages", [])
     question = next((m["content"] for m in reversed(messages) if m["role"] == "user"), "")
     return Reply(text=f"You asked: {question.strip().rstrip('?.!')}. That is all I know.")
@@ -62,12 +60,24 @@ class _QuietServer(ThreadingHTTPServer):
         pass
 
 
+def no_facts(request: dict[str, Any]) -> Reply:
+    """Background requests (fact extraction, summaries): nothing learned, a short summary."""
+    if "format" in request:
+        return Reply(text=json.dumps({"facts": []}))
+    return Reply(text="Earlier they talked briefly.")
+
+
 @dataclass
 class OllamaServer:
-    """Start with ``start()``; ``url`` is its address; ``requests`` records each chat body."""
+    """Start with ``start()``; ``url`` is its address; ``requests`` records each chat body.
+
+    Streamed chats (the spoken answers) take the scripted replies, then ``responder``; requests
+    with ``stream: false`` (extraction, summaries) go to ``background``.
+    """
 
     models: tuple[str, ...] = ("llama3.2:3b",)
     responder: Responder = default_responder
+    background: Responder = no_facts
     requests: list[dict[str, Any]] = field(default_factory=list)
     _script: deque[Reply] = field(default_factory=deque)
     _server: ThreadingHTTPServer | None = None
@@ -79,7 +89,7 @@ class OllamaServer:
         return f"http://{host}:{port}"
 
     def script(self, *replies: Reply) -> None:
-        """Queue replies used, in order, for the next chat requests (then the responder again)."""
+        """Queue replies used, in order, for the next streamed chats (then the responder again)."""
         self._script.extend(replies)
 
     def chat_requests(self) -> list[dict[str, Any]]:
@@ -115,7 +125,12 @@ class OllamaServer:
                 if body.get("model") not in server.models:
                     self._send_json(404, {"error": f"model '{body.get('model')}' not found"})
                     return
-                reply = server._script.popleft() if server._script else server.responder(body)
+                if not body.get("stream", True):
+                    reply = server.background(body)
+                elif server._script:
+                    reply = server._script.popleft()
+                else:
+                    reply = server.responder(body)
                 if reply.status != 200:
                     self._send_json(reply.status, {"error": reply.error or "internal error"})
                     return
