@@ -7,7 +7,7 @@ conflict the comparison says conflict, and between the same and distinct, distin
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from memory import lexicon
@@ -104,10 +104,14 @@ class _Pair:
         self.shared = (
             len(self.new_side) - len(self.new_only) + len(self.old_side) - len(self.old_only)
         )
+        # Who the facts are about beyond the speaker: one relative, or none. The holders differ
+        # only when one fact introduces the relative the other is about ("I have a cat named
+        # Luna" / "My cat is called Luna"); then both facts are about it.
+        self.relatives = frozenset(reading.relative for reading in (new, old)) - {""}
         unkeyed = (TermKind.NUMBER, TermKind.TIME)
         # What both say beyond who it is about ("brother" in two facts about a brother).
         self.shared_keyed = any(
-            term.kind not in unkeyed and term.text != new.relative and term not in only
+            term.kind not in unkeyed and term.text not in self.relatives and term not in only
             for side, only in ((self.new_side, self.new_only), (self.old_side, self.old_only))
             for term in side
         )
@@ -134,7 +138,14 @@ class _Pair:
         )
         # Two negative facts do not dispute values ("I don't play any instruments" / "I no
         # longer play tennis"), unless they are two instructions ("Don't call before 9/10am").
-        negative = self.new.negated and self.old.negated and not self.new.implying
+        # A state that implies negations ("vegetarian": no meat) is no negative fact, on either
+        # side ("I've been vegetarian for 5 years" / "I haven't eaten meat for 6 years").
+        negative = (
+            self.new.negated
+            and self.old.negated
+            and not self.new.implying
+            and not self.old.implying
+        )
         instructions = self.new.attitude is Attitude.WISH and self.old.attitude is Attitude.WISH
         if not reason and (not negative or instructions):
             reason = self._value() or self._substitution()
@@ -213,7 +224,7 @@ class _Pair:
             return self.shared_keyed and (label not in _SLOTTED or bool(same_slot))
         # Names need something shared to be values of one attribute ("Sam" / "Samsung"); two
         # facts about one relative share the relative ("My husband is Mark" / "...is Luke").
-        return label != "name" or self.shared_keyed or self.new.holder != SELF
+        return label != "name" or self.shared_keyed or bool(self.relatives)
 
     def _rest(self, only: Sequence[Term], differing: Sequence[Term], other: Reading) -> list[Term]:
         """What else one side says. Broad words do not count, except "name" when the other side
@@ -259,24 +270,34 @@ class _Pair:
         """A shared attribute that the differing words follow in both facts ("study chemistry"),
         so they are its values and not other verbs ("start work" / "finish work").
 
-        With ``any_word``, any shared word will do (after a change word: "I switched my
-        password manager to ...")."""
-        for term in self.new_side:
+        With ``any_word``, any word both facts share will do (after a change word: "I switched
+        my password manager to ...")."""
+        for term, match in self._followed_matches():
             if any_word:
-                if term.kind is not TermKind.WORD or is_generic(term):
-                    continue
-                if term.text == self.new.relative:
-                    continue
-            elif term.text not in lexicon.FUNCTIONAL:
-                continue
-            match = next((other for other in self.old_side if agrees(term, other)), None)
-            if match is None:
-                continue
-            after_new = all(word.position > term.position for word in self.new_words)
-            after_old = all(word.position > match.position for word in self.old_words)
-            if after_new and after_old:
-                return term.text
+                if all(map(self._plain_shared, (term, match))):
+                    return term.text
+            elif term.text in lexicon.FUNCTIONAL or match.text in lexicon.FUNCTIONAL:
+                return term.text if term.text in lexicon.FUNCTIONAL else match.text
         return ""
+
+    def _plain_shared(self, term: Term) -> bool:
+        """A word that is no value, no broad word and not who the facts are about."""
+        return (
+            term.kind is TermKind.WORD and not is_generic(term) and term.text not in self.relatives
+        )
+
+    def _followed_matches(self) -> Iterator[tuple[Term, Term]]:
+        """Each term of the new fact with each term of the old one that agrees with it, where
+        the differing words of both facts come after the two: the pairs that may name what the
+        differing words are values of. Every such pair, so the answer does not depend on which
+        fact is the new one."""
+        for term in self.new_side:
+            if not all(word.position > term.position for word in self.new_words):
+                continue
+            for match in self.old_side:
+                after = all(word.position > match.position for word in self.old_words)
+                if after and agrees(term, match):
+                    yield term, match
 
     def _substitution(self) -> str:
         """ "I'm studying chemistry" / "I'm studying physics": one value of one attribute."""
@@ -288,7 +309,7 @@ class _Pair:
         if any(term.in_subject for term in new + old):
             return ""  # "blood type" / "blood pressure": different attributes, not values
         attribute = self._valued_attribute() or self._described_thing()
-        about_other = self.new.holder != SELF or bool(self.new.maybe_subject)
+        about_other = bool(self.relatives or self.new.maybe_subject or self.old.maybe_subject)
         copula = self.new.functional and self.old.functional and about_other
         changed = self._change_word() and self._valued_attribute(any_word=True)
         if not (attribute or copula or changed or self._alternatives()):
@@ -298,15 +319,8 @@ class _Pair:
 
     def _described_thing(self) -> str:
         """ "I like my eggs runny" / "...hard-boiled": both describe the same "my X"."""
-        for term in self.new_side:
-            if not term.possessed:
-                continue
-            match = next((other for other in self.old_side if agrees(term, other)), None)
-            if match is None or not match.possessed:
-                continue
-            after_new = all(word.position > term.position for word in self.new_words)
-            after_old = all(word.position > match.position for word in self.old_words)
-            if after_new and after_old:
+        for term, match in self._followed_matches():
+            if term.possessed and match.possessed:
                 return term.text
         return ""
 

@@ -330,6 +330,37 @@ def test_any_text_is_judged_without_error(first: str, second: str, cosine: float
         assert index_keys(first) & index_keys(second)
 
 
+# Pairs once judged differently depending on which fact was the new one, each with the verdict it
+# now gets both ways.
+ONCE_ASYMMETRIC = [
+    # Found by the property test above. Two rules looked at the new fact only: the exemption of
+    # two negative facts from value disputes asked whether the new fact's negations come from a
+    # state ("allergic": no ca0), and the word shared after a change word had to be a plain word
+    # in the new fact only ("ca0" here, while "CA0" there reads as a name).
+    ("A:NO&CA0:b", "MOVED:ca0:allergic", DISTINCT),
+    # A state's implied negation makes no negative fact, whichever side states it.
+    ("I've been vegetarian for 5 years", "I haven't eaten meat for 6 years", CONFLICT),
+    ("I'm vegetarian since 2019", "I stopped eating meat in 2020", CONFLICT),
+    # The introduced cat is who both facts are about, not something they share beyond it (as in
+    # "My cat is named Luna at home" / "My cat is Bella").
+    ("I have a cat named Luna at home", "My cat is Bella", DISTINCT),
+    # The attribute the values follow: every agreeing pair of terms, not the first match only.
+    ("Eggs: I like my eggs runny", "I like my eggs scrambled", CONFLICT),
+    # A single-valued attribute said by either fact ("work"), not the new one's only.
+    ("I'm a worker in finance", "I work in marketing", CONFLICT),
+    # A word shared after a change word is a plain word in both facts.
+    ("Yoga keeps me fit", "I switched yoga to boxing", DISTINCT),
+]
+
+
+@pytest.mark.parametrize(("first", "second", "expected"), ONCE_ASYMMETRIC)
+def test_once_asymmetric_pairs_are_judged_alike_both_ways(
+    first: str, second: str, expected: Relation
+) -> None:
+    for new, old in ((first, second), (second, first)):
+        assert relation(new, old) is expected, (new, old, reason(new, old))
+
+
 # The candidate index -----------------------------------------------------------------------------
 
 
