@@ -115,13 +115,16 @@ def index_keys(text: str) -> frozenset[str]:
     Whenever ``judge`` (with no cosine) finds two facts anything but distinct, they share a key:
     every content word gives its first four letters (so equal words and prefix matches meet),
     broader terms give theirs (wine files under "alco" too), exclusive groups give a group key,
-    and a fact about a relative a holder key. A fact with no words files under its value types.
+    and a fact about a relative a holder key. Numbers and times file under their value types.
     """
     reading = read(text)
     keys: set[str] = set()
     words = 0
     for term in reading.content:
         if term.kind in (TermKind.NUMBER, TermKind.TIME):
+            # A bare value ("Not at 7am") can dispute a worded fact ("Dentist at 7am"): both file
+            # under the value's type. Such keys are common; the store weighs them by rarity.
+            keys.update(f"~{group}" for group in _types(term))
             continue
         words += term.kind is not TermKind.GROUP and term.text not in lexicon.GENERIC
         keys.add(_key(term.text))

@@ -11,6 +11,7 @@ import json
 import math
 import os
 import sqlite3
+import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import closing, contextmanager
@@ -73,10 +74,13 @@ class FactStore:
             store._migrate()
             return store
         path = Path(path).expanduser()
-        if path.exists():
-            _check_is_ours(path)
-        else:
-            _create_private(path)
+        if not path.exists():
+            cls._create(path, clock)
+        _check_is_ours(path)
+        return cls._connect(path, clock)
+
+    @classmethod
+    def _connect(cls, path: Path, clock: Clock) -> FactStore:
         try:
             connection = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
         except sqlite3.Error as exc:
@@ -89,6 +93,35 @@ class FactStore:
             connection.close()
             raise StoreError(f"{path}: the memory database is damaged: {exc}") from exc
         return store
+
+    @classmethod
+    def _create(cls, path: Path, clock: Clock) -> None:
+        """Create a new memory whole, then link it into place.
+
+        Nobody can meet a half-made memory: two processes starting at once each build one in a
+        private file (mode 0600), and the first link wins; the other's copy is dropped.
+        """
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            descriptor, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+        except OSError as exc:
+            raise StoreError(
+                f"{path}: cannot create the memory database: {exc.strerror or exc}"
+            ) from exc
+        os.close(descriptor)
+        temp = Path(temp_name)
+        try:
+            cls._connect(temp, clock).close()  # closing checkpoints: the header is complete
+            os.link(temp, path)
+        except FileExistsError:
+            pass
+        except OSError as exc:
+            raise StoreError(
+                f"{path}: cannot create the memory database: {exc.strerror or exc}"
+            ) from exc
+        finally:
+            for leftover in (temp, Path(f"{temp}-wal"), Path(f"{temp}-shm")):
+                leftover.unlink(missing_ok=True)
 
     def close(self) -> None:
         """Close the connection (committed work is already durable)."""
@@ -511,17 +544,3 @@ def _check_is_ours(path: Path) -> None:
                 f"{path}: a SQLite database of another program; refusing to use it as "
                 "Hearth's memory"
             )
-
-
-def _create_private(path: Path) -> None:
-    """Create the database file readable by its owner only (facts about people are private)."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        descriptor = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
-    except FileExistsError:
-        return
-    except OSError as exc:
-        raise StoreError(
-            f"{path}: cannot create the memory database: {exc.strerror or exc}"
-        ) from exc
-    os.close(descriptor)
