@@ -176,6 +176,22 @@ def _user_steps(request: Request, machine: Machine) -> list[Step]:
     return steps
 
 
+SETTINGS_TEMPLATE_HEADER = (
+    "# Hearth's settings for the service. Every setting is shown with its packaged default,\n"
+    "# commented out: uncomment and change only what you need, so an upgrade's new defaults\n"
+    "# still reach the rest.\n"
+)
+
+
+def settings_template(packaged: str) -> str:
+    """The packaged settings with every setting commented out, for /etc/hearth/assistant.yaml."""
+    lines = [
+        line if not line.strip() or line.lstrip().startswith("#") else f"# {line}"
+        for line in packaged.splitlines()
+    ]
+    return SETTINGS_TEMPLATE_HEADER + "\n".join(lines) + "\n"
+
+
 def _config_steps(request: Request, machine: Machine, defaults: Mapping[str, str]) -> list[Step]:
     directory = request.target(CONFIG_DIR)
     steps: list[Step] = []

@@ -37,8 +37,10 @@ from assistant.service_plan import (
     check_request,
     describe,
     plan,
+    settings_template,
 )
 from config import packaged_file
+from config.loader import SETTINGS_FILE
 
 # Looking at the machine ---------------------------------------------------------------------------
 
@@ -184,6 +186,13 @@ def installed_code() -> Path:
     return Path(str(resources.files("assistant"))).parent
 
 
+def config_copies() -> dict[str, str]:
+    """What install-service puts in /etc/hearth: the card to edit, the settings commented out."""
+    copies = {name: packaged_file(name).read_text(encoding="utf-8") for name in CONFIG_FILES}
+    copies[SETTINGS_FILE] = settings_template(copies[SETTINGS_FILE])
+    return copies
+
+
 def _install_service(args: argparse.Namespace) -> int:
     if not args.dry_run and os.geteuid() != 0:
         raise UserError(
@@ -206,8 +215,7 @@ def _install_service(args: argparse.Namespace) -> int:
             "of the installation the service should use"
         )
     template = resources.files("assistant").joinpath(UNIT_NAME).read_text(encoding="utf-8")
-    defaults = {name: packaged_file(name).read_text(encoding="utf-8") for name in CONFIG_FILES}
-    steps = plan(request, look_at(request), template, defaults)
+    steps = plan(request, look_at(request), template, config_copies())
     if args.dry_run:
         print("Dry run: the steps install-service would take; nothing is changed.")
         for step in steps:

@@ -24,7 +24,7 @@ import pytest
 
 from assistant.cli import main
 from assistant.cli import service as install
-from assistant.cli.service import carry_out, installed_hearth, look_at
+from assistant.cli.service import carry_out, config_copies, installed_hearth, look_at
 from assistant.service_plan import (
     CONFIG_FILES,
     Machine,
@@ -56,7 +56,7 @@ def packaged_unit() -> str:
 
 
 def defaults() -> dict[str, str]:
-    return {name: packaged_file(name).read_text(encoding="utf-8") for name in CONFIG_FILES}
+    return config_copies()
 
 
 def hearth_executable() -> Path:
@@ -559,3 +559,15 @@ def test_an_installation_in_a_home_directory_is_refused(
     monkeypatch.setattr(install, "installed_hearth", lambda: Path("/home/pi/venv/bin/hearth"))
     assert main(["install-service", "--dry-run", "--prefix", str(image)]) == 2
     assert "ProtectHome" in capsys.readouterr().err
+
+
+def test_the_service_settings_copy_pins_no_default(tmp_path):
+    from assistant.service_plan import settings_template
+    from config import Settings, load_settings
+
+    template = settings_template(packaged_file("assistant.yaml").read_text())
+    copy = tmp_path / "assistant.yaml"
+    copy.write_text(template)
+    # Every setting is there to uncomment, none is set: the packaged defaults stay in force.
+    assert "# ollama:" in template and "#   model: llama3.2:3b" in template
+    assert load_settings(search_path=[copy], environ={}) == Settings()
