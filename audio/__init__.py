@@ -1,1 +1,63 @@
-"""Ears and mouth: sources and sinks, wake word, voice activity, speech-to-text, text-to-speech, the listener."""
+"""Ears and mouth: sources and sinks, wake word, voice activity, speech-to-text, speech, listener.
+
+The names below are the package's public API. They load on first use (PEP 562), so that using
+one part (reading a WAV, the message vocabulary) does not load every speech model's runtime.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+_EXPORTS = {
+    # the internal format and the audio clock
+    "SAMPLE_RATE": "audio.format",
+    "VAD_FRAME_SAMPLES": "audio.format",
+    "WAKE_CHUNK_SAMPLES": "audio.format",
+    "samples_to_seconds": "audio.format",
+    "seconds_to_samples": "audio.format",
+    # files and devices
+    "WavError": "audio.wav",
+    "read_wav": "audio.wav",
+    "write_wav": "audio.wav",
+    "WavSource": "audio.files",
+    "TimelineSink": "audio.files",
+    "AudioDeviceError": "audio.devices",
+    "MicrophoneSource": "audio.devices",
+    "SpeakerSink": "audio.devices",
+    "list_devices": "audio.devices",
+    # the models
+    "VoiceActivity": "audio.vad",
+    "WakeWordDetector": "audio.wakeword",
+    "WakeModelError": "audio.wakeword",
+    "SpeechToText": "audio.stt",
+    "SpeechModelError": "audio.stt",
+    "resolve_model": "audio.stt",
+    "TextToSpeech": "audio.tts",
+    "SpeechParameters": "audio.tts",
+    "VoiceNotFoundError": "audio.tts",
+    "default_voice_dirs": "audio.tts",
+    "resolve_voice": "audio.tts",
+    "VoiceModels": "audio.models",
+    # text for speaking
+    "IncrementalSentenceSplitter": "audio.sentences",
+    "split_sentences": "audio.sentences",
+    "speakable": "audio.speakable",
+    # the conversation's rhythm and the voice process
+    "Via": "audio.listener",
+    "VoiceEngine": "audio.engine",
+    "VoiceIO": "audio.voice_process",
+    "run_voice_process": "audio.voice_process",
+    "listen_to_recording": "audio.listen",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'audio' has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value

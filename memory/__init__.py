@@ -46,8 +46,8 @@ __all__ = [
     "UnknownKindError",
     "clean_statement",
     "cosine_bands",
+    "guess_kind",
     "judge",
     "make_embedder",
-    "guess_kind",
     "normalise_kind",
 ]
