@@ -12,13 +12,14 @@ from __future__ import annotations
 import logging
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
 
+from audio import trace
 from audio.devices import AudioDeviceError
 from audio.earcons import Earcon, earcon
 from audio.failpoints import Failpoint, Failpoints
@@ -58,6 +59,7 @@ from audio.mouth import SpeakerMouth, TimelineMouth
 from audio.phrase import contains_phrase
 from audio.recent import RecentAudio
 from audio.segmenter import (
+    EndReason,
     Phase,
     Segmenter,
     SegmenterEvent,
@@ -77,9 +79,9 @@ HISTORY_MARGIN_SECONDS = 5.0
 """Audio kept beyond the longest utterance, for the wake window and the pre-roll."""
 DEVICE_RETRY_SECONDS = 0.5
 WAKE_CONTINUATION_SECONDS = 1.0
+"""A request starting this soon after the wake word is heard together with it."""
 CONTEXT_MAX_SECONDS = 2.0
 """Follow-ups up to this long (with pre-roll) are transcribed with the last exchange as context."""
-"""A request starting this soon after the wake word is heard together with it."""
 HINT_VOLUME = 0.6
 """The "say the wake word first" hint is said quietly."""
 
@@ -103,6 +105,8 @@ Mouth = TimelineMouth | SpeakerMouth
 class _Transcription:
     text: str
     scores: dict[str, float]
+    seconds: float = 0.0
+    """Wall time the transcription took."""
 
 
 class VoiceEngine:
@@ -117,6 +121,7 @@ class VoiceEngine:
         channel: Channel,
         failpoints: Failpoints | None = None,
         start_sample: int = 0,
+        owed_replies: Iterable[int] = (),
     ):
         self._settings = settings
         self._models = models
@@ -126,6 +131,8 @@ class VoiceEngine:
         self._channel = channel
         self._failpoints = failpoints or Failpoints()
         self._clock = start_sample
+        self._owed = set(owed_replies)
+        """Replies begun before a restart and not yet finished: waited for like any reply."""
         self._frames = 0
         history = settings.vad.max_utterance_seconds + HISTORY_MARGIN_SECONDS
         self._recent = RecentAudio(seconds_to_samples(history))
@@ -141,6 +148,8 @@ class VoiceEngine:
         self._pending_wakes: list[WakeDetection] = []
         self._wake: WakeDetection | None = None
         self._held_end: SpeechEnded | None = None
+        self._cut: tuple[float, str] | None = None
+        """Where the last request was cut at the length cap, and its transcript."""
         self._speculation: tuple[tuple[float, float], Future[_Transcription]] | None = None
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hearth-stt")
         self._queue: deque[Speak] = deque()
@@ -211,7 +220,11 @@ class VoiceEngine:
         )
 
     def _expecting_reply(self) -> bool:
-        return self._listener.state in (State.THINKING, State.SPEAKING) or self._finish is not None
+        return (
+            self._listener.state in (State.THINKING, State.SPEAKING)
+            or self._finish is not None
+            or bool(self._owed)
+        )
 
     def _hearing_unfinished(self) -> bool:
         """Whether what was heard still needs audio time to be settled: a wake detection not yet
@@ -242,7 +255,9 @@ class VoiceEngine:
         self._mouth.close()
 
     def _read(self) -> np.ndarray:
-        self._failpoints.hang_if(Failpoint.AUDIO_READ_HANG)
+        if self._playing is not None:
+            # A read that hangs while Hearth speaks: the moment a stuck device costs the most.
+            self._failpoints.hang_if(Failpoint.AUDIO_READ_HANG)
         if self._failpoints.hit(Failpoint.DEVICE_STALL):
             self._stall()
         frame = None if self._input_ended else self._read_source()
@@ -291,7 +306,9 @@ class VoiceEngine:
         self._heartbeat(force=True)
 
     def _end_job(self, kind: str) -> None:
-        self._jobs.pop(kind, None)
+        """The job is over: say so at once, or its deadline would run on in the supervisor."""
+        if self._jobs.pop(kind, None) is not None:
+            self._heartbeat(force=True)
 
     def _heartbeat(self, waiting: bool = False, force: bool = False) -> None:
         now = time.monotonic()
@@ -310,6 +327,11 @@ class VoiceEngine:
     def _record(self, event: str, **fields: object) -> None:
         self._send(Record({"t": round(self.t, 3), "event": event, **fields}))
 
+    def _trace(self, mark: str, **fields: object) -> None:
+        """A wall-clock mark (audio/trace.py); nothing unless tracing."""
+        if trace.ENABLED:
+            self._record("trace", mark=mark, at=time.monotonic(), **fields)
+
     # -- commands --------------------------------------------------------------------------------
 
     def _take_commands(self, timeout: float) -> None:
@@ -323,10 +345,12 @@ class VoiceEngine:
             case Speak(reply=reply) if reply in self._cut_replies or self._stopping:
                 self._send(Spoken(command.job, interrupted=True))
             case Speak():
+                self._trace("speak_received", job=command.job)
                 self._queue.append(command)
             case FinishReply(reply=reply) if reply in self._cut_replies:
-                pass
+                self._owed.discard(reply)
             case FinishReply():
+                self._owed.discard(command.reply)
                 self._finish = command
             case SetHotwords(words=words):
                 self._hotwords = words
@@ -342,14 +366,17 @@ class VoiceEngine:
         if self._chunks is not None:
             chunk = self._next_chunk()
             if chunk is not None:
+                self._trace("audio_ready", job=self._playing.job if self._playing else None)
                 self._mouth.start(self._volume(chunk.samples), self._clock)
                 return
             self._chunks = None
-            self._end_job("speak")
             assert self._playing is not None
             self._record("speak_end", job=self._playing.job)
             self._send(Spoken(self._playing.job))
             self._playing = None
+            # With the sentence acknowledged, the clock it ended on: a restarted process resumes
+            # from the last heartbeat, never before speech already counted as said.
+            self._heartbeat(force=True)
             if self._announcing and not self._queue:
                 self._end_announcement()
         if self._queue:
@@ -372,15 +399,19 @@ class VoiceEngine:
             volume=self._base_params.volume,
         )
         self._playing = job
-        self._begin_job("speak")
         self._record("speak_start", job=job.job, text=job.text)
-        self._failpoints.hang_if(Failpoint.SYNTHESIS_HANG)
+        self._trace("synthesis_start", job=job.job)
         self._chunks = self._models.tts.synthesize(job.text, params, starts_reply=first)
         self._speak_step()
 
     def _next_chunk(self) -> SpeechChunk | None:
+        """The next piece of speech, synthesized now. Only the synthesis is a ``speak`` job: it
+        blocks the loop, so it gets the speak deadline; while a piece plays the loop beats as
+        usual, so a long sentence is never taken for a hang, nor a hang during it for a job."""
         assert self._chunks is not None
+        self._begin_job("speak")
         try:
+            self._failpoints.hang_if(Failpoint.SYNTHESIS_HANG)
             return next(self._chunks, None)
         except (OSError, ValueError) as error:  # a missing voice, a bad speaker number
             log.error("cannot say %r: %s", self._playing.text if self._playing else "", error)
@@ -388,6 +419,8 @@ class VoiceEngine:
             self._chunks = iter(())
             self._play_earcon(Earcon.ERROR)
             return None
+        finally:
+            self._end_job("speak")
 
     def _end_announcement(self) -> None:
         """Speech outside a conversation is over: hear the room again once the echo has settled.
@@ -474,7 +507,7 @@ class VoiceEngine:
                 span = (event.start, event.end)
                 samples = self._utterance_audio(*span)
                 self._drop_speculation()
-                future = self._executor.submit(self._transcribe, samples, state)
+                future = self._executor.submit(self._transcribe, samples, state, event.start)
                 self._speculation = (span, future)
             case SpeechResumed():
                 self._drop_speculation()
@@ -484,9 +517,12 @@ class VoiceEngine:
                 else:
                     self._act(self._listener.handle(event))
             case SpeechEnded() if event.is_utterance and taking_requests:
+                self._trace("end_declared")
                 self._act(self._listener.handle(event))
                 heard = self._transcript_for(event, state)
+                self._trace("transcript", stt_seconds=round(heard.seconds, 4))
                 self._last_transcription = heard
+                self._cut = (event.end, heard.text) if event.reason is EndReason.CAP else None
                 transcript = Transcript(self.t, heard.text, event.start, event.end)
                 self._act(self._listener.handle(transcript))
             case SpeechEnded():
@@ -500,7 +536,8 @@ class VoiceEngine:
                 self._speculation = None
                 return speculation[1].result()
             self._drop_speculation()
-            return self._transcribe(self._utterance_audio(event.start, event.end), state)
+            samples = self._utterance_audio(event.start, event.end)
+            return self._transcribe(samples, state, event.start)
         finally:
             self._end_job("transcribe")
 
@@ -511,7 +548,8 @@ class VoiceEngine:
             self._speculation[1].cancel()
             self._speculation = None
 
-    def _transcribe(self, samples: np.ndarray, state: State) -> _Transcription:
+    def _transcribe(self, samples: np.ndarray, state: State, start: float) -> _Transcription:
+        began = time.monotonic()
         self._failpoints.crash_if(Failpoint.TRANSCRIBE_CRASH)
         follow_up = state is State.FOLLOW_UP
         hotwords = [*self._wake_names(), *self._settings.stt.hotwords, *self._hotwords]
@@ -522,12 +560,22 @@ class VoiceEngine:
         # a longer one carries its own context, and the prompt would only pull it toward words
         # said before ("my editor is Vim" heard as "... has been" after an unrelated exchange).
         short = len(samples) <= seconds_to_samples(CONTEXT_MAX_SECONDS)
-        context = self._context if follow_up and short else ""
+        context = self._said_just_before(start) or (self._context if follow_up and short else "")
         transcript = stt.transcribe(samples, hotwords=hotwords, context=context)
         scores = {}
         if follow_up and self._answer is not None:
             scores = stt.score(samples, self._answer.answer_phrases, context=self._context)
-        return _Transcription(transcript.text, scores)
+        return _Transcription(transcript.text, scores, time.monotonic() - began)
+
+    def _said_just_before(self, start: float) -> str:
+        """What the speaker said just before ``start``, if their speech runs on from a request the
+        cap cut: Whisper, given a piece that begins mid-sentence with no prompt, stops after its
+        first sentence (a 15 s piece of a monologue came back as "is coming over with his new
+        girlfriend."). A pause short of an utterance's end still counts as running on."""
+        if self._cut is None:
+            return ""
+        cut_at, text = self._cut
+        return text if start - cut_at < self._settings.vad.end_silence_seconds else ""
 
     def _utterance_audio(self, start: float, end: float) -> np.ndarray:
         """An utterance's audio with its pre-roll.

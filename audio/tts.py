@@ -14,13 +14,15 @@ the voice folders, in order: ``$STATE_DIRECTORY/voices`` (the systemd service),
 
 from __future__ import annotations
 
+import ctypes
+import functools
 import importlib.util
 import json
 import logging
 import os
 import re
 import threading
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -208,6 +210,7 @@ class TextToSpeech:
                 samples = _synthesize(voice, part, params)
                 if samples.size:
                     yield SpeechChunk(text=part, samples=samples)
+                _return_freed_memory()  # while the chunk plays, not before it is handed over
 
     def _voice(self, name: str) -> PiperVoice:
         with self._lock:
@@ -246,6 +249,10 @@ def _load_voice(path: Path, threads: int) -> PiperVoice:
     options.inter_op_num_threads = 1
     # Spinning worker threads would burn the CPU the wake word needs between sentences.
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    # Piper's working memory grows with the sentence (about 250 MB for a 12-second one). An arena
+    # would keep the largest sentence's share for good and round it up; without one it is freed
+    # after each sentence, for 10 to 20% more of Piper's CPU (measured on this machine).
+    options.enable_cpu_mem_arena = False
     session = onnxruntime.InferenceSession(
         str(path), sess_options=options, providers=["CPUExecutionProvider"]
     )
@@ -255,6 +262,26 @@ def _load_voice(path: Path, threads: int) -> PiperVoice:
     list(voice.synthesize(_WARM_UP_TEXT))
     log.info("Loaded Piper voice %s (%d Hz, %d threads)", path.name, config.sample_rate, threads)
     return voice
+
+
+def _return_freed_memory() -> None:
+    """Give the memory a synthesis freed back to the system.
+
+    glibc keeps freed memory in its heaps for reuse, and onnxruntime's threads each have a heap of
+    their own: after a few long sentences they hold well over 100 MB that nothing uses. Trimming
+    costs a few milliseconds; where the C library has no ``malloc_trim`` it is skipped.
+    """
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
+
+
+@functools.cache
+def _malloc_trim() -> Callable[[int], int] | None:
+    try:
+        return ctypes.CDLL(None).malloc_trim
+    except (AttributeError, OSError, TypeError):  # not glibc (musl, macOS), or no libc to load
+        return None
 
 
 def _check_speaker(voice: PiperVoice, params: SpeechParameters) -> None:
