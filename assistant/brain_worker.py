@@ -2,20 +2,26 @@
 
 The thread builds everything the brain touches (the database connection, the model client, the
 learner) and is the only one to use them. Turns go in through ``ask``; reply parts come out,
-tagged with their reply number, through ``take``.
+tagged with their reply number, through ``take``; the worker is readable (``fileno``) while
+``take`` has something, so the supervisor's loop can sleep on it and on the voice process's pipe
+at once and forward a sentence the moment it is known.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import queue
 import re
+import socket
 import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from assistant.brain import Brain
 from assistant.reply import AwaitAnswer, HeardUtterance, Note, Sentence
+from audio import trace
 from memory import Fact, Kind
 
 log = logging.getLogger(__name__)
@@ -58,6 +64,10 @@ class BrainWorker:
         self._make_brain = make_brain
         self._inbox: queue.Queue[tuple[int, HeardUtterance] | None] = queue.Queue()
         self._outbox: queue.Queue[tuple[int, WorkerOutput]] = queue.Queue()
+        # A byte per output: wakes whoever waits on ``fileno`` (multiprocessing.connection.wait).
+        self._wake_reader, self._wake_writer = socket.socketpair()
+        self._wake_reader.setblocking(False)
+        self._wake_writer.setblocking(False)
         self._ready = threading.Event()
         self.error: BaseException | None = None
         self._thread = threading.Thread(target=self._work, name="hearth-brain", daemon=True)
@@ -71,8 +81,16 @@ class BrainWorker:
         """Queue an utterance to answer as reply number ``reply``."""
         self._inbox.put((reply, heard))
 
+    def fileno(self) -> int:
+        """Readable while ``take`` has reply parts (and once after it took them: harmless)."""
+        return self._wake_reader.fileno()
+
     def take(self) -> Iterator[tuple[int, WorkerOutput]]:
         """Reply parts produced so far, without waiting."""
+        # Wake-ups first, then the queue: a part put after this is announced by a byte of its own.
+        with contextlib.suppress(BlockingIOError):
+            while self._wake_reader.recv(4096):
+                pass
         while True:
             try:
                 yield self._outbox.get_nowait()
@@ -83,6 +101,14 @@ class BrainWorker:
         """Finish the turn in progress, close the memory, stop the thread."""
         self._inbox.put(None)
         self._thread.join(timeout)
+        self._wake_reader.close()
+        self._wake_writer.close()
+
+    def _put(self, reply: int, part: WorkerOutput) -> None:
+        self._outbox.put((reply, part))
+        # A full socket buffer already wakes the reader; a closed one means nobody is waiting.
+        with contextlib.suppress(BlockingIOError, OSError):
+            self._wake_writer.send(b"\0")
 
     def _work(self) -> None:
         try:
@@ -93,11 +119,11 @@ class BrainWorker:
             return
         self._ready.set()
         try:
-            self._outbox.put((0, KnownNames(known_names(brain.memory.facts()))))
+            self._put(0, KnownNames(known_names(brain.memory.facts())))
             while (item := self._inbox.get()) is not None:
                 reply, heard = item
                 self._answer(brain, reply, heard)
-                self._outbox.put((reply, KnownNames(known_names(brain.memory.facts()))))
+                self._put(reply, KnownNames(known_names(brain.memory.facts())))
         finally:
             if brain.learner is not None:
                 brain.learner.close()
@@ -109,6 +135,9 @@ class BrainWorker:
         try:
             for part in brain.respond(heard):
                 if isinstance(part, Sentence):
+                    if trace.ENABLED:
+                        mark = {"mark": "sentence_ready", "at": time.monotonic()}
+                        self._put(reply, Note("trace", mark))
                     said.append(part.text)
                     voice = brain.card.voice if brain.card else None
                     part = SpeakText(
@@ -116,13 +145,13 @@ class BrainWorker:
                         voice.piper_voice if voice else None,
                         voice.speed if voice else None,
                     )
-                self._outbox.put((reply, part))
+                self._put(reply, part)
         except Exception as error:  # a bug in a turn must not silence Hearth for good
             log.exception("the turn failed")
-            self._outbox.put((reply, Note("error", {"what": "turn", "message": str(error)})))
+            self._put(reply, Note("error", {"what": "turn", "message": str(error)}))
             said.append(TURN_FAILED)
-            self._outbox.put((reply, SpeakText(TURN_FAILED, None, None)))
-        self._outbox.put((reply, ReplyEnd(heard.text, " ".join(said))))
+            self._put(reply, SpeakText(TURN_FAILED, None, None))
+        self._put(reply, ReplyEnd(heard.text, " ".join(said)))
 
 
 def known_names(facts: list[Fact]) -> tuple[str, ...]:

@@ -11,7 +11,7 @@ import json
 import logging
 import os
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -164,7 +164,8 @@ class OllamaClient:
         with self._errors(), self._http.stream("POST", "/api/chat", json=body) as response:
             self._check_status(response)
             done = False
-            for line in response.iter_lines():
+            lines = response.iter_lines()
+            for line in lines:
                 if not line.strip():
                     continue
                 chunk = _decode_chunk(line)
@@ -180,6 +181,11 @@ class OllamaClient:
                     break
             if not done:
                 raise StreamCut("the stream ended without a done chunk")
+            # Ollama ends the body right after ``done``; read to that end, so the connection goes
+            # back to the pool for the next turn instead of being closed and opened again.
+            with suppress(httpx.HTTPError):
+                for _ in lines:
+                    pass
 
     def chat(
         self,

@@ -101,6 +101,9 @@ class OllamaServer:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            # As Ollama (Go sets TCP_NODELAY on every connection): otherwise each small write
+            # on a kept-alive connection waits about 40 ms for the client's delayed ACK.
+            disable_nagle_algorithm = True
 
             def log_message(self, *args: Any) -> None:
                 pass
@@ -118,6 +121,7 @@ class OllamaServer:
                 length = int(self.headers.get("Content-Length", 0))
                 body = json.loads(self.rfile.read(length) or b"{}")
                 body["_path"] = self.path
+                body["_port"] = self.client_address[1]  # one per connection the client opened
                 server.requests.append(body)
                 if self.path != "/api/chat":
                     self._send_json(404, {"error": "not found"})

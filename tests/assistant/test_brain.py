@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 import threading
 import time
+from multiprocessing.connection import wait
 
 import pytest
 
 from assistant.brain import Brain, BrainPolicy
+from assistant.brain_worker import BrainWorker, KnownNames, ReplyEnd, SpeakText
 from assistant.card_keeper import CardKeeper
 from assistant.conversation import ConversationHistory
 from assistant.learning import Learner
@@ -217,3 +219,32 @@ def test_a_failure_mid_answer_keeps_what_was_said(make_brain, server):
     assert brain.history.last.assistant == "Nairobi is the capital."
     server.script(Reply(text="It is in Kenya."))
     assert spoken(say(brain, "Where is it?")) == ["It is in Kenya."]
+
+
+def test_the_worker_wakes_a_waiting_loop_as_soon_as_it_has_output(server, tmp_path):
+    def make_brain() -> Brain:  # on the worker's thread, which closes what it opened
+        return Brain(
+            Memory.open(tmp_path / "memory.db"),
+            OllamaClient(OllamaSettings(url=server.url)),
+            CardKeeper(packaged_file("personality.yaml")),
+            ConversationHistory(6000, compaction=True),
+        )
+
+    worker = BrainWorker(make_brain)
+    try:
+        assert worker.wait_ready(30) and worker.error is None
+        # Its first output (the names the memory knows) makes it readable; taking empties it.
+        assert wait([worker], 10)
+        assert [type(part) for _, part in worker.take()] == [KnownNames]
+        assert wait([worker], 0) == []
+        worker.ask(7, HeardUtterance("What is the capital of Kenya?"))
+        parts = []
+        while not any(isinstance(part, ReplyEnd) for part in parts):
+            assert wait([worker], 10), "the worker had output and did not say so"
+            parts += [part for reply, part in worker.take() if reply == 7]
+        assert [part.text for part in parts if isinstance(part, SpeakText)] == [
+            "You asked: What is the capital of Kenya.",
+            "That is all I know.",
+        ]
+    finally:
+        worker.close()

@@ -48,6 +48,13 @@ def test_a_streamed_reply_arrives_in_pieces_with_the_configured_options(server):
     assert request["messages"] == [{"role": "user", "content": "What is the capital of Kenya?"}]
 
 
+def test_consecutive_replies_share_one_connection(server):
+    client = client_for(server.url)
+    for _ in range(3):
+        assert "".join(client.chat_stream(QUESTION)).startswith("You asked")
+    assert len({request["_port"] for request in server.chat_requests()}) == 1
+
+
 def test_structured_output_sends_the_schema(server):
     schema = {"type": "object", "properties": {"facts": {"type": "array"}}}
     assert client_for(server.url).chat(QUESTION, schema=schema) == '{"facts": []}'
