@@ -155,6 +155,8 @@ class VoiceEngine:
         self._queue: deque[Speak] = deque()
         self._playing: Speak | None = None
         self._chunks: Iterator[SpeechChunk] | None = None
+        self._ahead: SpeechChunk | None = None
+        """A sentence's first sound, made as the sentence began: it plays once the mouth is free."""
         self._speaking_reply: int | None = None
         self._finish: FinishReply | None = None
         self._announcing = False
@@ -272,15 +274,24 @@ class VoiceEngine:
         return frame
 
     def _read_source(self) -> np.ndarray | None:
-        """The next frame; a failing device is closed and reopened until it comes back."""
+        """The next frame; a failing device is closed and reopened until it comes back.
+
+        While it is gone, commands are still taken (a Shutdown ends the wait with silence, so
+        the loop can leave), and a heartbeat goes just before each reopening: a device that
+        opens but delivers nothing blocks the read for the microphone's stall time, beatless.
+        """
         reported = False
         while True:
+            if self._stopping and self._source is None:
+                return np.zeros(VAD_FRAME_SAMPLES, dtype=np.int16)  # leaving: no device needed
             try:
                 if self._source is None:
                     self._source = self._open_source()
-                    if reported:
-                        self._record("device_back")
-                return self._source.read(VAD_FRAME_SAMPLES)
+                frame = self._source.read(VAD_FRAME_SAMPLES)
+                if reported and frame is not None:
+                    log.info("the microphone is back")
+                    self._record("device_back")  # once audio flows, not at each opening
+                return frame
             except AudioDeviceError as error:
                 if self._source is not None:
                     self._source.close()
@@ -291,7 +302,9 @@ class VoiceEngine:
                     reported = True
                 # Alive but waiting: heartbeats say frames stand still on purpose.
                 self._heartbeat(waiting=True)
-                time.sleep(DEVICE_RETRY_SECONDS)
+                self._take_commands(timeout=DEVICE_RETRY_SECONDS)
+                if not self._stopping:
+                    self._heartbeat(waiting=True, force=True)
 
     def _stall(self) -> None:
         """A device that stopped delivering: the loop lives (heartbeats) but frames stand still."""
@@ -362,11 +375,14 @@ class VoiceEngine:
 
     def _speak_step(self) -> None:
         if self._mouth.busy(self._clock):
+            self._begin_during_sound()
             return
         if self._chunks is not None:
-            chunk = self._next_chunk()
+            ahead, self._ahead = self._ahead, None
+            chunk = ahead or self._next_chunk()
             if chunk is not None:
-                self._trace("audio_ready", job=self._playing.job if self._playing else None)
+                if ahead is not None and self._playing is not None:  # the sentence's first sound
+                    self._record("speak_start", job=self._playing.job, text=self._playing.text)
                 self._mouth.start(self._volume(chunk.samples), self._clock)
                 return
             self._chunks = None
@@ -399,10 +415,18 @@ class VoiceEngine:
             volume=self._base_params.volume,
         )
         self._playing = job
-        self._record("speak_start", job=job.job, text=job.text)
         self._trace("synthesis_start", job=job.job)
         self._chunks = self._models.tts.synthesize(job.text, params, starts_reply=first)
+        self._ahead = self._next_chunk()
+        self._trace("audio_ready", job=job.job)
         self._speak_step()
+
+    def _begin_during_sound(self) -> None:
+        """While a sound that is no sentence plays (the end-of-listening earcon), begin the next
+        sentence: its first audio is made meanwhile and follows the sound at once, where it used to
+        wait for the sound to end and then for Piper."""
+        if self._playing is None and self._queue:
+            self._start_sentence(self._queue.popleft())
 
     def _next_chunk(self) -> SpeechChunk | None:
         """The next piece of speech, synthesized now. Only the synthesis is a ``speak`` job: it
@@ -637,6 +661,7 @@ class VoiceEngine:
         self._queue.clear()
         self._playing = None
         self._chunks = None
+        self._ahead = None
         self._finish = None
         self._speaking_reply = None
         self._end_job("speak")

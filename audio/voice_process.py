@@ -35,9 +35,11 @@ class VoiceIO:
     input_path: str | None = None
     """A recording to treat as the room microphone; None means the live input device."""
     start_sample: int = 0
-    """File mode after a restart: continue the recording from here."""
+    """After a restart: the audio clock goes on from here (file mode: the recording, too)."""
     script: tuple[str, ...] = ()
     """The demo: lines a scripted room says into the pipeline instead of a microphone."""
+    owed_replies: tuple[int, ...] = ()
+    """After a restart: replies begun and not finished, whose sentences and ends will come."""
 
     @property
     def live(self) -> bool:
@@ -124,7 +126,9 @@ def run_voice_process(
         def open_source() -> AudioSource:
             return MicrophoneSource.from_settings(settings.audio)
 
-    engine = VoiceEngine(settings, models, open_source, mouth, channel, failpoints, io.start_sample)
+    engine = VoiceEngine(
+        settings, models, open_source, mouth, channel, failpoints, io.start_sample, io.owed_replies
+    )
     try:
         engine.run()
     finally:
