@@ -169,6 +169,7 @@ class VoiceEngine:
         self._hotwords: tuple[str, ...] = ()
         self._jobs: dict[str, float] = {}
         self._last_transcription = _Transcription("", {})
+        self._speaker_failure = ""
         self._stopping = False
         self._input_ended = False
         self._last_heartbeat = 0.0
@@ -377,6 +378,14 @@ class VoiceEngine:
         if self._mouth.busy(self._clock):
             self._begin_during_sound()
             return
+        failure = self._mouth.failure
+        if failure != self._speaker_failure:
+            # Once per outage, like the microphone: sentences said meanwhile go nowhere.
+            if failure:
+                self._record("error", what="speaker", message=failure)
+            else:
+                self._record("speaker_back")
+            self._speaker_failure = failure
         if self._chunks is not None:
             ahead, self._ahead = self._ahead, None
             chunk = ahead or self._next_chunk()

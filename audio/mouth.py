@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 
 import numpy as np
 
@@ -30,6 +31,9 @@ class TimelineMouth:
         """True while the clock is inside the last sound placed."""
         return clock < self._until
 
+    failure = ""
+    """A timeline never fails to play."""
+
     def stop(self, clock: int) -> None:
         """Barge-in: the rest of the sound is treated as unsaid from ``clock`` on."""
         self._until = min(self._until, clock)
@@ -39,18 +43,24 @@ class TimelineMouth:
 
 
 class SpeakerMouth:
-    """Speech on a live speaker, played by a thread so the microphone keeps being read."""
+    """Speech on a live speaker, played by a thread so the microphone keeps being read.
+
+    The speaker is opened when there is something to say, so a speaker that is missing at start
+    or unplugged later costs the sentences said meanwhile (reported, not fatal), and playing
+    resumes when it is back.
+    """
 
     live = True
 
-    def __init__(self, sink: AudioSink):
-        self._sink = sink
+    def __init__(self, open_sink: Callable[[], AudioSink]):
+        self._open_sink = open_sink
+        self._sink: AudioSink | None = None
         self._thread: threading.Thread | None = None
-        self.error: Exception | None = None
+        self.failure = ""
+        """Why the last sound could not be played; empty once a sound plays again."""
 
     def start(self, samples: np.ndarray, at_sample: int) -> None:
         """Start playing ``samples`` now."""
-        self.error = None
         self._thread = threading.Thread(
             target=self._play, args=(samples, at_sample), name="hearth-speaker", daemon=True
         )
@@ -66,15 +76,30 @@ class SpeakerMouth:
         if stop is not None:
             stop()
 
+    def release(self) -> None:
+        """Close the speaker while idle (it reopens for the next sound), e.g. to re-scan devices."""
+        if not self.busy(0) and self._sink is not None:
+            self._sink.close()
+            self._sink = None
+
     def close(self) -> None:
         self.stop(0)
         if self._thread is not None:
             self._thread.join(timeout=2)
-        self._sink.close()
+        if self._sink is not None:
+            self._sink.close()
 
     def _play(self, samples: np.ndarray, at_sample: int) -> None:
         try:
+            if self._sink is None:
+                self._sink = self._open_sink()
             self._sink.play(samples, at_sample)
-        except Exception as error:  # reported to the loop, which says so in the event stream
-            log.error("playing speech failed: %s", error)
-            self.error = error
+        except Exception as error:  # handed to the loop, which says so in the event stream
+            if not self.failure:
+                log.error("playing speech failed: %s", error)
+            if self._sink is not None:
+                self._sink.close()
+                self._sink = None  # opened afresh for the next sound
+            self.failure = str(error) or type(error).__name__
+        else:
+            self.failure = ""

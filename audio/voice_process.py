@@ -119,12 +119,21 @@ def run_voice_process(
             return _file_source(io)
 
     else:
-        from audio.devices import MicrophoneSource, SpeakerSink
+        from audio.devices import AudioDeviceError, MicrophoneSource, SpeakerSink, refresh_devices
 
-        mouth = SpeakerMouth(SpeakerSink.from_settings(settings.audio))
+        speaker = SpeakerMouth(lambda: SpeakerSink.from_settings(settings.audio))
+        mouth = speaker
 
         def open_source() -> AudioSource:
-            return MicrophoneSource.from_settings(settings.audio)
+            try:
+                return MicrophoneSource.from_settings(settings.audio)
+            except AudioDeviceError:
+                # PortAudio lists only the devices present when it started: a microphone plugged
+                # in later is found after a re-scan, which needs every stream closed.
+                if not speaker.busy(0):
+                    speaker.release()
+                    refresh_devices()
+                raise
 
     engine = VoiceEngine(
         settings, models, open_source, mouth, channel, failpoints, io.start_sample, io.owed_replies

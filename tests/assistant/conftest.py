@@ -56,7 +56,8 @@ def ollama():
 
 @pytest.fixture
 def hearth(tmp_path):
-    """Call ``hearth(room_audio, settings_yaml=..., card=...)`` to run Hearth over a recording."""
+    """Call ``hearth(room_audio, settings_yaml=..., card=...)`` to run Hearth over a recording;
+    ``env`` adds to the environment it runs in (``HEARTH_FAILPOINTS``, say)."""
 
     def run(
         room: np.ndarray,
@@ -64,6 +65,7 @@ def hearth(tmp_path):
         card: Path | None = None,
         db: Path | None = None,
         timeout: float = 300,
+        env: dict[str, str] | None = None,
     ) -> HearthRun:
         wav = tmp_path / "room.wav"
         noisy = np.clip(room.astype(np.int32) + room_noise(len(room) / 16000), -32768, 32767)
@@ -77,11 +79,13 @@ def hearth(tmp_path):
                 "--output", str(output), "--events", str(events)]  # fmt: skip
         if card is not None:
             argv += ["--card", str(card)]
-        env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "xdg-config"),
-                   XDG_DATA_HOME=str(tmp_path / "xdg-data"), HEARTH_LOG_LEVEL="INFO")  # fmt: skip
-        env.pop("OLLAMA_HOST", None)
+        environment = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "xdg-config"),
+                           XDG_DATA_HOME=str(tmp_path / "xdg-data"),
+                           HEARTH_LOG_LEVEL="INFO")  # fmt: skip
+        environment.pop("OLLAMA_HOST", None)
+        environment.update(env or {})
         result = subprocess.run(
-            argv, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout
+            argv, cwd=ROOT, env=environment, capture_output=True, text=True, timeout=timeout
         )
         records = [json.loads(line) for line in events.read_text().splitlines()] if (
             events.exists()

@@ -1,0 +1,485 @@
+"""How soon Hearth hears again after a hang, whether a restart loses a reply, and what the running
+service costs in a quiet room, measured in one run.
+
+    python -m bench.recovery [--faults 100] [--idle-seconds 60]     (from the repository root)
+
+Recovery. ``hearth run`` in file mode hears a recording of --faults questions ("Hey Jarvis, ...")
+answered by an Ollama-protocol server on 127.0.0.1 that streams each two-sentence reply at 0.1 s a
+word, as a small model on a Pi does. The moment the first sentence of a reply starts, the bench
+freezes the voice process (SIGSTOP): a hang of the whole loop, as a stuck driver or a deadlocked
+model leaves it, seen from outside the way the supervisor sees any hang (the heartbeats stop; a job
+announced just before runs to its deadline instead). The rest of the reply is still on its way
+from the model, so every fault puts a reply at risk. (The failpoints serve the tests: each is
+armed per voice-process generation, so in one run it would hit the re-sent sentence of every new
+process again; a hundred faults spread over a hundred replies are injected from outside.)
+
+Times are wall clock from the SIGSTOP to the supervisor's STATUS lines as systemd receives them
+(the bench is the NOTIFY_SOCKET): "Restarting voice process: <reason>" once the hung process is
+killed, and "Standby: ..." once the new one has loaded its models and hears again. A reply is lost
+when one of its sentences was never played to its end, said twice when one was played twice.
+The watchdog settings are tightened as a user would for quick recovery (below); the restart limit
+is lifted, since a fault every few seconds is far above any real rate.
+
+Idle CPU. ``hearth run`` live with the default settings (one wake model) on a private PulseAudio
+server: the microphone is the monitor of a null sink carrying quiet room noise, the speaker another
+null sink. CPU time (utime + stime in /proc) of the supervisor and every process it started, over
+--idle-seconds after it reported ready, as a share of one core.
+
+Targets (2 shared cores): listening again within 5 s of a hang; no reply lost; idle under 10% of
+one core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from audio.wav import write_wav
+from tests.ollama_server import OllamaServer, Reply
+from tests.speech import room_noise, silence, speech, timeline
+
+ROOT = Path(__file__).resolve().parents[1]
+RECOVERY_TARGET_SECONDS = 5.0
+IDLE_TARGET_PERCENT = 10.0
+QUESTIONS = [
+    "Hey Jarvis, what is the capital of Kenya?",
+    "Hey Jarvis, how far away is the moon?",
+    "Hey Jarvis, what should I cook tonight?",
+    "Hey Jarvis, when does the bakery open?",
+    "Hey Jarvis, how tall is a giraffe?",
+]
+WATCHDOG = {
+    "heartbeat_seconds": 0.25,
+    "heartbeat_timeout_seconds": 1.5,
+    "speak_deadline_seconds": 3,
+    "transcribe_deadline_seconds": 5,
+    "max_restarts": 1000,
+    "restart_window_seconds": 60,
+    "backoff_initial_seconds": 0.1,
+    "backoff_max_seconds": 1,
+}
+RECOVERY_SETTINGS = "\n".join(
+    [
+        "voice_process:",
+        *(f"  {name}: {value}" for name, value in WATCHDOG.items()),
+        "listener:",
+        "  follow_up_seconds: 0.5",  # every question wakes Hearth afresh
+        "  hint_interval_seconds: 0",
+        "conversation:",
+        "  learn_facts: false",
+        "  compaction: false",
+        "",
+    ]
+)
+STANDBY = "Standby"
+RESTARTING = "Restarting voice process"
+
+
+def answer(number: int) -> str:
+    return f"Answer {number} starts here. Answer {number} ends here."
+
+
+# -- the service and what it tells systemd --------------------------------------------------------
+
+
+class StatusListener:
+    """A NOTIFY_SOCKET: every datagram the service sends, with the monotonic time it came."""
+
+    def __init__(self, folder: Path):
+        self.path = folder / "notify.socket"
+        self._socket = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self._socket.bind(str(self.path))
+        self._socket.settimeout(0.2)
+        self.messages: list[tuple[float, str]] = []
+        self._lock = threading.Lock()
+        self._closed = False
+        threading.Thread(target=self._listen, daemon=True).start()
+
+    def _listen(self) -> None:
+        while not self._closed:
+            try:
+                data = self._socket.recv(4096)
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            now = time.monotonic()
+            with self._lock:
+                self.messages += [(now, line) for line in data.decode().splitlines()]
+
+    def status_after(self, since: float, prefix: str) -> float | None:
+        """When the first STATUS line starting with ``prefix`` came after ``since``."""
+        with self._lock:
+            for at, line in self.messages:
+                if at >= since and line.startswith(f"STATUS={prefix}"):
+                    return at
+        return None
+
+    def close(self) -> None:
+        self._closed = True
+        self._socket.close()
+
+
+@dataclass
+class Service:
+    """``hearth run`` started in the background."""
+
+    process: subprocess.Popen[bytes]
+    events_path: Path
+    status: StatusListener
+    _offset: int = 0
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+    @classmethod
+    def start(
+        cls, folder: Path, settings: str, arguments: list[str], env: dict[str, str]
+    ) -> Service:
+        config = folder / "settings.yaml"
+        config.write_text(settings)
+        events = folder / "events.jsonl"
+        status = StatusListener(folder)
+        environment = {**os.environ, **env, "NOTIFY_SOCKET": str(status.path)}
+        environment.pop("HEARTH_FAILPOINTS", None)
+        argv = [sys.executable, "-m", "assistant", "--config", str(config), "--db",
+                str(folder / "memory.db"), "run", "--events", str(events), *arguments]  # fmt: skip
+        with (folder / "hearth.log").open("wb") as log:
+            process = subprocess.Popen(argv, cwd=ROOT, env=environment, stderr=log)
+        return cls(process, events, status)
+
+    def new_events(self) -> list[dict[str, Any]]:
+        """Events written since the last call (whole lines only)."""
+        if not self.events_path.exists():
+            return []
+        with self.events_path.open("rb") as file:
+            file.seek(self._offset)
+            data = file.read()
+        complete = data[: data.rfind(b"\n") + 1]
+        self._offset += len(complete)
+        fresh = [json.loads(line) for line in complete.splitlines()]
+        self.events += fresh
+        return fresh
+
+    def processes(self) -> list[int]:
+        """The supervisor and every process it started (the voice process, multiprocessing's
+        resource tracker)."""
+        found, queue = [], [self.process.pid]
+        while queue:
+            pid = queue.pop()
+            found.append(pid)
+            for task in Path(f"/proc/{pid}/task").glob("*"):
+                with contextlib.suppress(OSError):
+                    queue += [int(child) for child in (task / "children").read_text().split()]
+        return found
+
+    def voice_process(self) -> int | None:
+        for pid in self.processes()[1:]:
+            try:
+                if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                    return pid
+            except OSError:
+                pass
+        return None
+
+    def stop(self) -> int:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+        self.status.close()
+        return self.process.wait()
+
+
+# -- recovery -------------------------------------------------------------------------------------
+
+
+@dataclass
+class Fault:
+    number: int
+    """The reply it hit."""
+    hung_at: float
+    seen: int
+    """Events written before the hang."""
+    restarting_at: float | None = None
+    standby_at: float | None = None
+
+    @property
+    def listening_again(self) -> float | None:
+        return None if self.standby_at is None else self.standby_at - self.hung_at
+
+
+def recording(questions: int) -> np.ndarray:
+    said = {text: speech(text) for text in QUESTIONS}
+    parts = [silence(1.0)]
+    for index in range(questions):
+        # Room for the two-sentence reply and its echo before the next question.
+        parts += [said[QUESTIONS[index % len(QUESTIONS)]], silence(5.5)]
+    room = timeline(*parts, silence(3.0))
+    return np.clip(room.astype(np.int32) + room_noise(len(room) / 16000), -32768, 32767)
+
+
+def recovery(faults: int, folder: Path) -> None:
+    wav = folder / "room.wav"
+    write_wav(wav, recording(faults).astype(np.int16))
+    replies = 0
+
+    def respond(request: dict[str, Any]) -> Reply:
+        nonlocal replies
+        replies += 1
+        return Reply(text=answer(replies), delay_between=0.1)
+
+    server = OllamaServer(responder=respond).start()
+    settings = f"ollama:\n  url: {server.url}\n{RECOVERY_SETTINGS}"
+    started = time.monotonic()
+    service = Service.start(
+        folder, settings, ["--input", str(wav), "--output", str(folder / "reply.wav")], {}
+    )
+    injected: list[Fault] = []
+    heard = 0
+    armed = False  # a new question was heard: freeze at the first sentence of its reply
+    try:
+        while service.process.poll() is None:
+            time.sleep(0.01)
+            fault = injected[-1] if injected else None
+            if fault is not None and fault.standby_at is None:
+                if fault.restarting_at is None:
+                    fault.restarting_at = service.status.status_after(fault.hung_at, RESTARTING)
+                if fault.restarting_at is not None:
+                    fault.standby_at = service.status.status_after(fault.restarting_at, STANDBY)
+            for event in service.new_events():
+                if event["event"] == "utterance":
+                    heard += 1
+                    armed = len(injected) < faults
+                elif event["event"] == "speak_start" and event["job"] >= 0 and armed:
+                    voice = service.voice_process()
+                    if voice is not None:
+                        os.kill(voice, signal.SIGSTOP)
+                        injected.append(Fault(heard, time.monotonic(), len(service.events)))
+                        armed = False
+        returncode = service.stop()
+        service.new_events()
+    finally:
+        if service.process.poll() is None:
+            service.process.kill()
+        server.stop()
+    took = time.monotonic() - started
+    report_recovery(faults, injected, service.events, heard, replies, returncode, took)
+
+
+def report_recovery(
+    planned: int,
+    faults: list[Fault],
+    events: list[dict[str, Any]],
+    heard: int,
+    replies: int,
+    returncode: int,
+    took: float,
+) -> None:
+    texts = {e["job"]: e["text"] for e in events if e["event"] == "speak_start"}
+    ended = Counter(texts[e["job"]] for e in events if e["event"] == "speak_end" and e["job"] >= 0)
+    lost = twice = 0
+    for number in range(1, replies + 1):
+        counts = [ended[sentence] for sentence in split_sentences(answer(number))]
+        lost += min(counts) == 0
+        twice += max(counts) > 1
+    at_risk = 0
+    for fault in faults:
+        before = events[: fault.seen]
+        done = {texts[e["job"]] for e in before if e["event"] == "speak_end" and e["job"] >= 0}
+        at_risk += not set(split_sentences(answer(fault.number))) <= done
+    restarts = [e for e in events if e["event"] == "worker_restart"]
+    reasons = Counter(kind_of(r["reason"]) for r in restarts)
+    times = [f.listening_again for f in faults if f.listening_again is not None] or [float("nan")]
+    detect = [f.restarting_at - f.hung_at for f in faults if f.restarting_at is not None]
+    reload = [f.standby_at - f.restarting_at for f in faults if f.standby_at and f.restarting_at]
+    detect, reload = detect or [float("nan")], reload or [float("nan")]
+
+    print(f"Recovery: {len(faults)} hangs injected (of {planned} planned), one file-mode run of "
+          f"{took / 60:.1f} min, exit code {returncode}")  # fmt: skip
+    print(f"  questions asked {planned}, heard {heard}, replies {replies}")
+    print(f"  restarts {len(restarts)}: " + ", ".join(f"{n} {r}" for r, n in reasons.items()))
+    print("  hang -> listening again (s)")
+    print(f"    mean {statistics.mean(times):.2f}  median {statistics.median(times):.2f}  "
+          f"max {max(times):.2f}  ({max(times) / RECOVERY_TARGET_SECONDS:.2f} of the "
+          f"{RECOVERY_TARGET_SECONDS:.0f} s target at worst)")  # fmt: skip
+    print(f"    of which hang -> killed: mean {statistics.mean(detect):.2f}, "
+          f"killed -> models loaded, hearing: mean {statistics.mean(reload):.2f}")  # fmt: skip
+    print(f"  replies at risk (not yet said in full when the hang came) {at_risk} of "
+          f"{len(faults)}; lost {lost} of {replies} ({lost / max(replies, 1):.2%}); "
+          f"said twice {twice}")  # fmt: skip
+    print("  watchdog: " + ", ".join(f"{name} {value}" for name, value in WATCHDOG.items()))
+
+
+def kind_of(reason: str) -> str:
+    """A restart's reason without its measured seconds."""
+    if reason.startswith("no heartbeat"):
+        return "no heartbeat"
+    if "deadline" in reason:
+        return reason.split(" ran past")[0] + " deadline"
+    return reason
+
+
+def split_sentences(text: str) -> list[str]:
+    return [part.strip() + "." for part in text.split(".") if part.strip()]
+
+
+# -- idle CPU -------------------------------------------------------------------------------------
+
+
+def clock_ticks(pid: int) -> int:
+    """utime + stime of a process (all its threads), in clock ticks."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0
+    return int(fields[11]) + int(fields[12])
+
+
+def idle(seconds: float, folder: Path) -> None:
+    from tests.audio.pulse import ROOM, SPEAKER, PulseServer
+
+    for program in ("pulseaudio", "pactl", "pacat", "parec"):
+        if shutil.which(program) is None:
+            print(f"Idle CPU: skipped, {program} is not installed")
+            return
+    pulse = start_pulse(folder / "pulse", PulseServer)
+    server = OllamaServer().start()
+    player = None
+    try:
+        pulse.add_sinks(ROOM, SPEAKER)
+        player = play_noise(pulse, ROOM, seconds + 60.0)
+        service = Service.start(
+            folder, f"ollama:\n  url: {server.url}\n", [], {**pulse.env, "HEARTH_LOG_LEVEL": "INFO"}
+        )
+        deadline = time.monotonic() + 120
+        while service.status.status_after(0.0, STANDBY) is None:
+            if service.process.poll() is not None or time.monotonic() > deadline:
+                log = (folder / "hearth.log").read_text(errors="replace")[-2000:]
+                print(f"Idle CPU: the service did not get ready\n{log}")
+                service.stop()
+                return
+            time.sleep(0.1)
+        time.sleep(5.0)  # past the first moments after loading
+        pids = service.processes()
+        before = {pid: clock_ticks(pid) for pid in pids}
+        began = time.monotonic()
+        time.sleep(seconds)
+        wall = time.monotonic() - began
+        used = {pid: clock_ticks(pid) - before[pid] for pid in pids}
+        restarts = [e for e in service.new_events() if e["event"] == "worker_restart"]
+        voice = service.voice_process()
+        service.stop()
+    finally:
+        server.stop()
+        stop_pulse(pulse, player)
+    hz = os.sysconf("SC_CLK_TCK")
+    share = {pid: ticks / hz / wall * 100 for pid, ticks in used.items()}
+    total = sum(share.values())
+    supervisor = share.get(pids[0], 0.0)
+    voice_share = share.get(voice, 0.0) if voice is not None else 0.0
+    print(f"\nIdle CPU: {wall:.0f} s live on a PulseAudio null sink, default settings "
+          f"(one wake model), room noise playing")  # fmt: skip
+    print(f"  {total:.1f}% of one core ({total / IDLE_TARGET_PERCENT:.2f} of the "
+          f"{IDLE_TARGET_PERCENT:.0f}% target): supervisor {supervisor:.1f}%, voice process "
+          f"{voice_share:.1f}%, others {total - supervisor - voice_share:.1f}%; "
+          f"restarts meanwhile {len(restarts)}")  # fmt: skip
+
+
+def start_pulse(folder: Path, server_class: Any) -> Any:
+    """A private PulseAudio as tests/audio/pulse.py starts one, its files under ``folder``."""
+    for sub in ("home", "config", "state", "runtime"):
+        (folder / sub).mkdir(parents=True, exist_ok=True)
+    (folder / "runtime").chmod(0o700)
+    env = {
+        **os.environ,
+        "HOME": str(folder / "home"),
+        "XDG_CONFIG_HOME": str(folder / "config"),
+        "XDG_RUNTIME_DIR": str(folder / "runtime"),
+        "PULSE_RUNTIME_PATH": str(folder / "runtime"),
+        "PULSE_STATE_PATH": str(folder / "state"),
+        "PULSE_COOKIE": str(folder / "cookie"),
+        "PULSE_SERVER": f"unix:{folder / 'native'}",
+    }
+    process = subprocess.Popen(
+        ["pulseaudio", "--system=false", "-n", "--daemonize=no", "--use-pid-file=no",
+         "--exit-idle-time=-1", "--disallow-exit", f"--log-target=file:{folder / 'pulse.log'}",
+         f"--load=module-native-protocol-unix socket={folder / 'native'} auth-anonymous=1"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    pulse = server_class(folder=folder, env=env, process=process)
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            pulse.pactl("info")
+            return pulse
+        except subprocess.CalledProcessError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+def play_noise(pulse: Any, sink: str, seconds: float) -> subprocess.Popen[bytes]:
+    """Quiet room noise played into ``sink`` in the background."""
+    player = subprocess.Popen(
+        ["pacat", "--playback", f"--device={sink}", "--raw", "--format=s16le", "--rate=16000",
+         "--channels=1"],
+        env=pulse.env, stdin=subprocess.PIPE, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    noise = room_noise(seconds).astype("<i2").tobytes()
+
+    def feed() -> None:
+        assert player.stdin is not None
+        with contextlib.suppress(OSError):  # stopped before the end
+            player.stdin.write(noise)
+            player.stdin.close()
+
+    threading.Thread(target=feed, daemon=True).start()
+    return player
+
+
+def stop_pulse(pulse: Any, player: subprocess.Popen[bytes] | None) -> None:
+    """Stop the player, the recorders and the server, by their process ids."""
+    for process in [player, *pulse.recorders.values(), pulse.process]:
+        if process is None:
+            continue
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--faults", type=int, default=100, help="hangs to inject")
+    parser.add_argument("--idle-seconds", type=float, default=60.0, help="idle CPU window")
+    args = parser.parse_args()
+    print(f"Hearth recovery and idle cost; {os.cpu_count()} shared cores\n")
+    if args.faults > 0:
+        with tempfile.TemporaryDirectory(prefix="hearth-recovery-") as folder:
+            recovery(args.faults, Path(folder))
+    with tempfile.TemporaryDirectory(prefix="hearth-idle-") as folder:
+        idle(args.idle_seconds, Path(folder))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,460 @@
+"""The voice process under its watchdog, through ``hearth run`` with the real models.
+
+Each failpoint (``HEARTH_FAILPOINTS``) leads to a restart with its reason within the configured
+time, the reply that was queued is still spoken, once, and the next question is answered. A crash
+loop ends the service with exit code 1 and a reason; SIGTERM mid-reply ends it cleanly; and a
+``kill -9`` of the supervisor while memory is being written loses nothing that was acknowledged.
+
+``device_stall`` matters only on a live device (a recording pauses on purpose, so the frames check
+is live-only): it is covered here by the health check (``VoiceHealth``) fed with the heartbeats a
+stalled device produces, and on a real sound server by the PulseAudio tests.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from assistant.supervisor import VoiceHealth
+from audio.messages import Heartbeat
+from audio.stt import SpeechToText
+from audio.wav import write_wav
+from config import SpeechToTextSettings, VoiceProcessSettings
+from memory import Memory
+from tests.assistant.conftest import ROOT, HearthRun
+from tests.ollama_server import Reply
+from tests.speech import room_noise, silence, speech, timeline
+
+LIMITS = VoiceProcessSettings(
+    heartbeat_seconds=0.25,
+    heartbeat_timeout_seconds=2,
+    frames_stall_seconds=2,
+    transcribe_deadline_seconds=4,
+    speak_deadline_seconds=4,
+    backoff_initial_seconds=0.1,
+    backoff_max_seconds=0.1,
+)
+SLACK_SECONDS = 3.0
+"""Wall-clock allowance beyond a configured limit (polling, a busy shared machine)."""
+BACK_WITHIN_SECONDS = 60.0
+"""A restarted voice process loads its models again: generous, on two shared cores."""
+
+KENYA = "Nairobi is the capital of Kenya. It is also the largest city in the country."
+UGANDA = "Kampala is the capital of Uganda."
+
+
+def settings_for(server, limits: VoiceProcessSettings = LIMITS) -> str:
+    watchdog = "".join(f"  {name}: {value}\n" for name, value in limits.model_dump().items())
+    return f"ollama:\n  url: {server.url}\nvoice_process:\n{watchdog}"
+
+
+def two_questions() -> np.ndarray:
+    # After a restart the listener is in standby again: the second question has the wake word.
+    return timeline(
+        silence(1.0),
+        speech("Hey Jarvis, what is the capital of Kenya?"),
+        silence(14.0),
+        speech("Hey Jarvis, what is the capital of Uganda?"),
+        silence(8.0),
+    )
+
+
+def words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9']+", text.lower())
+
+
+def logged_at(stderr: str, text: str) -> datetime:
+    """When the first log line containing ``text`` was written."""
+    for line in stderr.splitlines():
+        if text in line:
+            return datetime.strptime(line[:23], "%Y-%m-%d %H:%M:%S,%f")
+    raise AssertionError(f"no log line with {text!r}:\n{stderr[-3000:]}")
+
+
+def seconds_between(stderr: str, first: str, then: str) -> float:
+    return (logged_at(stderr, then) - logged_at(stderr, first)).total_seconds()
+
+
+def assert_every_reply_spoken_once(run: HearthRun) -> None:
+    """Every sentence of every reply was played to its end exactly once, in order."""
+    ends = Counter(e["job"] for e in run.of("speak_end") if e["job"] >= 0)
+    assert ends and set(ends.values()) == {1}, run.summary()
+    texts = {e["job"]: e["text"] for e in run.of("speak_start")}
+    said = " ".join(texts[job] for job in sorted(ends))
+    assert said == " ".join(r["text"] for r in run.of("reply")), run.summary()
+
+
+def assert_kenya_heard_once(run: HearthRun, stt: SpeechToText) -> None:
+    """What a person in the room heard between the two questions: the first reply, once."""
+    start = run.of("reply")[0]["t"]
+    end = run.of("utterance")[1]["start"]
+    heard = words(stt.transcribe(run.said_at(start, end - start)).text)
+    assert [heard.count(word) for word in ("capital", "kenya", "largest")] == [1, 1, 1], heard
+
+
+def assert_next_question_answered(run: HearthRun) -> None:
+    assert "uganda" in words(run.of("utterance")[-1]["text"]), run.summary()
+    assert run.of("reply")[-1]["text"] == UGANDA
+    last_job = max(e["job"] for e in run.of("speak_start"))
+    assert last_job in {e["job"] for e in run.of("speak_end")}
+
+
+@pytest.fixture(scope="module")
+def stt():
+    return SpeechToText(SpeechToTextSettings())
+
+
+# -- the failpoints ------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_a_hang_in_synthesis_restarts_at_the_speak_deadline_and_the_reply_is_said_once(
+    hearth, ollama, stt
+):
+    # The model streams its second sentence slowly: it is still on the way when the voice process
+    # has been replaced, and the new one waits for it, as the old one would have.
+    first, second = KENYA.split(". ")
+    pieces = [f"{first}. ", *(f"{word} " for word in second.split())]
+    ollama.script(Reply(pieces=pieces, delay_between=1.5), Reply(text=UGANDA))
+    run = hearth(two_questions(), settings_for(ollama), env={"HEARTH_FAILPOINTS": "synthesis_hang"})
+    assert run.returncode == 0, run.summary()
+
+    restarts = run.of("worker_restart")
+    assert [r["reason"] for r in restarts] == ["speak ran past its 4 s deadline"], run.summary()
+    hung_for = seconds_between(run.stderr, "failpoint synthesis_hang fires", "restarting the voice")
+    assert hung_for < LIMITS.speak_deadline_seconds + SLACK_SECONDS
+    back_after = seconds_between(run.stderr, "restarting the voice", "voice process is back")
+    assert back_after < BACK_WITHIN_SECONDS
+
+    assert run.of("reply")[0]["text"] == KENYA
+    assert_every_reply_spoken_once(run)
+    # The whole first reply was said before the second question was heard.
+    first_reply_end = max(e["t"] for e in run.of("speak_end") if e["job"] in (1, 2))
+    assert first_reply_end < run.of("utterance")[1]["start"]
+    assert_kenya_heard_once(run, stt)
+    assert_next_question_answered(run)
+
+
+@pytest.mark.slow
+def test_a_hang_in_the_audio_read_restarts_at_the_heartbeat_timeout_and_the_reply_is_said_once(
+    hearth, ollama, stt
+):
+    # The read hangs while the first sentence plays; the second is queued behind it.
+    ollama.script(Reply(text=KENYA), Reply(text=UGANDA))
+    run = hearth(
+        two_questions(), settings_for(ollama), env={"HEARTH_FAILPOINTS": "audio_read_hang"}
+    )
+    assert run.returncode == 0, run.summary()
+
+    restarts = run.of("worker_restart")
+    assert len(restarts) == 1 and restarts[0]["reason"].startswith("no heartbeat for")
+    hung_for = seconds_between(
+        run.stderr, "failpoint audio_read_hang fires", "restarting the voice"
+    )
+    assert hung_for < LIMITS.heartbeat_timeout_seconds + SLACK_SECONDS
+    back_after = seconds_between(run.stderr, "restarting the voice", "voice process is back")
+    assert back_after < BACK_WITHIN_SECONDS
+
+    assert run.of("reply")[0]["text"] == KENYA
+    assert_every_reply_spoken_once(run)
+    assert_kenya_heard_once(run, stt)
+    assert_next_question_answered(run)
+
+
+@pytest.mark.slow
+def test_a_crash_in_transcription_restarts_at_once_and_the_next_question_is_answered(
+    hearth, ollama
+):
+    # In file mode a request is transcribed only when nothing is being said (the recording waits
+    # for each reply), so no reply is queued when this one hits: the question it was transcribing
+    # is lost, as it would be live, and the one after it is answered.
+    ollama.script(Reply(text=UGANDA))
+    room = timeline(
+        silence(1.0),
+        speech("Hey Jarvis, what is the capital of Kenya?"),
+        silence(6.0),
+        speech("Hey Jarvis, what is the capital of Uganda?"),
+        silence(8.0),
+    )
+    run = hearth(room, settings_for(ollama), env={"HEARTH_FAILPOINTS": "transcribe_crash"})
+    assert run.returncode == 0, run.summary()
+
+    restarts = run.of("worker_restart")
+    assert [r["reason"] for r in restarts] == ["the voice process exited (code 70)"]
+    crashed_for = seconds_between(run.stderr, "failpoint transcribe_crash", "restarting the voice")
+    assert crashed_for < SLACK_SECONDS
+    back_after = seconds_between(run.stderr, "restarting the voice", "voice process is back")
+    assert back_after < BACK_WITHIN_SECONDS
+
+    assert [r["text"] for r in run.of("reply")] == [UGANDA]
+    assert_every_reply_spoken_once(run)
+    assert_next_question_answered(run)
+
+
+@pytest.mark.slow
+def test_a_crash_loop_ends_the_service_with_exit_code_1_and_its_reason(hearth, ollama):
+    limits = LIMITS.model_copy(update={"max_restarts": 2})
+    parts = [silence(1.0)]
+    for country in ("Kenya", "Uganda", "Ghana", "Peru"):
+        parts += [speech(f"Hey Jarvis, what is the capital of {country}?"), silence(6.0)]
+    run = hearth(timeline(*parts), settings_for(ollama, limits), timeout=240,
+                 env={"HEARTH_FAILPOINTS": "transcribe_crash*99"})  # fmt: skip
+    assert run.returncode == 1, run.summary()
+    assert len(run.of("worker_restart")) == 2
+    errors = run.of("error")
+    assert [(e["what"], e["message"]) for e in errors] == [
+        ("crash loop", "the voice process exited (code 70)")
+    ], run.summary()
+    assert (
+        "the voice process failed 3 times in 300 s (last: the voice process exited (code 70)); "
+        "giving up so systemd can restart the service" in run.stderr
+    )
+    assert "Traceback" not in run.stderr
+
+
+# -- stopping and being killed -------------------------------------------------------------------
+
+
+class Running:
+    """``hearth run --input`` started in the background, to be signalled mid-conversation."""
+
+    def __init__(self, tmp_path: Path, room: np.ndarray, settings_yaml: str, db: Path):
+        wav, config = tmp_path / "room.wav", tmp_path / "settings.yaml"
+        noisy = np.clip(room.astype(np.int32) + room_noise(len(room) / 16000), -32768, 32767)
+        write_wav(wav, noisy.astype(np.int16))
+        config.write_text(settings_yaml)
+        self.events_path = tmp_path / "events.jsonl"
+        argv = [sys.executable, "-m", "assistant", "--config", str(config), "--db", str(db),
+                "run", "--input", str(wav), "--output", str(tmp_path / "reply.wav"),
+                "--events", str(self.events_path)]  # fmt: skip
+        env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "xdg-config"),
+                   XDG_DATA_HOME=str(tmp_path / "xdg-data"), HEARTH_LOG_LEVEL="INFO")  # fmt: skip
+        env.pop("OLLAMA_HOST", None)
+        self.stderr_path = tmp_path / "stderr.txt"
+        with self.stderr_path.open("w") as stderr:
+            self.process = subprocess.Popen(argv, cwd=ROOT, env=env, stderr=stderr)
+
+    def events(self) -> list[dict[str, Any]]:
+        if not self.events_path.exists():
+            return []
+        lines = self.events_path.read_text().splitlines()
+        return [json.loads(line) for line in lines if line.endswith("}")]
+
+    def wait_for(self, found: Callable[[dict[str, Any]], bool], timeout: float) -> dict:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for event in self.events():
+                if found(event):
+                    return event
+            assert self.process.poll() is None, self.stderr()
+            time.sleep(0.02)
+        raise AssertionError(f"not seen within {timeout} s:\n{self.stderr()}")
+
+    def children(self) -> list[int]:
+        """The voice process (and multiprocessing's helpers) started by this one."""
+        path = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
+        try:
+            return [int(pid) for pid in path.read_text().split()]
+        except OSError:
+            return []
+
+    def stderr(self) -> str:
+        return self.stderr_path.read_text()
+
+
+def wait_gone(pids: list[int], timeout: float = 15.0) -> None:
+    """Processes left behind by a killed supervisor leave once they notice (then: by their id)."""
+    deadline = time.monotonic() + timeout
+    for pid in pids:
+        while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if Path(f"/proc/{pid}").exists():
+            os.kill(pid, signal.SIGKILL)
+
+
+def integrity(db: Path) -> str:
+    raw = sqlite3.connect(db)
+    try:
+        return raw.execute("PRAGMA integrity_check").fetchone()[0]
+    finally:
+        raw.close()
+
+
+@pytest.mark.slow
+def test_sigterm_mid_reply_finishes_the_sentence_and_exits_0_within_seconds(ollama, tmp_path):
+    db = tmp_path / "memory.db"
+    memory = Memory.open(db)
+    memory.remember("My sister Priya lives in Madrid", "person")
+    memory.close()
+    # A long answer streamed slowly: the brain is mid-reply, the voice mid-sentence.
+    story = " ".join(f"Part {n} of the story is about a lighthouse keeper." for n in range(1, 30))
+    ollama.script(Reply(text=story, delay_between=0.3))
+    room = timeline(silence(1.0), speech("Hey Jarvis, tell me a long story."), silence(90.0))
+    running = Running(tmp_path, room, settings_for(ollama), db)
+    try:
+        speaking = running.wait_for(lambda e: e["event"] == "speak_start", timeout=120)
+        signalled = time.monotonic()
+        running.process.send_signal(signal.SIGTERM)
+        returncode = running.process.wait(timeout=30)
+        took = time.monotonic() - signalled
+    finally:
+        if running.process.poll() is None:
+            running.process.kill()
+    assert returncode == 0, running.stderr()
+    assert took < 10.0, running.stderr()
+    assert "stopping: finishing the sentence being spoken" in running.stderr()
+    # The sentence being spoken when the signal came was finished.
+    assert speaking["job"] in {e["job"] for e in running.events() if e["event"] == "speak_end"}
+    assert integrity(db) == "ok"
+    memory = Memory.open(db)
+    assert [f.text for f in memory.facts()] == ["My sister Priya lives in Madrid"]
+    memory.close()
+
+
+LEARNED = [
+    "I feed the cat at seven",
+    "My cat is called Miso",
+    "The cat sleeps on the blue chair",
+    "I buy cat food on Fridays",
+    "Miso is afraid of the vacuum",
+]
+
+
+@pytest.mark.slow
+def test_memory_survives_kill_9_of_the_supervisor_while_the_learner_writes(ollama, tmp_path):
+    """A household tells Hearth things; the power of ``kill -9`` falls on ``hearth run`` while the
+    learner is storing the facts it extracted from a turn (the moment is chosen by the model
+    server: a few milliseconds after it hands over five facts to store). Facts said with
+    "remember that" were acknowledged in the event stream before; they must all be there."""
+    db = tmp_path / "memory.db"
+    extractions = 0
+    running: Running | None = None
+
+    def extract(request: dict[str, Any]) -> Reply:
+        nonlocal extractions
+        if "format" not in request:
+            return Reply(text="They talked about the cat.")
+        extractions += 1
+        said = json.loads(request["messages"][-1]["content"])["user_said"]
+        facts = [{"statement": f"{text} ({extractions})", "kind": "fact", "evidence": said}
+                 for text in LEARNED]  # fmt: skip
+        if extractions == 2 and running is not None:
+            threading.Timer(0.03, os.kill, (running.process.pid, signal.SIGKILL)).start()
+        return Reply(text=json.dumps({"facts": facts}))
+
+    ollama.background = extract
+    ollama.responder = lambda request: Reply(text="Noted, thank you.")
+    parts = [silence(1.0)]
+    said = [
+        "Hey Jarvis, remember that the spare key is under the blue pot.",
+        "Tell me about my cat.",
+        "Remember that the bins go out on Tuesday.",
+        "What should my cat eat?",
+        "Remember that the boiler code is four two seven.",
+        "Does my cat like the garden?",
+        "Remember that the plumber is called Anna.",
+    ]
+    for line in said:  # each one inside the follow-up window of the reply before it
+        parts += [speech(line), silence(7.0)]
+    running = Running(tmp_path, timeline(*parts), settings_for(ollama), db)
+    children: list[int] = []
+    try:
+        deadline = time.monotonic() + 180
+        while running.process.poll() is None and time.monotonic() < deadline:
+            children = running.children() or children
+            time.sleep(0.02)
+        returncode = running.process.wait(timeout=5)
+    finally:
+        if running.process.poll() is None:
+            running.process.kill()
+        wait_gone(children)
+    assert returncode == -signal.SIGKILL, running.stderr()
+    assert extractions >= 2
+
+    acknowledged = [(e["fact"], e["text"]) for e in running.events()
+                    if e["event"] == "memory" and "fact" in e]  # fmt: skip
+    assert len(acknowledged) >= 1, running.events()
+    assert integrity(db) == "ok"
+    memory = Memory.open(db)
+    facts = memory.facts(include_all=True)
+    readable = {(f.id, f.text) for f in facts} | {(e.fact_id, e.text) for e in memory.history()}
+    for item in acknowledged:
+        assert item in readable
+    # What the learner managed to store before the kill is whole: whole texts, never twice.
+    texts = [f.text for f in facts]
+    assert len(texts) == len(set(texts))
+    learned = [text for text in texts if text and text.endswith(")")]
+    assert all(text.rsplit(" (", 1)[0] in LEARNED for text in learned), learned
+    # And the store takes the next write.
+    assert memory.remember("I like jazz", "preference").fact.text == "I like jazz"
+    memory.close()
+
+
+# -- the health check, as pure code ----------------------------------------------------------------
+
+
+def beat(frames: int, t: float = 1.0, jobs=(), waiting: bool = False) -> Heartbeat:
+    return Heartbeat(frames=frames, t=t, state="standby", jobs=tuple(jobs), waiting=waiting)
+
+
+def ready_health(live: bool) -> VoiceHealth:
+    health = VoiceHealth(LIMITS, live=live, started_at=0.0)
+    health.on_ready(now=1.0)
+    return health
+
+
+def test_a_stalled_live_device_is_a_problem_once_frames_stand_still_past_the_limit():
+    # device_stall: the loop keeps beating, the frame counter stands still.
+    health = ready_health(live=True)
+    for now in (1.0, 1.5, 2.0, 2.5, 3.0):
+        health.on_heartbeat(beat(frames=40), now)
+        assert health.problem(now) is None
+    health.on_heartbeat(beat(frames=40), now=3.3)
+    assert health.problem(now=3.3) == "no audio frames for 2.3 s"
+
+
+def test_frames_standing_still_on_purpose_are_not_a_stall():
+    for live, waiting in ((False, False), (True, True)):
+        health = ready_health(live=live)
+        for step in range(20):
+            health.on_heartbeat(beat(frames=40, waiting=waiting), 1.0 + step * 0.25)
+        assert health.problem(1.0 + 19 * 0.25) is None
+
+
+def test_frames_that_keep_coming_are_healthy():
+    health = ready_health(live=True)
+    for step in range(20):
+        health.on_heartbeat(beat(frames=40 + step), 1.0 + step * 0.25)
+    assert health.problem(1.0 + 19 * 0.25) is None
+
+
+def test_silence_is_a_problem_after_the_heartbeat_timeout_unless_a_job_was_announced():
+    health = ready_health(live=False)
+    health.on_heartbeat(beat(frames=10), now=2.0)
+    assert health.problem(now=3.9) is None
+    assert health.problem(now=4.1) == "no heartbeat for 2.1 s"
+
+    health.on_heartbeat(beat(frames=11, jobs=[("speak", 4.5)]), now=4.5)
+    assert health.problem(now=8.4) is None  # synthesizing: up to its deadline
+    assert health.problem(now=8.6) == "speak ran past its 4 s deadline"
+
+
+def test_a_process_that_never_gets_ready_is_given_the_start_timeout():
+    health = VoiceHealth(LIMITS, live=True, started_at=0.0)
+    assert health.problem(now=170.0) is None
+    assert health.problem(now=181.0) == "the voice process did not start within 180 s"
