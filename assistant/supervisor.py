@@ -57,8 +57,9 @@ BRAIN_STOP_SECONDS = 2.0
 """After SIGTERM: time for the brain to end its turn and close the memory. A turn still waiting on
 the model is left behind; its memory writes are transactions, so none is left half-done."""
 WATCHDOG_PING_SECONDS = 1.0
-POLL_SECONDS = 0.05
-"""Longest sleep of the loop when neither the voice process nor the brain has anything."""
+POLL_SECONDS = 0.25
+"""Longest sleep of the loop when neither the voice process nor the brain has anything: both
+wake it when they do, and the watchdog's limits are whole seconds."""
 CONTEXT_CHARS = 300
 
 EXIT_OK = 0

@@ -30,6 +30,7 @@ log = logging.getLogger(__name__)
 STALL_SECONDS = 2.0
 """A running microphone that delivers nothing for this long has failed."""
 QUEUE_SECONDS = 10.0
+BLOCK_SECONDS = 0.064
 """Microphone audio kept while the reader is busy; beyond it the oldest is dropped."""
 INPUT_LATENCY_SECONDS = 0.1
 OUTPUT_LATENCY_SECONDS = 0.1
@@ -107,9 +108,15 @@ class MicrophoneSource:
         self.name: str = info["name"]
         """The device's name as PortAudio reports it."""
         self._stall_seconds = stall_seconds
-        rate = int(info["default_samplerate"])
+        # Recording at 16 kHz where the device (or the sound server) can saves resampling here;
+        # blocks of two VAD frames halve the wake-ups of a 20 ms default on a quiet shelf.
+        rate = (
+            SAMPLE_RATE
+            if _supports(sd, "input", info["index"], SAMPLE_RATE, 1)
+            else int(info["default_samplerate"])
+        )
         channels = _channels(sd, info, "input", rate)
-        block_samples = rate // 50  # 20 ms a block is the usual PortAudio default
+        block_samples = round(rate * BLOCK_SECONDS)
         self._blocks: queue.Queue[np.ndarray] = queue.Queue(
             maxsize=max(1, int(QUEUE_SECONDS * rate / block_samples))
         )
