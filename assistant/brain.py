@@ -25,8 +25,8 @@ from assistant.voice_commands import (
     parse_voice_command,
     to_second_person,
 )
-from audio.sentences import IncrementalSentenceSplitter
-from config.personality import PersonalityCard
+from audio import IncrementalSentenceSplitter
+from config import PersonalityCard
 from memory import (
     Action,
     Memory,

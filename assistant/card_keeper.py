@@ -6,8 +6,7 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
-from config import ConfigError, packaged_file
-from config.personality import CARD_FILE, PersonalityCard, load_card
+from config import CARD_FILE, ConfigError, PersonalityCard, load_card, packaged_file
 
 log = logging.getLogger(__name__)
 

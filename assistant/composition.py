@@ -10,8 +10,7 @@ from assistant.conversation import ConversationHistory
 from assistant.learning import Learner
 from assistant.memory_setup import open_memory
 from assistant.ollama import OllamaClient
-from config import Settings
-from config.personality import find_card
+from config import Settings, find_card
 
 
 def build_brain(settings: Settings, database: Path | None, card: Path | None) -> Brain:

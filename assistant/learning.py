@@ -17,10 +17,14 @@ from dataclasses import dataclass
 from assistant.conversation import ConversationHistory, Exchange
 from assistant.ollama import ChatMessage, ModelError, OllamaClient
 from assistant.reply import Note
-from memory import Action, Memory, MemoryInputError, Origin, Source
-from memory.extraction import (
+from memory import (
     EXTRACTION_INSTRUCTIONS,
     EXTRACTION_SCHEMA,
+    Action,
+    Memory,
+    MemoryInputError,
+    Origin,
+    Source,
     extraction_request,
     parse_extraction,
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from config.personality import PersonalityCard, Teasing
+from config import PersonalityCard, Teasing
 from memory import Recall
 
 SPEECH_RULES = (

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from audio.listener import Via
+from audio import Via
 
 
 @dataclass(frozen=True)

@@ -26,11 +26,7 @@ from assistant.brain_worker import BrainWorker, KnownNames, ReplyEnd, SpeakText
 from assistant.event_log import EventLog
 from assistant.reply import AwaitAnswer, HeardUtterance, Note
 from assistant.systemd_notify import SystemdNotifier
-from audio import trace
-from audio.files import TimelineSink
-from audio.format import seconds_to_samples
-from audio.listener import Via
-from audio.messages import (
+from audio import (
     Failed,
     FinishReply,
     Heard,
@@ -43,8 +39,13 @@ from audio.messages import (
     Shutdown,
     Speak,
     Spoken,
+    TimelineSink,
+    Via,
+    VoiceIO,
+    run_voice_process,
+    seconds_to_samples,
+    trace,
 )
-from audio.voice_process import VoiceIO, run_voice_process
 from config import Settings, VoiceProcessSettings
 
 log = logging.getLogger(__name__)
@@ -583,6 +584,6 @@ class Supervisor:
         return round(self._position, 3)
 
     def _input_samples(self) -> int:
-        from audio.wav import read_wav
+        from audio import read_wav
 
         return len(read_wav(self.files.input)) if self.files.input else 0

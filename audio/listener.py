@@ -27,7 +27,7 @@ from typing import ClassVar
 
 from audio.phrase import find_phrase
 from audio.segmenter import ClockEvent, EndReason, SpeechEnded, SpeechStarted
-from config.schema import ListenerSettings, VadSettings
+from config import ListenerSettings, VadSettings
 
 logger = logging.getLogger(__name__)
 

@@ -16,7 +16,7 @@ from enum import Enum, StrEnum
 from typing import Any, ClassVar
 
 from audio.format import samples_to_seconds, seconds_to_samples
-from config.schema import VadSettings
+from config import VadSettings
 
 HYSTERESIS = 0.15
 """How far below the threshold a probability must fall to count as silence (at most half the

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
-from config.schema import SpeechToTextSettings
+from config import SpeechToTextSettings
 
 if TYPE_CHECKING:
     from faster_whisper import WhisperModel

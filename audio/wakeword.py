@@ -31,7 +31,7 @@ import pyopen_wakeword
 
 from audio.format import WAKE_CHUNK_SAMPLES, seconds_to_samples
 from audio.tflite import TfLiteModel
-from config.schema import WakeModelSettings, WakeSettings
+from config import WakeModelSettings, WakeSettings
 
 logger = logging.getLogger(__name__)
 

@@ -1,11 +1,21 @@
 """Settings and the personality card: schema, layered loading, validation, packaged defaults."""
 
 from config.loader import (
+    SETTINGS_FILE,
     config_search_path,
     load_settings,
     memory_database_path,
     packaged_file,
     user_config_dir,
+)
+from config.personality import (
+    CARD_FILE,
+    CardVoice,
+    Exchange,
+    PersonalityCard,
+    Teasing,
+    find_card,
+    load_card,
 )
 from config.schema import (
     AudioSettings,
@@ -25,21 +35,29 @@ from config.schema import (
 from config.yaml_source import ConfigError
 
 __all__ = [
+    "CARD_FILE",
+    "SETTINGS_FILE",
     "AudioSettings",
+    "CardVoice",
     "ConfigError",
     "ConversationSettings",
     "EmbedderSettings",
+    "Exchange",
     "ListenerSettings",
     "MemorySettings",
     "OllamaSettings",
+    "PersonalityCard",
     "Settings",
     "SpeechToTextSettings",
+    "Teasing",
     "TextToSpeechSettings",
     "VadSettings",
     "VoiceProcessSettings",
     "WakeModelSettings",
     "WakeSettings",
     "config_search_path",
+    "find_card",
+    "load_card",
     "load_settings",
     "memory_database_path",
     "packaged_file",

@@ -1,6 +1,13 @@
 """The fact store: similarity, merge and conflict decisions, SQLite storage with history, recall."""
 
 from memory.embedder import Embedder, EmbedderError, make_embedder
+from memory.extraction import (
+    EXTRACTION_INSTRUCTIONS,
+    EXTRACTION_SCHEMA,
+    ExtractedFact,
+    extraction_request,
+    parse_extraction,
+)
 from memory.facts import ConflictPair, Memory, clean_statement
 from memory.kinds import Kind, UnknownKindError, guess_kind, normalise_kind
 from memory.model import (
@@ -21,11 +28,14 @@ from memory.store import StoreError
 
 __all__ = [
     "CONFLICT_NOTICE",
+    "EXTRACTION_INSTRUCTIONS",
+    "EXTRACTION_SCHEMA",
     "Action",
     "ConflictPair",
     "CosineBands",
     "Embedder",
     "EmbedderError",
+    "ExtractedFact",
     "Fact",
     "FactStatus",
     "HistoryAction",
@@ -46,8 +56,10 @@ __all__ = [
     "UnknownKindError",
     "clean_statement",
     "cosine_bands",
+    "extraction_request",
     "guess_kind",
     "judge",
     "make_embedder",
     "normalise_kind",
+    "parse_extraction",
 ]

@@ -8,8 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from assistant.cli.common import EXIT_FAILURE, EXIT_OK
-from config import ConfigError, Settings, load_settings
-from config.personality import find_card, load_card
+from config import ConfigError, Settings, find_card, load_card, load_settings
 
 
 @dataclass(frozen=True)
@@ -70,7 +69,7 @@ def _card(explicit: Path | None) -> Finding:
 
 
 def _speech_to_text(settings: Settings) -> Finding:
-    from audio.stt import SpeechModelError, resolve_model
+    from audio import SpeechModelError, resolve_model
 
     try:
         path = resolve_model(settings.stt.model)
@@ -80,7 +79,7 @@ def _speech_to_text(settings: Settings) -> Finding:
 
 
 def _voice(settings: Settings) -> Finding:
-    from audio.tts import VoiceNotFoundError, default_voice_dirs, resolve_voice
+    from audio import VoiceNotFoundError, default_voice_dirs, resolve_voice
 
     try:
         path = resolve_voice(settings.tts.voice, default_voice_dirs())
@@ -90,7 +89,7 @@ def _voice(settings: Settings) -> Finding:
 
 
 def _wake_words(settings: Settings) -> Finding:
-    from audio.wakeword import WakeModelError, WakeWordDetector
+    from audio import WakeModelError, WakeWordDetector
 
     try:
         detector = WakeWordDetector(settings.wake)
@@ -102,7 +101,7 @@ def _wake_words(settings: Settings) -> Finding:
 
 
 def _device(settings: Settings, kind: str) -> Finding:
-    from audio.devices import AudioDeviceError, list_devices
+    from audio import AudioDeviceError, list_devices
 
     what = "microphone" if kind == "input" else "speaker"
     wanted = settings.audio.input_device if kind == "input" else settings.audio.output_device

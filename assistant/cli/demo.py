@@ -120,7 +120,7 @@ def _show_memory(settings: Settings, database: Path) -> None:
 
 
 def _mix(room: Path, hearth: Path, out: Path) -> None:
-    from audio.wav import read_wav, write_wav
+    from audio import read_wav, write_wav
 
     a, b = read_wav(room), read_wav(hearth)
     length = max(len(a), len(b))

@@ -44,7 +44,7 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _check_recording(path: Path) -> None:
-    from audio.wav import WavError, read_wav
+    from audio import WavError, read_wav
 
     try:
         read_wav(path)

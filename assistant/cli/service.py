@@ -39,8 +39,7 @@ from assistant.service_plan import (
     plan,
     settings_template,
 )
-from config import packaged_file
-from config.loader import SETTINGS_FILE
+from config import SETTINGS_FILE, packaged_file
 
 # Looking at the machine ---------------------------------------------------------------------------
 

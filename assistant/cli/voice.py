@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from assistant.cli.common import EXIT_OK, UserError, settings_from
-from audio.format import VAD_FRAME_SAMPLES
+from audio import VAD_FRAME_SAMPLES
 
 # Events worth a line on the terminal; the JSON lines file gets every event.
 PRINTED_EVENTS = ("wake", "utterance", "hint", "follow_up_open", "follow_up_close")
@@ -38,8 +38,7 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
 
 
 def _say(args: argparse.Namespace) -> int:
-    from audio.tts import SpeechParameters, TextToSpeech, VoiceNotFoundError
-    from audio.wav import write_wav
+    from audio import SpeechParameters, TextToSpeech, VoiceNotFoundError, write_wav
 
     settings = settings_from(args)
     if not args.text.strip():
@@ -55,7 +54,7 @@ def _say(args: argparse.Namespace) -> int:
         write_wav(args.output, samples.astype(np.int16))
         print(f"wrote {len(samples) / 16000:.1f} s of speech to {args.output}")
         return EXIT_OK
-    from audio.devices import AudioDeviceError, SpeakerSink
+    from audio import AudioDeviceError, SpeakerSink
 
     try:
         sink = SpeakerSink.from_settings(settings.audio)
@@ -67,9 +66,7 @@ def _say(args: argparse.Namespace) -> int:
 
 
 def _transcribe(args: argparse.Namespace) -> int:
-    from audio.stt import SpeechModelError, SpeechToText
-    from audio.vad import VoiceActivity
-    from audio.wav import WavError, read_wav
+    from audio import SpeechModelError, SpeechToText, VoiceActivity, WavError, read_wav
 
     settings = settings_from(args)
     try:
@@ -91,10 +88,7 @@ def _has_speech(samples: np.ndarray, vad: Any) -> bool:
 
 
 def _listen(args: argparse.Namespace) -> int:
-    from audio.listen import listen_to_recording
-    from audio.stt import SpeechModelError
-    from audio.wakeword import WakeModelError
-    from audio.wav import WavError
+    from audio import SpeechModelError, WakeModelError, WavError, listen_to_recording
 
     settings = settings_from(args)
     events = args.events.open("w", encoding="utf-8") if args.events else None
