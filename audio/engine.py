@@ -101,6 +101,15 @@ class Channel(Protocol):
 Mouth = TimelineMouth | SpeakerMouth
 
 
+@dataclass(frozen=True)
+class _Prepared:
+    """A sentence whose first piece of speech is made, waiting for its turn to be said."""
+
+    job: Speak
+    chunks: Iterator[SpeechChunk]
+    first: SpeechChunk | None
+
+
 @dataclass
 class _Transcription:
     text: str
@@ -156,6 +165,9 @@ class VoiceEngine:
         self._playing: Speak | None = None
         self._chunks: Iterator[SpeechChunk] | None = None
         self._ahead: SpeechChunk | None = None
+        self._exhausted = False  # the playing sentence has no more pieces to make
+        self._sounded = False  # the playing sentence's first piece has started
+        self._prepared: _Prepared | None = None
         """A sentence's first sound, made as the sentence began: it plays once the mouth is free."""
         self._speaking_reply: int | None = None
         self._finish: FinishReply | None = None
@@ -212,7 +224,12 @@ class VoiceEngine:
         return samples_to_seconds(self._clock)
 
     def _done(self) -> bool:
-        busy = self._playing is not None or bool(self._queue) or self._mouth.busy(self._clock)
+        busy = (
+            self._playing is not None
+            or self._prepared is not None
+            or bool(self._queue)
+            or self._mouth.busy(self._clock)
+        )
         if self._stopping:
             return not busy
         return (
@@ -371,6 +388,7 @@ class VoiceEngine:
             case Shutdown():
                 self._stopping = True
                 self._queue.clear()  # what was not begun stays with the supervisor
+                self._prepared = None
 
     # -- speaking --------------------------------------------------------------------------------
 
@@ -386,35 +404,37 @@ class VoiceEngine:
             else:
                 self._record("speaker_back")
             self._speaker_failure = failure
-        if self._chunks is not None:
-            ahead, self._ahead = self._ahead, None
-            chunk = ahead or self._next_chunk()
+        if self._playing is not None:
+            chunk, self._ahead = self._ahead, None
+            if chunk is None and not self._exhausted:
+                chunk = self._next_chunk()
             if chunk is not None:
-                if ahead is not None and self._playing is not None:  # the sentence's first sound
+                if not self._sounded:
+                    self._sounded = True
                     self._record("speak_start", job=self._playing.job, text=self._playing.text)
                 self._mouth.start(self._volume(chunk.samples), self._clock)
                 return
-            self._chunks = None
-            assert self._playing is not None
             self._record("speak_end", job=self._playing.job)
             self._send(Spoken(self._playing.job))
-            self._playing = None
+            self._playing, self._chunks = None, None
             # With the sentence acknowledged, the clock it ended on: a restarted process resumes
             # from the last heartbeat, never before speech already counted as said.
             self._heartbeat(force=True)
-            if self._announcing and not self._queue:
+            if self._announcing and not self._queue and self._prepared is None:
                 self._end_announcement()
-        if self._queue:
+        if self._prepared is not None:
+            prepared, self._prepared = self._prepared, None
+            self._begin(prepared)
+        elif self._queue:
             self._start_sentence(self._queue.popleft())
-        elif self._finish is not None and self._playing is None:
+        elif self._finish is not None:
             self._finish_reply(self._finish)
 
     def _start_sentence(self, job: Speak) -> None:
-        in_conversation = self._listener.state in (State.THINKING, State.SPEAKING)
-        if in_conversation and self._listener.state is State.THINKING:
-            self._act(self._listener.handle(ReplyStarted(self.t)))
-        # Speech outside a conversation (re-sent after a restart) still closes the microphone.
-        self._announcing = not in_conversation
+        self._begin(self._prepare(job))
+
+    def _prepare(self, job: Speak) -> _Prepared:
+        """Make a sentence's first piece of speech (the rest is made while it plays)."""
         first = job.reply != self._speaking_reply
         self._speaking_reply = job.reply
         params = SpeechParameters(
@@ -423,33 +443,55 @@ class VoiceEngine:
             speaker=self._base_params.speaker,
             volume=self._base_params.volume,
         )
-        self._playing = job
         self._trace("synthesis_start", job=job.job)
-        self._chunks = self._models.tts.synthesize(job.text, params, starts_reply=first)
-        self._ahead = self._next_chunk()
+        chunks = self._models.tts.synthesize(job.text, params, starts_reply=first)
+        first_chunk = self._next_chunk(chunks, job)
         self._trace("audio_ready", job=job.job)
+        return _Prepared(job, chunks, first_chunk)
+
+    def _begin(self, prepared: _Prepared) -> None:
+        """A prepared sentence becomes the one being said; its first piece plays when it can."""
+        in_conversation = self._listener.state in (State.THINKING, State.SPEAKING)
+        if in_conversation and self._listener.state is State.THINKING:
+            self._act(self._listener.handle(ReplyStarted(self.t)))
+        # Speech outside a conversation (re-sent after a restart) still closes the microphone.
+        self._announcing = not in_conversation
+        self._playing, self._chunks = prepared.job, prepared.chunks
+        self._ahead, self._exhausted = prepared.first, prepared.first is None
+        self._sounded = False
         self._speak_step()
 
     def _begin_during_sound(self) -> None:
-        """While a sound that is no sentence plays (the end-of-listening earcon), begin the next
-        sentence: its first audio is made meanwhile and follows the sound at once, where it used to
-        wait for the sound to end and then for Piper."""
-        if self._playing is None and self._queue:
-            self._start_sentence(self._queue.popleft())
+        """While a sound plays, make what follows it, so it follows at once instead of after
+        Piper: the next piece of the sentence, or the next sentence's first piece, or, during the
+        end-of-listening earcon, the reply's first sentence."""
+        if self._playing is None:
+            if self._queue:
+                self._start_sentence(self._queue.popleft())
+        elif self._ahead is None and not self._exhausted:
+            self._ahead = self._next_chunk()
+            self._exhausted = self._ahead is None
+        elif self._exhausted and self._prepared is None and self._queue:
+            self._prepared = self._prepare(self._queue.popleft())
 
-    def _next_chunk(self) -> SpeechChunk | None:
-        """The next piece of speech, synthesized now. Only the synthesis is a ``speak`` job: it
-        blocks the loop, so it gets the speak deadline; while a piece plays the loop beats as
-        usual, so a long sentence is never taken for a hang, nor a hang during it for a job."""
-        assert self._chunks is not None
+    def _next_chunk(
+        self, chunks: Iterator[SpeechChunk] | None = None, job: Speak | None = None
+    ) -> SpeechChunk | None:
+        """The next piece of a sentence (the playing one unless given), synthesized now. Only
+        the synthesis is a ``speak`` job: it blocks the loop, so it gets the speak deadline;
+        while a piece plays the loop beats as usual, so a long sentence is never taken for a
+        hang, nor a hang during it for a job."""
+        chunks = chunks if chunks is not None else self._chunks
+        job = job or self._playing
+        if chunks is None:
+            return None
         self._begin_job("speak")
         try:
             self._failpoints.hang_if(Failpoint.SYNTHESIS_HANG)
-            return next(self._chunks, None)
+            return next(chunks, None)
         except (OSError, ValueError) as error:  # a missing voice, a bad speaker number
-            log.error("cannot say %r: %s", self._playing.text if self._playing else "", error)
+            log.error("cannot say %r: %s", job.text if job else "", error)
             self._record("error", what="speech", message=str(error))
-            self._chunks = iter(())
             self._play_earcon(Earcon.ERROR)
             return None
         finally:
@@ -664,11 +706,13 @@ class VoiceEngine:
         self._mouth.stop(self._clock)
         if self._speaking_reply is not None:
             self._cut_replies.add(self._speaking_reply)
-        for job in [self._playing, *self._queue]:
+        prepared = self._prepared.job if self._prepared else None
+        for job in [self._playing, prepared, *self._queue]:
             if job is not None and job.job >= 0:
                 self._send(Spoken(job.job, interrupted=True))
         self._queue.clear()
         self._playing = None
+        self._prepared = None
         self._chunks = None
         self._ahead = None
         self._finish = None
