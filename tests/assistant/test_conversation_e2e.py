@@ -223,3 +223,19 @@ def test_reply_audio_is_silent_where_nothing_was_said(hearth, ollama):
     assert run.returncode == 0
     assert run.of("utterance") == [] and ollama.chat_requests() == []
     assert np.abs(run.reply_audio).max() == 0
+
+
+def test_each_sentence_is_made_while_the_one_before_plays(hearth, ollama):
+    ollama.script(Reply(text="Nairobi is the capital. It sits on a high plateau. It is busy."))
+    room = timeline(silence(1.0), speech("Hey Jarvis, tell me about Nairobi."), silence(12.0))
+    run = hearth(room, settings_for(ollama), env={"HEARTH_TRACE": "1"})
+    assert run.returncode == 0, run.summary()
+    order = [(e["event"], e.get("mark"), e.get("job")) for e in run.events
+             if e["event"] in ("speak_end", "trace")]  # fmt: skip
+    for job in (2, 3):
+        made = order.index(("trace", "synthesis_start", job))
+        before_ended = order.index(("speak_end", None, job - 1))
+        assert made < before_ended, f"sentence {job} was made only after {job - 1} ended"
+    # And each sentence is said whole, once, in order.
+    said = [e["job"] for e in run.of("speak_start")]
+    assert said == [1, 2, 3]
