@@ -23,8 +23,15 @@ CONFIG_FILES = ("assistant.yaml", "personality.yaml")
 STATE_DIR = Path("/var/lib/hearth")
 """The unit's StateDirectory, also the service user's home."""
 SOUND_GROUP = "audio"
-HIDDEN_FROM_SERVICE = (Path("/home"), Path("/root"), Path("/run/user"))
-"""What the unit's ProtectHome=yes hides: an installation there cannot start."""
+HIDDEN_FROM_SERVICE = {
+    Path("/home"): "ProtectHome=yes",
+    Path("/root"): "ProtectHome=yes",
+    Path("/run/user"): "ProtectHome=yes",
+    Path("/tmp"): "PrivateTmp=yes",
+    Path("/var/tmp"): "PrivateTmp=yes",
+}
+"""What the unit hides from the service, and the setting that hides it: an installation there
+cannot start."""
 _USER_NAME = re.compile(r"[a-z_][a-z0-9_-]{0,31}")
 
 
@@ -122,8 +129,9 @@ def check_request(request: Request) -> None:
         hidden = next((h for h in HIDDEN_FROM_SERVICE if needed and needed.is_relative_to(h)), None)
         if hidden is not None:
             raise ServiceRequestError(
-                f"{needed} is under {hidden}, which the service cannot see (ProtectHome=yes): "
-                "install Hearth outside home directories and without -e, e.g. "
+                f"{needed} is under {hidden}, which the service cannot see "
+                f"({HIDDEN_FROM_SERVICE[hidden]}): install Hearth outside home and temporary "
+                "folders and without -e, e.g. "
                 "python3 -m venv /opt/hearth/venv && /opt/hearth/venv/bin/pip install "
                 "'/path/to/hearth[models]', then run /opt/hearth/venv/bin/hearth install-service"
             )

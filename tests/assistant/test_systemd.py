@@ -396,6 +396,8 @@ def test_a_unit_template_without_exec_start_is_refused() -> None:
         ("Hearth Bot", EXECUTABLE, "not a valid name"),
         ("hearth", Path("/home/pi/venv/bin/hearth"), "ProtectHome"),
         ("hearth", Path("/root/venv/bin/hearth"), "ProtectHome"),
+        ("hearth", Path("/tmp/hearth/.venv/bin/hearth"), "PrivateTmp"),
+        ("hearth", Path("/var/tmp/venv/bin/hearth"), "PrivateTmp"),
     ],
 )
 def test_requests_the_service_could_not_run_with_are_refused(
