@@ -59,6 +59,9 @@ def defaults() -> dict[str, str]:
     return config_copies()
 
 
+STAND_IN_HEARTH = Path("/usr/bin/env")
+
+
 def hearth_executable() -> Path:
     """The real ``hearth`` of the environment running the tests."""
     return installed_hearth()
@@ -431,6 +434,15 @@ def real_system_state() -> dict[Path, tuple[bool, float | None]]:
     }
 
 
+@pytest.fixture(autouse=True)
+def installed_where_the_service_can_see_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command-line tests plan for an installation the service can see, wherever the
+    checkout running them lives (under /tmp, say, which the unit's PrivateTmp hides, and which
+    install-service rightly refuses): /usr/bin/env stands in for an installed hearth."""
+    monkeypatch.setattr(install, "installed_hearth", lambda: STAND_IN_HEARTH)
+    monkeypatch.setattr(install, "installed_code", lambda: STAND_IN_HEARTH.parent)
+
+
 @pytest.fixture
 def image(tmp_path: Path) -> Path:
     """A system image root: the account files, with an audio group and no hearth user."""
@@ -455,7 +467,7 @@ def test_a_dry_run_prints_every_step_and_changes_nothing(
     assert f"write  {image}/etc/hearth/assistant.yaml" in out
     assert f"write  {image}/etc/hearth/personality.yaml" in out
     assert f"write  {image}/etc/systemd/system/hearth.service" in out
-    assert f"| ExecStart={hearth_executable()} run" in out
+    assert f"| ExecStart={STAND_IN_HEARTH} run" in out
     assert "| User=hearth" in out
     assert "| Group=hearth" in out
     assert f"systemctl --root={image} enable hearth.service" in out
@@ -509,7 +521,7 @@ def test_a_real_run_into_a_prefix_writes_the_files(
     unit_file = image / "etc/systemd/system/hearth.service"
     assert unit_file.stat().st_mode & 0o777 == 0o644
     unit = unit_settings(unit_file.read_text())
-    assert unit["ExecStart"] == [f"{hearth_executable()} run"]
+    assert unit["ExecStart"] == [f"{STAND_IN_HEARTH} run"]
     assert unit["User"] == ["hearth"]
     assert [argv[0] for argv in recorded] == ["useradd", "usermod", "systemctl"]
     assert all(str(image) in " ".join(argv) for argv in recorded)
