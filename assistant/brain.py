@@ -125,7 +125,8 @@ class Brain:
                 said.append(sentence)
                 yield Sentence(sentence)
         except ModelError as error:
-            log.warning("reply failed: %s", error)
+            # Spoken, and in the event stream; the log keeps the detail for a person reading it.
+            log.info("reply failed: %s", error)
             # What was already said stays said; the rest of the sentence in progress is dropped.
             yield Note("error", {"what": "model", "kind": type(error).__name__,
                                  "message": str(error)})  # fmt: skip

@@ -96,6 +96,8 @@ def _say_where_the_model_is(settings: Settings) -> None:
 
 def _show(record: dict[str, Any]) -> None:
     match record.get("event"):
+        case "wake":
+            print(f"[{record['t']:6.1f}s] (the wake word: Hearth is listening)", flush=True)
         case "utterance":
             via = "" if record.get("via") == "wake" else " (no wake word)"
             print(f"[{record['t']:6.1f}s] You{via}: {record['text']}", flush=True)
@@ -105,8 +107,11 @@ def _show(record: dict[str, Any]) -> None:
             ids = record.get("facts") or [record.get("fact")]
             facts = ", ".join(f"#{fact_id}" for fact_id in ids)
             print(f"          (memory: {record.get('action')} {facts})", flush=True)
-        case "worker_restart" | "error":
-            print(f"          ({record['event']}: {record})", flush=True)
+        case "error":
+            what = record.get("kind") or record.get("what")
+            print(f"          (error, {what}: {record.get('message')})", flush=True)
+        case "worker_restart":
+            print(f"          (voice process restarted: {record.get('reason')})", flush=True)
 
 
 def _show_memory(settings: Settings, database: Path) -> None:
