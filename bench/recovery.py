@@ -353,29 +353,20 @@ def clock_ticks(pid: int) -> int:
     return int(fields[11]) + int(fields[12])
 
 
-def idle(seconds: float, folder: Path) -> None:
-    from tests.audio.pulse import ROOM, SPEAKER, PulseServer
-
-    for program in ("pulseaudio", "pactl", "pacat", "parec"):
-        if shutil.which(program) is None:
-            print(f"Idle CPU: skipped, {program} is not installed")
-            return
-    pulse = start_pulse(folder / "pulse", PulseServer)
-    server = OllamaServer().start()
-    player = None
+def measure_idle(
+    folder: Path, server: OllamaServer, pulse: Any, seconds: float
+) -> tuple[float, dict[int, int], list[int], int | None, list[dict[str, Any]]] | None:
+    """Run the service live and count its CPU ticks over ``seconds`` once it is in standby."""
+    service = Service.start(
+        folder, f"ollama:\n  url: {server.url}\n", [], {**pulse.env, "HEARTH_LOG_LEVEL": "INFO"}
+    )
     try:
-        pulse.add_sinks(ROOM, SPEAKER)
-        player = play_noise(pulse, ROOM, seconds + 60.0)
-        service = Service.start(
-            folder, f"ollama:\n  url: {server.url}\n", [], {**pulse.env, "HEARTH_LOG_LEVEL": "INFO"}
-        )
         deadline = time.monotonic() + 120
         while service.status.status_after(0.0, STANDBY) is None:
             if service.process.poll() is not None or time.monotonic() > deadline:
                 log = (folder / "hearth.log").read_text(errors="replace")[-2000:]
                 print(f"Idle CPU: the service did not get ready\n{log}")
-                service.stop()
-                return
+                return None
             time.sleep(0.1)
         time.sleep(5.0)  # past the first moments after loading
         pids = service.processes()
@@ -385,11 +376,31 @@ def idle(seconds: float, folder: Path) -> None:
         wall = time.monotonic() - began
         used = {pid: clock_ticks(pid) - before[pid] for pid in pids}
         restarts = [e for e in service.new_events() if e["event"] == "worker_restart"]
-        voice = service.voice_process()
+        return wall, used, pids, service.voice_process(), restarts
+    finally:
         service.stop()
+
+
+def idle(seconds: float, folder: Path) -> None:
+    from tests.audio.pulse import ROOM, running_pulse
+
+    for program in ("pulseaudio", "pactl", "pacat", "parec"):
+        if shutil.which(program) is None:
+            print(f"Idle CPU: skipped, {program} is not installed")
+            return
+    server = OllamaServer().start()
+    try:
+        with running_pulse(folder / "pulse") as pulse:
+            player = play_noise(pulse, ROOM, seconds + 60.0)
+            try:
+                measured = measure_idle(folder, server, pulse, seconds)
+            finally:
+                stop(player)
     finally:
         server.stop()
-        stop_pulse(pulse, player)
+    if measured is None:
+        return
+    wall, used, pids, voice, restarts = measured
     hz = os.sysconf("SC_CLK_TCK")
     share = {pid: ticks / hz / wall * 100 for pid, ticks in used.items()}
     total = sum(share.values())
@@ -401,39 +412,6 @@ def idle(seconds: float, folder: Path) -> None:
           f"{IDLE_TARGET_PERCENT:.0f}% target): supervisor {supervisor:.1f}%, voice process "
           f"{voice_share:.1f}%, others {total - supervisor - voice_share:.1f}%; "
           f"restarts meanwhile {len(restarts)}")  # fmt: skip
-
-
-def start_pulse(folder: Path, server_class: Any) -> Any:
-    """A private PulseAudio as tests/audio/pulse.py starts one, its files under ``folder``."""
-    for sub in ("home", "config", "state", "runtime"):
-        (folder / sub).mkdir(parents=True, exist_ok=True)
-    (folder / "runtime").chmod(0o700)
-    env = {
-        **os.environ,
-        "HOME": str(folder / "home"),
-        "XDG_CONFIG_HOME": str(folder / "config"),
-        "XDG_RUNTIME_DIR": str(folder / "runtime"),
-        "PULSE_RUNTIME_PATH": str(folder / "runtime"),
-        "PULSE_STATE_PATH": str(folder / "state"),
-        "PULSE_COOKIE": str(folder / "cookie"),
-        "PULSE_SERVER": f"unix:{folder / 'native'}",
-    }
-    process = subprocess.Popen(
-        ["pulseaudio", "--system=false", "-n", "--daemonize=no", "--use-pid-file=no",
-         "--exit-idle-time=-1", "--disallow-exit", f"--log-target=file:{folder / 'pulse.log'}",
-         f"--load=module-native-protocol-unix socket={folder / 'native'} auth-anonymous=1"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    pulse = server_class(folder=folder, env=env, process=process)
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            pulse.pactl("info")
-            return pulse
-        except subprocess.CalledProcessError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise
-            time.sleep(0.1)
 
 
 def play_noise(pulse: Any, sink: str, seconds: float) -> subprocess.Popen[bytes]:
@@ -455,17 +433,14 @@ def play_noise(pulse: Any, sink: str, seconds: float) -> subprocess.Popen[bytes]
     return player
 
 
-def stop_pulse(pulse: Any, player: subprocess.Popen[bytes] | None) -> None:
-    """Stop the player, the recorders and the server, by their process ids."""
-    for process in [player, *pulse.recorders.values(), pulse.process]:
-        if process is None:
-            continue
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+def stop(process: subprocess.Popen[bytes]) -> None:
+    """Stop a process started here, by its id."""
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 def main() -> None:

@@ -23,6 +23,7 @@ import subprocess
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -147,18 +148,10 @@ class Recording:
         return np.frombuffer(data[: len(data) // 2 * 2], dtype="<i2").astype(np.int16)
 
 
-@pytest.fixture
-def pulse(tmp_path: Path) -> Iterator[PulseServer]:
-    """A running PulseAudio with the sinks ``room`` and ``speaker``; see the module docstring."""
-    for program in ("pulseaudio", "pactl", "pacat", "parec"):
-        if shutil.which(program) is None:
-            pytest.skip(f"{program} is not installed (Debian: apt-get install pulseaudio)")
-    try:
-        list_devices()
-    except AudioDeviceError as error:
-        pytest.skip(str(error))
-
-    folder = tmp_path / "pulse"
+@contextmanager
+def running_pulse(folder: Path) -> Iterator[PulseServer]:
+    """A private PulseAudio with the sinks ``room`` and ``speaker``, its files under ``folder``,
+    stopped (by pid, with every recorder) on leaving. Clients find it through ``server.env``."""
     env = _environment(folder)
     process = subprocess.Popen(
         [
@@ -177,19 +170,34 @@ def pulse(tmp_path: Path) -> Iterator[PulseServer]:
         stderr=subprocess.DEVNULL,
     )
     server = PulseServer(folder=folder, env=env, process=process)
-    with pytest.MonkeyPatch.context() as patch:
+    try:
+        _wait_until_ready(server)
+        server.add_sinks(ROOM, SPEAKER)
+        yield server
+    finally:
+        for recorder in server.recorders.values():
+            _stop(recorder)
+        _stop(process)
+
+
+@pytest.fixture
+def pulse(tmp_path: Path) -> Iterator[PulseServer]:
+    """A running PulseAudio with the sinks ``room`` and ``speaker``; see the module docstring."""
+    for program in ("pulseaudio", "pactl", "pacat", "parec"):
+        if shutil.which(program) is None:
+            pytest.skip(f"{program} is not installed (Debian: apt-get install pulseaudio)")
+    try:
+        list_devices()
+    except AudioDeviceError as error:
+        pytest.skip(str(error))
+    with running_pulse(tmp_path / "pulse") as server, pytest.MonkeyPatch.context() as patch:
         # Only what a client needs; HOME and XDG folders of the test process stay as they are.
         for name in ("PULSE_SERVER", "PULSE_COOKIE"):
-            patch.setenv(name, env[name])
+            patch.setenv(name, server.env[name])
+        refresh_devices()  # PortAudio lists ALSA's pulse devices only once a server answers
         try:
-            _wait_until_ready(server)
-            server.add_sinks(ROOM, SPEAKER)
-            refresh_devices()  # PortAudio lists ALSA's pulse devices only once a server answers
             yield server
         finally:
-            for recorder in server.recorders.values():
-                _stop(recorder)
-            _stop(process)
             refresh_devices()  # forget the server's devices before the environment goes back
 
 
@@ -216,7 +224,7 @@ def _wait_until_ready(server: PulseServer) -> None:
         if server.process.poll() is not None:
             log = server.folder / "pulseaudio.log"
             detail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
-            pytest.fail(f"pulseaudio exited with {server.process.returncode}:\n{detail}")
+            raise RuntimeError(f"pulseaudio exited with {server.process.returncode}:\n{detail}")
         try:
             server.pactl("info")
             return
