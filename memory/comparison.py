@@ -108,10 +108,9 @@ class _Pair:
         # only when one fact introduces the relative the other is about ("I have a cat named
         # Luna" / "My cat is called Luna"); then both facts are about it.
         self.relatives = frozenset(reading.relative for reading in (new, old)) - {""}
-        unkeyed = (TermKind.NUMBER, TermKind.TIME)
         # What both say beyond who it is about ("brother" in two facts about a brother).
         self.shared_keyed = any(
-            term.kind not in unkeyed and term.text not in self.relatives and term not in only
+            term.kind not in _UNKEYED and term.text not in self.relatives and term not in only
             for side, only in ((self.new_side, self.new_only), (self.old_side, self.old_only))
             for term in side
         )
@@ -148,7 +147,7 @@ class _Pair:
         )
         instructions = self.new.attitude is Attitude.WISH and self.old.attitude is Attitude.WISH
         if not reason and (not negative or instructions):
-            reason = self._value() or self._substitution()
+            reason = self._value() or self._substitution() or self._stated_value()
         if reason and self._change_word():
             reason = f"{reason}; change word '{self._change_word()}'"
         return reason
@@ -317,6 +316,78 @@ class _Pair:
         label = f"{attribute} differs" if attribute else "value differs"
         return f"{label}: {surfaces(new)} / {surfaces(old)}"
 
+    def _stated_value(self) -> str:
+        """ "My favourite editor is Vim" / "...is Helix", "My dog's name is Rex" / "...is max":
+        two "X is Y" facts (or facts describing a relative they introduce: "I have a cat named
+        Luna") that state a value of the same single-valued attribute.
+
+        The frame holds one value, so the values need no type: a lexicon term, a name and an
+        unknown word ("Vim" / "Helix", "blue" / "teal", "Sushi" / "pizza") are two values all the
+        same. Each fact differs in its value (a few words at most, none after a preposition) and
+        in nothing else.
+        """
+        if not all(reading.functional or reading.introduced for reading in (self.new, self.old)):
+            return ""
+        new, old = self._stated(self.new_only), self._stated(self.old_only)
+        if not new or not old or any(term.slot for term in new + old):
+            return ""
+        if not (self._whole_part(new, self.new_side) and self._whole_part(old, self.old_side)):
+            return ""
+        attribute = self._stated_attribute(new, old)
+        return f"{attribute} differs: {surfaces(new)} / {surfaces(old)}" if attribute else ""
+
+    def _stated(self, only: Sequence[Term]) -> tuple[Term, ...]:
+        """What one side says and the other does not, when it is a value: a few words, names or
+        group members, and nothing else (no number, no broad word such as "favourite")."""
+        if len(only) > MAX_SUBSTITUTED_WORDS:
+            return ()
+        if any(term.kind in _UNKEYED or is_generic(term) for term in only):
+            return ()
+        if any(term.text in self.relatives for term in only):
+            return ()
+        return tuple(only)
+
+    def _whole_part(self, values: Sequence[Term], side: Sequence[Term]) -> bool:
+        """Whether the values make one part of an "X is Y" fact: all of the subject, with the
+        rest naming what they are of ("Vim is my favourite editor", "Lisbon is where I live"),
+        or all in the rest ("My favourite editor is Vim"). A word that differs in a subject with
+        more in it, or before a rest that says more, names what the fact is about ("My favourite
+        dog / car is called Max", "My boat / car is called Wave"), not a value."""
+        if not any(value.in_subject for value in values):
+            return True
+        if not all(value.in_subject for value in values):
+            return False
+        subject = [term for term in side if term.in_subject]
+        rest = [term for term in side if not term.in_subject and term.text not in self.relatives]
+        names_attribute = any(term.possessed for term in rest) or all(
+            term.text in lexicon.FUNCTIONAL or is_generic(term) for term in rest
+        )
+        return len(subject) == len(values) and names_attribute
+
+    def _stated_attribute(self, new: Sequence[Term], old: Sequence[Term]) -> str:
+        """The single-valued attribute both facts give a value: a word of lexicon.FUNCTIONAL that
+        both say, placed as what the values are of ("my favourite editor" before "is Vim", or
+        after the copula in "Vim is my favourite editor").
+
+        A broad attribute (a favourite, a name) takes any value. One that names a kind of thing
+        ("my phone") is given a value by what says which thing it is, a name or a known kind of
+        it; other words describe it ("My car is a Volvo" / "My car is red" / "My car is old")."""
+        for term in self.new_side:
+            if term.text in self.relatives or not _attribute_of(term, new):
+                continue
+            for match in self.old_side:
+                if match.text in self.relatives or not _attribute_of(match, old):
+                    continue
+                if not agrees(term, match):
+                    continue
+                for word in (term, match):
+                    if word.text in lexicon.FUNCTIONAL and (
+                        is_generic(word)
+                        or all(_identifies(value, word.text) for value in (*new, *old))
+                    ):
+                        return word.text
+        return ""
+
     def _described_thing(self) -> str:
         """ "I like my eggs runny" / "...hard-boiled": both describe the same "my X"."""
         for term, match in self._followed_matches():
@@ -417,6 +488,26 @@ class _Pair:
         return ""
 
 
+def _attribute_of(attribute: Term, values: Sequence[Term]) -> bool:
+    """Whether a word stands where what the values are of stands: before them ("My favourite
+    editor is Vim"), or across the copula from values in the subject ("Vim is my favourite
+    editor")."""
+    if attribute.kind in _UNKEYED or attribute in values:
+        return False
+    return all(
+        not attribute.in_subject if value.in_subject else attribute.position < value.position
+        for value in values
+    )
+
+
+def _identifies(value: Term, attribute: str) -> bool:
+    """Whether a value says which thing of the attribute's kind it is: a name the lexicon does
+    not know otherwise, or a kind of the thing it knows (Vim is an editor, an iPhone a phone)."""
+    if attribute in value.groups or attribute in lexicon.ancestors(value.text):
+        return True
+    return value.kind is TermKind.NAME and not value.groups and not lexicon.ancestors(value.text)
+
+
 def _ranking(order: tuple[Term, Term]) -> str:
     return f"{order[0].surface} over {order[1].surface}"
 
@@ -432,6 +523,8 @@ _RELATIVES = frozenset(lexicon.RELATIONS.values())
 _OPPOSITE_SLOTS = ({"to", "from"}, {"into", "from"})
 
 _SLOTTED = frozenset(("number", "time", "name"))
+
+_UNKEYED = (TermKind.NUMBER, TermKind.TIME)
 
 
 def _attitudes_agree(new: Reading, old: Reading) -> bool:

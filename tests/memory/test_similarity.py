@@ -163,6 +163,66 @@ def test_unrelated_or_compatible_facts_stay_apart(first: str, second: str, why: 
     assert why in judgement.reason
 
 
+# Values the lexicon does not know ----------------------------------------------------------------
+
+# One value of a single-valued attribute ("favourite", a name, "my editor") against another: a
+# conflict whether the values are lexicon terms, names or unknown words ("Emax" is a misheard
+# Emacs), as with two lexicon terms ("My favourite editor is Vim" / "...is Emacs").
+UNLISTED_VALUE_CONFLICTS = [
+    ("My favourite editor is Vim", "My favourite editor is Helix", "Vim / Helix"),
+    ("My favourite editor is Vim", "My favourite editor is Zed", "Vim / Zed"),
+    ("My favourite editor is Vim", "My favourite editor is Kakoune", "Vim / Kakoune"),
+    ("My favourite editor is Vim", "My favourite editor is Emax", "Vim / Emax"),
+    ("My favourite colour is blue", "My favourite colour is teal", "blue / teal"),
+    ("My favourite colour is blue", "My favourite colour is mauve", "blue / mauve"),
+    ("My favourite colour is teal", "My favourite colour is dark green", "teal / dark green"),
+    ("Vim is my favourite editor", "Helix is my favourite editor", "Vim / Helix"),
+    ("My favourite editor is Vim", "Helix is my favourite editor", "Vim / Helix"),
+    ("Sushi is my favourite food", "Pizza is my favourite food", "Sushi / Pizza"),
+    ("My favourite season is autumn", "My favourite season is monsoon", "autumn / monsoon"),
+    ("My dog is called Rex", "My dog is called max", "name differs: Rex / max"),
+    ("My cat is named Luna", "My cat is named biscuit", "name differs: Luna / biscuit"),
+    ("I have a cat named Luna", "My cat is called biscuit", "name differs: Luna / biscuit"),
+    ("My editor is Vim", "My editor is Helix", "editor differs: Vim / Helix"),
+    ("My OS is Linux", "My OS is NixOS", "os differs: Linux / NixOS"),
+    ("My phone is an iPhone", "My phone is a Fairphone", "phone differs: iPhone / Fairphone"),
+    ("Lisbon is where I live", "Berlin is my home", "live differs: Lisbon / Berlin"),
+]
+
+
+@pytest.mark.parametrize(("first", "second", "why"), UNLISTED_VALUE_CONFLICTS)
+def test_a_value_outside_the_lexicon_still_conflicts(first: str, second: str, why: str) -> None:
+    for new, old in ((first, second), (second, first)):
+        judgement = judge(new, Kind.PREFERENCE, old, Kind.PREFERENCE)
+        assert judgement.relation is CONFLICT, judgement.reason
+    assert why in reason(first, second)
+    assert index_keys(first) & index_keys(second)
+
+
+# Where the frame does not hold one value, or the words that differ are not its value.
+UNLISTED_VALUE_DISTINCT = [
+    ("I like jazz", "I like hiking"),  # liking has many values
+    ("I speak Spanish", "I speak French"),
+    ("I play guitar", "I play tennis"),
+    ("My sister lives in Madrid", "My brother lives in Madrid"),  # another subject
+    ("My favourite editor is Vim", "My editor is Helix"),  # a favourite is not what one uses
+    ("My car is red", "My car is old"),  # a colour and an age describe one car
+    ("My car is a Volvo", "My car is old"),
+    ("My phone is an iPhone", "My phone is cracked"),
+    ("My boat is called Wave", "My car is called Wave"),  # the named things differ
+    ("My favourite dog is called Max", "My favourite car is called Max"),
+    ("I live in Lisbon", "I live in a flat"),  # a city and a home: other slots of "live"
+    ("I work in London", "I work in tech"),
+    ("I work at Google", "I work at night"),
+]
+
+
+@pytest.mark.parametrize(("first", "second"), UNLISTED_VALUE_DISTINCT)
+def test_a_differing_word_outside_one_value_frame_stays_distinct(first: str, second: str) -> None:
+    for new, old in ((first, second), (second, first)):
+        assert relation(new, old) is DISTINCT, reason(new, old)
+
+
 # Kinds -------------------------------------------------------------------------------------------
 
 
