@@ -78,6 +78,9 @@ FRAME_SECONDS = samples_to_seconds(VAD_FRAME_SAMPLES)
 HISTORY_MARGIN_SECONDS = 5.0
 """Audio kept beyond the longest utterance, for the wake window and the pre-roll."""
 DEVICE_RETRY_SECONDS = 0.5
+STANDBY_SPEECH_FLOOR = 100.0
+"""RMS (of int16 samples, about -50 dBFS) under which a standby frame holds no speech to hint at;
+speech at a normal distance is 30 times louder, and a quiet request is still heard once awake."""
 WAKE_CONTINUATION_SECONDS = 1.0
 """A request starting this soon after the wake word is heard together with it."""
 CONTEXT_MAX_SECONDS = 2.0
@@ -538,7 +541,7 @@ class VoiceEngine:
             and not self._announcing
             and self._clock >= self._settled_at
         )
-        probability = self._models.vad.process(frame)
+        probability = self._speech_probability(frame)
         detections = self._models.wake.process(frame, start + len(frame))
         if open_:
             self._pending_wakes.extend(detections)
@@ -550,6 +553,16 @@ class VoiceEngine:
             held, self._held_end = self._held_end, None
             self._act(self._listener.handle(held))
         self._act(self._listener.handle(Tick(t)))
+
+    def _speech_probability(self, frame: np.ndarray) -> float | None:
+        """Silero's verdict on a frame; in standby a frame below the speech floor is silence
+        without asking it. In standby the VAD only earns hints (the wake word runs on every
+        frame regardless), and a quiet shelf is most of a day: this halves its idle cost."""
+        if self._listener.state is State.STANDBY:
+            level = float(np.sqrt(np.mean(np.square(frame, dtype=np.float32))))
+            if level < STANDBY_SPEECH_FLOOR:
+                return 0.0
+        return self._models.vad.process(frame)
 
     def _verify_wakes(self) -> None:
         while self._pending_wakes and self._clock >= self._pending_wakes[0].verify_window[1]:
