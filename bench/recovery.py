@@ -382,7 +382,7 @@ def measure_idle(
 
 
 def idle(seconds: float, folder: Path) -> None:
-    from tests.audio.pulse import ROOM, running_pulse
+    from tests.audio.pulse import ROOM, running_pulse, stop_process
 
     for program in ("pulseaudio", "pactl", "pacat", "parec"):
         if shutil.which(program) is None:
@@ -395,7 +395,7 @@ def idle(seconds: float, folder: Path) -> None:
             try:
                 measured = measure_idle(folder, server, pulse, seconds)
             finally:
-                stop(player)
+                stop_process(player)
     finally:
         server.stop()
     if measured is None:
@@ -431,16 +431,6 @@ def play_noise(pulse: Any, sink: str, seconds: float) -> subprocess.Popen[bytes]
 
     threading.Thread(target=feed, daemon=True).start()
     return player
-
-
-def stop(process: subprocess.Popen[bytes]) -> None:
-    """Stop a process started here, by its id."""
-    process.terminate()
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
 
 
 def main() -> None:

@@ -101,7 +101,7 @@ class PulseServer:
         PulseAudio moves the streams of a removed device to another device when there is one; to
         make a device vanish for a client, remove every sink.
         """
-        _stop(self.recorders.pop(name))
+        stop_process(self.recorders.pop(name))
         self.pactl("unload-module", str(self.sink_modules.pop(name)))
 
     def set_default_sink(self, name: str) -> None:
@@ -176,8 +176,8 @@ def running_pulse(folder: Path) -> Iterator[PulseServer]:
         yield server
     finally:
         for recorder in server.recorders.values():
-            _stop(recorder)
-        _stop(process)
+            stop_process(recorder)
+        stop_process(process)
 
 
 @pytest.fixture
@@ -234,7 +234,7 @@ def _wait_until_ready(server: PulseServer) -> None:
             time.sleep(0.1)
 
 
-def _stop(process: subprocess.Popen[bytes]) -> None:
+def stop_process(process: subprocess.Popen[bytes]) -> None:
     """End a process we started, by its pid: politely, then for sure."""
     process.terminate()
     try:
