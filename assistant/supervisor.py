@@ -57,6 +57,9 @@ DRAIN_SECONDS = 8.0
 BRAIN_STOP_SECONDS = 2.0
 """After SIGTERM: time for the brain to end its turn and close the memory. A turn still waiting on
 the model is left behind; its memory writes are transactions, so none is left half-done."""
+KILL_GRACE_SECONDS = 0.25
+"""After SIGTERM, before SIGKILL. The voice process keeps SIGTERM's default (die at once), so only
+a stopped or wedged process outlives this, and waiting longer would only delay its restart."""
 WATCHDOG_PING_SECONDS = 1.0
 POLL_SECONDS = 0.25
 """Longest sleep of the loop when neither the voice process nor the brain has anything: both
@@ -474,7 +477,7 @@ class Supervisor:
         (heard, said, played) still counts."""
         if self._process is not None and self._process.is_alive():
             self._process.terminate()
-            self._process.join(1.0)
+            self._process.join(KILL_GRACE_SECONDS)
             if self._process.is_alive():
                 self._process.kill()
                 self._process.join(1.0)
