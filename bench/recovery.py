@@ -435,15 +435,16 @@ def play_noise(pulse: Any, sink: str, seconds: float) -> subprocess.Popen[bytes]
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--faults", type=int, default=100, help="hangs to inject")
-    parser.add_argument("--idle-seconds", type=float, default=60.0, help="idle CPU window")
+    parser.add_argument("--faults", type=int, default=100, help="hangs to inject (0: none)")
+    parser.add_argument("--idle-seconds", type=float, default=60.0, help="idle seconds (0: none)")
     args = parser.parse_args()
     print(f"Hearth recovery and idle cost; {os.cpu_count()} shared cores\n")
     if args.faults > 0:
         with tempfile.TemporaryDirectory(prefix="hearth-recovery-") as folder:
             recovery(args.faults, Path(folder))
-    with tempfile.TemporaryDirectory(prefix="hearth-idle-") as folder:
-        idle(args.idle_seconds, Path(folder))
+    if args.idle_seconds > 0:
+        with tempfile.TemporaryDirectory(prefix="hearth-idle-") as folder:
+            idle(args.idle_seconds, Path(folder))
 
 
 if __name__ == "__main__":
