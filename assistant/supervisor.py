@@ -136,10 +136,12 @@ class VoiceHealth:
             "transcribe": limits.transcribe_deadline_seconds,
             "speak": limits.speak_deadline_seconds,
         }
-        for job, started in beat.jobs if beat else ():
-            deadline = deadlines.get(job, limits.speak_deadline_seconds)
-            if now - started > deadline:
-                return f"{job} ran past its {deadline:g} s deadline"
+        for job in beat.jobs if beat else ():
+            deadline = deadlines.get(job.kind, limits.speak_deadline_seconds)
+            if job.deadline is not None:  # may shorten the leash, to no less than the loop's
+                deadline = min(deadline, max(job.deadline, limits.heartbeat_timeout_seconds))
+            if now - job.started > deadline:
+                return f"{job.kind} ran past its {deadline:.3g} s deadline"
         silent = now - self.last_beat_at
         # A job announced in the last heartbeat may keep the loop busy up to its deadline.
         if silent > limits.heartbeat_timeout_seconds and not (beat and beat.jobs):

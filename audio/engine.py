@@ -46,6 +46,7 @@ from audio.messages import (
     Heard,
     Heartbeat,
     InputEnded,
+    Job,
     Ready,
     Record,
     Report,
@@ -56,6 +57,7 @@ from audio.messages import (
 )
 from audio.models import VoiceModels
 from audio.mouth import SpeakerMouth, TimelineMouth
+from audio.pace import SynthesisPace
 from audio.phrase import contains_phrase
 from audio.recent import RecentAudio
 from audio.segmenter import (
@@ -182,7 +184,8 @@ class VoiceEngine:
         self._context = ""
         self._answer: FinishReply | None = None
         self._hotwords: tuple[str, ...] = ()
-        self._jobs: dict[str, float] = {}
+        self._jobs: dict[str, Job] = {}
+        self._pace = SynthesisPace()
         self._last_transcription = _Transcription("", {})
         self._speaker_failure = ""
         self._stopping = False
@@ -333,10 +336,10 @@ class VoiceEngine:
             self._heartbeat()
             time.sleep(0.05)
 
-    def _begin_job(self, kind: str) -> None:
+    def _begin_job(self, kind: str, deadline: float | None = None) -> None:
         """A long job starts on the loop's thread: heartbeats pause until it ends, so tell the
         supervisor now, and it allows the job its own deadline instead of the heartbeat's."""
-        self._jobs[kind] = time.monotonic()
+        self._jobs[kind] = Job(kind, time.monotonic(), deadline)
         self._heartbeat(force=True)
 
     def _end_job(self, kind: str) -> None:
@@ -352,7 +355,7 @@ class VoiceEngine:
         ):
             return
         self._last_heartbeat = now
-        jobs = tuple(self._jobs.items())
+        jobs = tuple(self._jobs.values())
         self._send(Heartbeat(self._frames, self.t, self._listener.state.value, jobs, waiting))
 
     def _send(self, report: Report) -> None:
@@ -481,19 +484,25 @@ class VoiceEngine:
         self, chunks: Iterator[SpeechChunk] | None = None, job: Speak | None = None
     ) -> SpeechChunk | None:
         """The next piece of a sentence (the playing one unless given), synthesized now. Only
-        the synthesis is a ``speak`` job: it blocks the loop, so it gets the speak deadline;
-        while a piece plays the loop beats as usual, so a long sentence is never taken for a
-        hang, nor a hang during it for a job."""
+        the synthesis is a ``speak`` job: it blocks the loop, so it gets a deadline, scaled to
+        the sentence once the voice's pace is known; while a piece plays the loop beats as
+        usual, so a long sentence is never taken for a hang, nor a hang during it for a job."""
         chunks = chunks if chunks is not None else self._chunks
         job = job or self._playing
-        if chunks is None:
+        if chunks is None or job is None:
             return None
-        self._begin_job("speak")
+        voice = job.voice or self._base_params.voice
+        # The piece is the sentence's next part; the whole sentence bounds its length.
+        self._begin_job("speak", self._pace.deadline(voice, len(job.text)))
+        began = time.monotonic()
         try:
             self._failpoints.hang_if(Failpoint.SYNTHESIS_HANG)
-            return next(chunks, None)
+            chunk = next(chunks, None)
+            if chunk is not None:
+                self._pace.observe(voice, len(chunk.text), time.monotonic() - began)
+            return chunk
         except (OSError, ValueError) as error:  # a missing voice, a bad speaker number
-            log.error("cannot say %r: %s", job.text if job else "", error)
+            log.error("cannot say %r: %s", job.text, error)
             self._record("error", what="speech", message=str(error))
             self._play_earcon(Earcon.ERROR)
             return None

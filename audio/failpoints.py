@@ -2,7 +2,8 @@
 
 ``HEARTH_FAILPOINTS=synthesis_hang,transcribe_crash*3`` arms ``synthesis_hang`` in the first voice
 process and ``transcribe_crash`` in the first three (a restarted process would otherwise hit the
-same fault forever). Each fires on its first hit in a process. Off, a failpoint is one set lookup.
+same fault forever). Each fires once in a process: on its first hit, or on its Nth with ``@N``
+(``synthesis_hang@3``: the third synthesis hangs). Off, a failpoint is one dict lookup.
 """
 
 from __future__ import annotations
@@ -40,17 +41,18 @@ class Failpoints:
     """The failpoints armed for one voice process (its restart ``generation`` counts from 0)."""
 
     def __init__(self, spec: str = "", generation: int = 0):
-        self._armed: set[Failpoint] = set()
+        self._armed: dict[Failpoint, int] = {}
+        """Each armed failpoint and the hits still to pass before it fires."""
         for entry in filter(None, (part.strip() for part in spec.split(","))):
-            name, _, count = entry.partition("*")
+            point, _, count = entry.partition("*")
+            name, _, nth = point.partition("@")
             try:
                 failpoint = Failpoint(name.strip())
             except ValueError:
                 known = ", ".join(f.value for f in Failpoint)
                 raise FailpointError(f"unknown failpoint {name!r}; known: {known}") from None
-            generations = int(count) if count.strip().isdigit() else 1
-            if generation < generations:
-                self._armed.add(failpoint)
+            if generation < _count(entry, count):
+                self._armed[failpoint] = _count(entry, nth) - 1
 
     @classmethod
     def from_environment(
@@ -64,10 +66,14 @@ class Failpoints:
         return bool(self._armed)
 
     def hit(self, failpoint: Failpoint) -> bool:
-        """True (once) when the failpoint is armed: the caller then misbehaves as named."""
-        if failpoint not in self._armed:
+        """True (once, at its hit) when armed: the caller then misbehaves as named."""
+        to_pass = self._armed.get(failpoint)
+        if to_pass is None:
             return False
-        self._armed.discard(failpoint)
+        if to_pass > 0:
+            self._armed[failpoint] = to_pass - 1
+            return False
+        del self._armed[failpoint]
         log.warning("failpoint %s fires", failpoint.value)
         return True
 
@@ -80,3 +86,12 @@ class Failpoints:
         """End the process abruptly, as a native crash would, when the failpoint fires."""
         if self.hit(failpoint):
             os._exit(70)
+
+
+def _count(entry: str, text: str) -> int:
+    """The number after ``*`` or ``@`` in ``entry`` (1 when there is none)."""
+    if not text:
+        return 1
+    if not text.strip().isdigit() or int(text) < 1:
+        raise FailpointError(f"failpoint {entry!r}: {text!r} is not a count of 1 or more")
+    return int(text)

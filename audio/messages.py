@@ -63,6 +63,19 @@ class Ready:
 
 
 @dataclass(frozen=True)
+class Job:
+    """Work that blocks the voice loop (``transcribe``, ``speak``): heartbeats pause meanwhile."""
+
+    kind: str
+    started: float
+    """On the monotonic clock."""
+    deadline: float | None = None
+    """Seconds this one may take, when the voice process knows better than the configured
+    deadline for its kind (a synthesis, from the pace learned so far). The supervisor holds it
+    to no less than the heartbeat timeout and no more than the configured deadline."""
+
+
+@dataclass(frozen=True)
 class Heartbeat:
     """Sent from the voice loop itself, so it stops when the loop is stuck."""
 
@@ -70,8 +83,8 @@ class Heartbeat:
     """Audio frames consumed so far: stalls when a live device stops delivering."""
     t: float
     state: str
-    jobs: tuple[tuple[str, float], ...] = ()
-    """Jobs in progress (``transcribe``, ``speak``) with their start on the monotonic clock."""
+    jobs: tuple[Job, ...] = ()
+    """Jobs in progress."""
     waiting: bool = False
     """File mode waiting for the reply: frames stand still on purpose."""
 

@@ -31,7 +31,7 @@ import numpy as np
 import pytest
 
 from assistant.supervisor import VoiceHealth
-from audio.messages import Heartbeat
+from audio.messages import Heartbeat, Job
 from audio.stt import SpeechToText
 from audio.wav import write_wav
 from config import SpeechToTextSettings, VoiceProcessSettings
@@ -120,6 +120,30 @@ def stt():
 
 
 # -- the failpoints ------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_a_hang_in_a_later_synthesis_is_caught_at_a_deadline_scaled_to_its_sentence(
+    hearth, ollama, stt
+):
+    # The configured speak deadline is the generous default; the voice process has heard its
+    # voice once, so the second synthesis gets a deadline from the pace it learned.
+    limits = LIMITS.model_copy(update={"speak_deadline_seconds": 30.0})
+    ollama.script(Reply(text=KENYA), Reply(text=UGANDA))
+    env = {"HEARTH_FAILPOINTS": "synthesis_hang@2"}
+    run = hearth(two_questions(), settings_for(ollama, limits), env=env)
+    assert run.returncode == 0, run.summary()
+
+    restarts = run.of("worker_restart")
+    assert len(restarts) == 1, run.summary()
+    deadline = re.fullmatch(r"speak ran past its ([0-9.]+) s deadline", restarts[0]["reason"])
+    assert deadline, restarts
+    assert float(deadline[1]) < limits.speak_deadline_seconds / 2, restarts
+
+    assert run.of("reply")[0]["text"] == KENYA
+    assert_every_reply_spoken_once(run)
+    assert_kenya_heard_once(run, stt)
+    assert_next_question_answered(run)
 
 
 @pytest.mark.slow
@@ -449,9 +473,25 @@ def test_silence_is_a_problem_after_the_heartbeat_timeout_unless_a_job_was_annou
     assert health.problem(now=3.9) is None
     assert health.problem(now=4.1) == "no heartbeat for 2.1 s"
 
-    health.on_heartbeat(beat(frames=11, jobs=[("speak", 4.5)]), now=4.5)
+    health.on_heartbeat(beat(frames=11, jobs=[Job("speak", 4.5)]), now=4.5)
     assert health.problem(now=8.4) is None  # synthesizing: up to its deadline
     assert health.problem(now=8.6) == "speak ran past its 4 s deadline"
+
+
+def test_a_job_may_announce_a_shorter_deadline_never_a_longer_one():
+    health = ready_health(live=False)
+    health.on_heartbeat(beat(frames=10, jobs=[Job("speak", 2.0, deadline=3.5)]), now=2.0)
+    assert health.problem(now=5.4) is None
+    assert health.problem(now=5.6) == "speak ran past its 3.5 s deadline"
+
+    # Never shorter than the heartbeat timeout (2 s): the loop's own leash.
+    health.on_heartbeat(beat(frames=10, jobs=[Job("speak", 6.0, deadline=0.5)]), now=6.0)
+    assert health.problem(now=7.9) is None
+    assert health.problem(now=8.1) == "speak ran past its 2 s deadline"
+
+    health.on_heartbeat(beat(frames=11, jobs=[Job("transcribe", 9.0, deadline=60.0)]), now=9.0)
+    assert health.problem(now=12.9) is None
+    assert health.problem(now=13.1) == "transcribe ran past its 4 s deadline"  # the configured one
 
 
 def test_a_process_that_never_gets_ready_is_given_the_start_timeout():
