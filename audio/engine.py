@@ -70,6 +70,7 @@ from audio.segmenter import (
     SpeechResumed,
     SpeechStarted,
 )
+from audio.speakable import speakable
 from audio.tts import SpeechChunk, SpeechParameters
 from audio.wakeword import WakeDetection, wake_phrase
 from config import Settings
@@ -492,8 +493,8 @@ class VoiceEngine:
         if chunks is None or job is None:
             return None
         voice = job.voice or self._base_params.voice
-        # The piece is the sentence's next part; the whole sentence bounds its length.
-        self._begin_job("speak", self._pace.deadline(voice, len(job.text)))
+        # The piece is the sentence's next part: the whole sentence, as said, bounds its length.
+        self._begin_job("speak", self._pace.deadline(voice, len(speakable(job.text))))
         began = time.monotonic()
         try:
             self._failpoints.hang_if(Failpoint.SYNTHESIS_HANG)
