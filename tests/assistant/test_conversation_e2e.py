@@ -72,10 +72,12 @@ def test_a_question_is_answered_aloud_with_the_card_and_memory_in_the_prompt(
     assert [m["role"] for m in requests[1]["messages"][1:]] == ["user", "assistant", "user"]
 
     # What Hearth said is in the output, where the events say it began.
-    # Piper says it with its natural variation, so a word or two may come back misheard.
+    # Piper says it with its natural variation, and tiny.en hears "Priya lives" as "pre-alise"
+    # and at times "Madrid" as "mid read" (2 of 30 takes): the plain words must all be there.
     first = run.of("speak_start")[0]
     heard = set(words(stt.transcribe(run.said_at(first["t"], 5.0)).text))
-    assert len(heard & {"priya", "lives", "in", "madrid", "it", "is", "sunny", "there"}) >= 5
+    assert {"it", "is", "sunny", "there", "today"} <= heard, heard
+    assert heard & {"priya", "lives", "in", "madrid"}, heard
 
 
 def test_a_conflict_is_asked_aloud_and_the_spoken_answer_resolves_it(hearth, ollama, tmp_path):
