@@ -187,6 +187,9 @@ class VoiceEngine:
         self._hotwords: tuple[str, ...] = ()
         self._jobs: dict[str, Job] = {}
         self._pace = SynthesisPace()
+        warm_up = models.tts.warm_up(self._base_params.voice)
+        if warm_up is not None:  # a first pace, so even the first sentence has a deadline to fit
+            self._pace.observe(self._base_params.voice, *warm_up)
         self._last_transcription = _Transcription("", {})
         self._speaker_failure = ""
         self._stopping = False

@@ -5,7 +5,8 @@ heartbeats: it waits for a deadline. One fixed deadline must allow a slow Pi its
 which leaves a fast machine deaf for half a minute when Piper really hangs. With the pace learned
 here, each synthesis is announced with a deadline scaled to its text, several times the slowest
 pace seen. The supervisor bounds it: never shorter than the loop's own heartbeat timeout, never
-longer than the configured deadline, which stays the only one until a voice has been heard once.
+longer than the configured deadline, which stays the only one until a voice has been heard once
+(the voice Hearth starts with is heard as it loads: its warm-up run is the first measure).
 """
 
 from __future__ import annotations

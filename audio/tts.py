@@ -22,6 +22,7 @@ import logging
 import os
 import re
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -169,11 +170,18 @@ class TextToSpeech:
         self._voice_dirs = tuple(voice_dirs) if voice_dirs is not None else default_voice_dirs()
         self._threads = threads
         self._voices: dict[str, PiperVoice] = {}
+        self._warm_ups: dict[str, float] = {}
         self._lock = threading.Lock()
 
     def load(self, voice: str) -> None:
         """Load ``voice`` now (and run it once) so the first reply does not wait for it."""
         self._voice(voice)
+
+    def warm_up(self, voice: str) -> tuple[int, float] | None:
+        """The characters and seconds of ``voice``'s first run, made as it was loaded (the
+        slowest it will be: its buffers were allocated then), or None if it is not loaded."""
+        seconds = self._warm_ups.get(voice)
+        return None if seconds is None else (len(_WARM_UP_TEXT), seconds)
 
     def synthesize(
         self, text: str, params: SpeechParameters, *, starts_reply: bool = True
@@ -215,9 +223,13 @@ class TextToSpeech:
     def _voice(self, name: str) -> PiperVoice:
         with self._lock:
             if name not in self._voices:
-                self._voices[name] = _load_voice(
-                    resolve_voice(name, self._voice_dirs), self._threads
-                )
+                voice = _load_voice(resolve_voice(name, self._voice_dirs), self._threads)
+                # The first run of a session allocates its buffers: pay for that now, not in
+                # the first reply, and keep its time as a first measure of the voice's pace.
+                began = time.monotonic()
+                list(voice.synthesize(_WARM_UP_TEXT))
+                self._warm_ups[name] = time.monotonic() - began
+                self._voices[name] = voice
             return self._voices[name]
 
 
@@ -258,8 +270,6 @@ def _load_voice(path: Path, threads: int) -> PiperVoice:
     )
     config = PiperConfig.from_dict(json.loads(Path(f"{path}.json").read_text(encoding="utf-8")))
     voice = PiperVoice(session=session, config=config)
-    # The first run of a session allocates its buffers; pay for that now, not in the first reply.
-    list(voice.synthesize(_WARM_UP_TEXT))
     log.info("Loaded Piper voice %s (%d Hz, %d threads)", path.name, config.sample_rate, threads)
     return voice
 

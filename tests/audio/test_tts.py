@@ -168,6 +168,13 @@ def test_speed_and_volume_follow_the_parameters(tts: TextToSpeech) -> None:
 
 
 @pytest.mark.slow
+def test_a_loaded_voice_reports_its_first_run_as_a_first_pace(tts: TextToSpeech) -> None:
+    chars, seconds = tts.warm_up(DEFAULT_VOICE)
+    assert chars > 0 and seconds > 0
+    assert tts.warm_up("en_GB-not-loaded") is None
+
+
+@pytest.mark.slow
 def test_a_speaker_the_voice_lacks_is_an_error(tts: TextToSpeech) -> None:
     with pytest.raises(ValueError, match="has 1 speaker"):
         list(tts.synthesize("Hello.", SpeechParameters(speaker=3)))
