@@ -209,6 +209,15 @@ def say_in_room(pulse: PulseServer, text: str) -> None:
     pulse.play_into(ROOM, timeline(silence(0.3), speech(text), silence(0.5)))
 
 
+def ask_in_room(pulse: PulseServer, hearth: LiveHearth, text: str, replies: int) -> np.ndarray:
+    """A person in the room asks ``text``: what Hearth's speaker played until its reply number
+    ``replies`` was said."""
+    recording = pulse.start_recording(SPEAKER)
+    say_in_room(pulse, text)
+    hearth.wait_for_replies(replies)
+    return recording.stop()
+
+
 def unplug(pulse: PulseServer) -> None:
     """The room's only sound device goes (a USB speakerphone, say), microphone and speaker.
 
@@ -240,10 +249,7 @@ def test_a_question_in_the_room_is_answered_through_the_speaker(
     hearth = live_hearth(settings="audio:\n  input_device: pulse\n  output_device: pulse\n")
     hearth.wait_until_listening()
 
-    recording = pulse.start_recording(SPEAKER)
-    say_in_room(pulse, QUESTION)
-    hearth.wait_for_replies(1)
-    heard = recording.stop()
+    heard = ask_in_room(pulse, hearth, QUESTION, replies=1)
     assert hearth.stop() == 0, hearth.summary()
 
     assert "Microphone 'pulse' open" in hearth.log()
@@ -280,10 +286,7 @@ def test_a_sound_device_unplugged_mid_conversation_is_waited_for_without_a_resta
     back_at = time.monotonic()
     hearth.wait_until_listening(opened=2)
 
-    recording = pulse.start_recording(SPEAKER)
-    say_in_room(pulse, SECOND_QUESTION)
-    hearth.wait_for_replies(2)
-    heard = recording.stop()
+    heard = ask_in_room(pulse, hearth, SECOND_QUESTION, replies=2)
     assert hearth.stop() == 0, hearth.summary()
 
     errors = hearth.of("error")
@@ -331,10 +334,7 @@ def test_a_stalled_microphone_restarts_the_voice_process_which_then_answers(
     hearth.wait_for("worker_restart", lambda: bool(hearth.of("worker_restart")), START_SECONDS)
     hearth.wait_until_listening()  # the first process never opened the microphone
 
-    recording = pulse.start_recording(SPEAKER)
-    say_in_room(pulse, QUESTION)
-    hearth.wait_for_replies(1)
-    heard = recording.stop()
+    heard = ask_in_room(pulse, hearth, QUESTION, replies=1)
     assert hearth.stop() == 0, hearth.summary()
 
     restarts = hearth.of("worker_restart")
