@@ -161,8 +161,10 @@ class ScheduleEvent:
 
     def fields(self) -> dict[str, Any]:
         """The event's fields for the event stream (``event`` itself excluded)."""
-        return {key: (str(value) if isinstance(value, StrEnum) else value)
-                for key, value in asdict(self).items()}  # fmt: skip
+        return {
+            key: (str(value) if isinstance(value, StrEnum) else value)
+            for key, value in asdict(self).items()
+        }
 
 
 @dataclass(frozen=True)

@@ -52,7 +52,9 @@ def judge(kind: ItemKind, late_seconds: float, policy: SchedulePolicy) -> Verdic
     if late_seconds <= policy.on_time_seconds:
         return Verdict(Outcome.RUNG, _on_time_delivery(kind))
     if late_seconds <= policy.grace_seconds:
-        return Verdict(Outcome.SAID_LATE, Delivery.RUN if kind is ItemKind.ROUTINE else Delivery.SAY)
+        return Verdict(
+            Outcome.SAID_LATE, Delivery.RUN if kind is ItemKind.ROUTINE else Delivery.SAY
+        )
     return Verdict(Outcome.MISSED, None)
 
 

@@ -84,11 +84,19 @@ class Scheduler:
         if seconds <= 0:
             raise ScheduleError("a timer needs a length above zero")
         item = self.store.add(
-            Item(0, ItemKind.TIMER, ItemState.PENDING, zone, now.wall + seconds, name=name,
-                 seconds=seconds, timer=TimerClock(seconds, now.wall, now.mono, now.boot),
-                 created_at=now.wall),
+            Item(
+                0,
+                ItemKind.TIMER,
+                ItemState.PENDING,
+                zone,
+                now.wall + seconds,
+                name=name,
+                seconds=seconds,
+                timer=TimerClock(seconds, now.wall, now.mono, now.boot),
+                created_at=now.wall,
+            ),
             now.wall,
-        )  # fmt: skip
+        )
         self._fresh = False
         return item, TimerStarted(item.id, name, seconds, now.wall + seconds)
 
@@ -110,11 +118,21 @@ class Scheduler:
         if not isinstance(zone, ZoneInfo):
             raise ScheduleError("a moment needs an IANA time zone")
         item = self.store.add(
-            Item(0, kind, ItemState.PENDING, zone.key, to_utc(moment),
-                 local_due=moment.replace(tzinfo=None).isoformat(), rule=rule, text=text,
-                 silent=silent, source=source, created_at=now.wall),
+            Item(
+                0,
+                kind,
+                ItemState.PENDING,
+                zone.key,
+                to_utc(moment),
+                local_due=moment.replace(tzinfo=None).isoformat(),
+                rule=rule,
+                text=text,
+                silent=silent,
+                source=source,
+                created_at=now.wall,
+            ),
             now.wall,
-        )  # fmt: skip
+        )
         self._fresh = False
         return item
 
@@ -141,8 +159,12 @@ class Scheduler:
         item = self._timer(item_id, ItemState.PAUSED)
         assert item.timer is not None
         left = item.timer.remaining
-        resumed = replace(item, state=ItemState.PENDING, due_at=now.wall + left,
-                          timer=TimerClock(left, now.wall, now.mono, now.boot))  # fmt: skip
+        resumed = replace(
+            item,
+            state=ItemState.PENDING,
+            due_at=now.wall + left,
+            timer=TimerClock(left, now.wall, now.mono, now.boot),
+        )
         self.store.put(resumed, now.wall)
         self._fresh = False
         return resumed
@@ -160,8 +182,15 @@ class Scheduler:
             clock = replace(anchored, remaining=anchored.remaining + seconds)
             state = item.state
         due = now.wall + clock.remaining if state is ItemState.PENDING else None
-        longer = replace(item, state=state, timer=clock, due_at=due,
-                         seconds=(item.seconds or 0) + seconds, delivery=None, rang_at=None)  # fmt: skip
+        longer = replace(
+            item,
+            state=state,
+            timer=clock,
+            due_at=due,
+            seconds=(item.seconds or 0) + seconds,
+            delivery=None,
+            rang_at=None,
+        )
         self.store.put(longer, now.wall)
         self._ring_started.pop(item_id, None)
         self._fresh = False
@@ -199,8 +228,12 @@ class Scheduler:
         if self._next_wall is not None and self._hold is None:
             waits.append(self._next_wall - now.wall)
         if self._hold is not None:
-            waits.append(min(self._hold[0] - now.wall,
-                             self._hold[1] + self.policy.clock_hold_seconds - now.mono))  # fmt: skip
+            waits.append(
+                min(
+                    self._hold[0] - now.wall,
+                    self._hold[1] + self.policy.clock_hold_seconds - now.mono,
+                )
+            )
         if self._started_wall is None:
             waits.append(0.0)  # the first wake after a start settles what came due while down
         return max(0.0, min(waits)) if waits else None
@@ -243,8 +276,9 @@ class Scheduler:
                 if held:
                     continue
                 if reanchor and item.timer is not None and item.state is ItemState.PENDING:
-                    item = replace(item, timer=item.timer.anchored(now),
-                                   due_at=now.wall + item.timer.left(now))  # fmt: skip
+                    item = replace(
+                        item, timer=item.timer.anchored(now), due_at=now.wall + item.timer.left(now)
+                    )
                     self.store.put(item, now.wall)
                 if item.state is ItemState.PENDING:
                     due = item.due(now)
@@ -267,7 +301,7 @@ class Scheduler:
         return ended
 
     def stop_ringing(self, now: Now) -> list[RingEnded]:
-        """"Stop": end every ring sounding now (deliveries being said or run go on)."""
+        """ "Stop": end every ring sounding now (deliveries being said or run go on)."""
         ended = []
         with self.store.atomic():
             for item in self.store.items([ItemState.RINGING]):
@@ -319,8 +353,14 @@ class Scheduler:
     def _ring(
         self, item: Item, due: float, local_due: str | None, delivery: Delivery, now: Now
     ) -> None:
-        ringing = replace(item, state=ItemState.RINGING, due_at=due, local_due=local_due,
-                          delivery=delivery, rang_at=now.wall)  # fmt: skip
+        ringing = replace(
+            item,
+            state=ItemState.RINGING,
+            due_at=due,
+            local_due=local_due,
+            delivery=delivery,
+            rang_at=now.wall,
+        )
         self.store.put(ringing, now.wall)
         self._ring_started[item.id] = now.mono
 
@@ -376,9 +416,14 @@ def _at(item: Item, upcoming: datetime | None) -> Item:
     """A repeating item moved on to its next occurrence (DONE when the rule has no more)."""
     if upcoming is None:
         return replace(item, state=ItemState.DONE, delivery=None, rang_at=None)
-    return replace(item, state=ItemState.PENDING, due_at=to_utc(upcoming),
-                   local_due=upcoming.replace(tzinfo=None).isoformat(), delivery=None,
-                   rang_at=None)  # fmt: skip
+    return replace(
+        item,
+        state=ItemState.PENDING,
+        due_at=to_utc(upcoming),
+        local_due=upcoming.replace(tzinfo=None).isoformat(),
+        delivery=None,
+        rang_at=None,
+    )
 
 
 def _due_event(
@@ -391,6 +436,6 @@ def _due_event(
         return AlarmRinging(item.id, due, late, lateness, delivery)
     if item.kind is ItemKind.REMINDER:
         return ReminderDue(item.id, due, late, lateness, delivery, text=item.text or "")
-    return RoutineRun(item.id, due, late, lateness, delivery, prompt=item.text or "",
-                      silent=item.silent)  # fmt: skip
-
+    return RoutineRun(
+        item.id, due, late, lateness, delivery, prompt=item.text or "", silent=item.silent
+    )

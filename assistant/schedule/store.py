@@ -122,9 +122,7 @@ class ScheduleStore:
             except StoreError as exc:
                 raise ScheduleStoreError(str(exc)) from None
         try:
-            connection = sqlite3.connect(
-                path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000
-            )
+            connection = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
             store = cls(connection, str(path))
             connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             connection.execute("PRAGMA journal_mode = WAL")
@@ -286,23 +284,48 @@ class ScheduleStore:
 def _row(item: Item) -> tuple:
     timer = item.timer
     return (
-        item.id, str(item.kind), str(item.state), item.zone, item.due_at, item.local_due,
-        item.rule, item.name, item.text, item.seconds,
-        timer.remaining if timer else None, timer.wall if timer else None,
-        timer.mono if timer else None, timer.boot if timer else None,
-        int(item.silent), item.source, item.created_at,
-        str(item.delivery) if item.delivery else None, item.rang_at,
-    )  # fmt: skip
+        item.id,
+        str(item.kind),
+        str(item.state),
+        item.zone,
+        item.due_at,
+        item.local_due,
+        item.rule,
+        item.name,
+        item.text,
+        item.seconds,
+        timer.remaining if timer else None,
+        timer.wall if timer else None,
+        timer.mono if timer else None,
+        timer.boot if timer else None,
+        int(item.silent),
+        item.source,
+        item.created_at,
+        str(item.delivery) if item.delivery else None,
+        item.rang_at,
+    )
 
 
 def _item(row: tuple) -> Item:
     timer = TimerClock(row[10], row[11], row[12], row[13]) if row[10] is not None else None
     return Item(
-        id=row[0], kind=ItemKind(row[1]), state=ItemState(row[2]), zone=row[3], due_at=row[4],
-        local_due=row[5], rule=row[6], name=row[7], text=row[8], seconds=row[9], timer=timer,
-        silent=bool(row[14]), source=row[15], created_at=row[16],
-        delivery=Delivery(row[17]) if row[17] else None, rang_at=row[18],
-    )  # fmt: skip
+        id=row[0],
+        kind=ItemKind(row[1]),
+        state=ItemState(row[2]),
+        zone=row[3],
+        due_at=row[4],
+        local_due=row[5],
+        rule=row[6],
+        name=row[7],
+        text=row[8],
+        seconds=row[9],
+        timer=timer,
+        silent=bool(row[14]),
+        source=row[15],
+        created_at=row[16],
+        delivery=Delivery(row[17]) if row[17] else None,
+        rang_at=row[18],
+    )
 
 
 def _statements(script: str) -> list[str]:

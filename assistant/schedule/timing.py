@@ -10,7 +10,7 @@ not exist (the hour skipped in spring) rings at the same distance after the chan
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from dateutil.rrule import WEEKLY, rrule, rrulestr
@@ -56,7 +56,7 @@ def localize(naive: datetime, zone: ZoneInfo) -> datetime:
     ``fold=0``, its first occurrence.
     """
     aware = naive.replace(tzinfo=zone, fold=0)
-    return aware.astimezone(timezone.utc).astimezone(zone)
+    return aware.astimezone(UTC).astimezone(zone)
 
 
 def local_naive(wall: float, zone: ZoneInfo) -> datetime:
@@ -64,13 +64,13 @@ def local_naive(wall: float, zone: ZoneInfo) -> datetime:
     return datetime.fromtimestamp(wall, zone).replace(tzinfo=None)
 
 
-def resolve(when: When, now: datetime, wake_up: bool = False) -> datetime:
+def resolve(when: When, now: datetime, wake_up: bool = False, days_named: bool = False) -> datetime:
     """The first moment at or after ``now`` (aware, local) that ``when`` names, as aware local.
 
     An hour with no am/pm takes the earlier of the two readings still ahead ("at 7" at 15:00 is
     19:00), except when the day is named ("tomorrow at 7" is 7:00, "tomorrow at 3" is 15:00) or
-    it is a wake-up (always the morning). A named day or weekday with a time already past today
-    moves to the next such day.
+    it is a wake-up (always the morning); ``days_named`` says a repetition named the days.
+    A named day or weekday with a time already past today moves to the next such day.
     """
     zone = now.tzinfo
     assert isinstance(zone, ZoneInfo)
@@ -79,7 +79,7 @@ def resolve(when: When, now: datetime, wake_up: bool = False) -> datetime:
     today = now.replace(tzinfo=None)
     days = _candidate_days(when, today)
     for day in days:
-        for hour, minute in _candidate_times(when, _day_named(when), wake_up):
+        for hour, minute in _candidate_times(when, days_named or _day_named(when), wake_up):
             naive = day.replace(hour=hour, minute=minute, second=0, microsecond=0)
             moment = localize(naive, zone)
             if moment > now:
@@ -148,7 +148,7 @@ def repeat_rule(repeat: Repeat, first: datetime) -> str:
 
 def first_occurrence(repeat: Repeat, when: When, now: datetime, wake_up: bool = False) -> datetime:
     """The first moment after ``now`` that a repeating ``when`` happens on one of its days."""
-    candidate = resolve(When(time=when.time, part=when.part), now, wake_up)
+    candidate = resolve(When(time=when.time, part=when.part), now, wake_up, days_named=True)
     for _ in range(8):
         if Weekday(candidate.weekday()) in repeat.weekdays:
             return candidate
