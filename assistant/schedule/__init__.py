@@ -46,6 +46,7 @@ from assistant.schedule.intents import (
     When,
 )
 from assistant.schedule.items import (
+    ACTIVE_STATES,
     AlarmRinging,
     ClockJumped,
     Delivery,
@@ -78,6 +79,7 @@ from assistant.schedule.setup import (
 from assistant.schedule.store import ScheduleStore, ScheduleStoreError
 
 __all__ = [
+    "ACTIVE_STATES",
     "CAPABILITIES",
     "AddTime",
     "AlarmRinging",

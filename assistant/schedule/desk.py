@@ -51,7 +51,7 @@ from assistant.schedule.phrasing import (
     timers_left,
 )
 from assistant.schedule.scheduler import ScheduleError, Scheduler
-from assistant.schedule.timing import WhenError, first_occurrence, repeat_of_rule, repeat_rule
+from assistant.schedule.timing import WhenError, repeat_of_rule, repeating
 from assistant.schedule.timing import resolve as resolve_when
 from assistant.schedule.words import normalise
 from assistant.voice_commands import to_second_person
@@ -389,8 +389,7 @@ class ScheduleDesk:
     ):
         today = local(now, self.zone)
         if repeat is not None:
-            moment = first_occurrence(repeat, when, today, wake_up)
-            rule = repeat_rule(repeat, moment)
+            moment, rule = repeating(repeat, when, today, wake_up)
         else:
             moment = resolve_when(when, today, wake_up)
             rule = None

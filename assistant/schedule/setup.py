@@ -29,7 +29,7 @@ from assistant.schedule.items import Item, ItemKind
 from assistant.schedule.policy import RetryPolicy, SchedulePolicy
 from assistant.schedule.scheduler import Scheduler
 from assistant.schedule.store import ScheduleStore
-from assistant.schedule.timing import first_occurrence, repeat_rule
+from assistant.schedule.timing import repeating
 from config import RoutineSettings, ScheduleSettings, Settings, memory_database_path
 
 _NAMED_DAYS = {"every day": EVERY_DAY, "weekdays": WEEKDAYS, "weekends": WEEKENDS}
@@ -96,9 +96,9 @@ def sync_routines(
         repeat = _repeat(routine.days)
         hour, minute = (int(part) for part in routine.at.split(":"))
         when = When(time=ClockTime(hour, minute))
-        first = first_occurrence(repeat, when, datetime.fromtimestamp(now.wall, zone))
+        first, rule = repeating(repeat, when, datetime.fromtimestamp(now.wall, zone))
         item = scheduler.add_at(
-            now, ItemKind.ROUTINE, first, rule=repeat_rule(repeat, first),
+            now, ItemKind.ROUTINE, first, rule=rule,
             text=routine.prompt, silent=routine.silent, source=source,
         )  # fmt: skip
         added.append(item)

@@ -65,17 +65,25 @@ def local_naive(wall: float, zone: ZoneInfo) -> datetime:
 
 
 def resolve(when: When, now: datetime, wake_up: bool = False, days_named: bool = False) -> datetime:
-    """The first moment at or after ``now`` (aware, local) that ``when`` names, as aware local.
+    """The first moment after ``now`` (aware, local) that ``when`` names, as aware local.
 
     An hour with no am/pm takes the earlier of the two readings still ahead ("at 7" at 15:00 is
     19:00), except when the day is named ("tomorrow at 7" is 7:00, "tomorrow at 3" is 15:00) or
     it is a wake-up (always the morning); ``days_named`` says a repetition named the days.
     A named day or weekday with a time already past today moves to the next such day.
     """
+    return _resolve(when, now, wake_up, days_named)[1]
+
+
+def _resolve(
+    when: When, now: datetime, wake_up: bool, days_named: bool
+) -> tuple[datetime, datetime]:
+    """(the local wall time meant, naive; the moment it happens, aware)."""
     zone = now.tzinfo
     assert isinstance(zone, ZoneInfo)
     if when.after_seconds is not None:
-        return (now + timedelta(seconds=when.after_seconds)).astimezone(zone)
+        moment = (now + timedelta(seconds=when.after_seconds)).astimezone(zone)
+        return moment.replace(tzinfo=None), moment
     today = now.replace(tzinfo=None)
     days = _candidate_days(when, today)
     for day in days:
@@ -83,7 +91,7 @@ def resolve(when: When, now: datetime, wake_up: bool = False, days_named: bool =
             naive = day.replace(hour=hour, minute=minute, second=0, microsecond=0)
             moment = localize(naive, zone)
             if moment > now:
-                return moment
+                return naive, moment
     raise WhenError("that time has already passed")
 
 
@@ -133,28 +141,31 @@ def _hours(time: ClockTime, part: PartOfDay | None, day_named: bool, wake_up: bo
     return [morning, afternoon]
 
 
-def repeat_rule(repeat: Repeat, first: datetime) -> str:
-    """The rrule text for ``repeat`` at ``first``'s local wall time, starting at ``first``."""
+def repeating(
+    repeat: Repeat, when: When, now: datetime, wake_up: bool = False
+) -> tuple[datetime, str]:
+    """The first occurrence after ``now`` of a repeating ``when``, and its rrule text.
+
+    The rule keeps the wall time meant (2:30), even when its first day lacks it (then 3:30).
+    """
+    naive, _ = _resolve(When(time=when.time, part=when.part), now, wake_up, days_named=True)
     rule = rrule(
         WEEKLY,
-        dtstart=first.replace(tzinfo=None),
+        dtstart=naive,
         byweekday=[int(day) for day in repeat.weekdays],
-        byhour=first.hour,
-        byminute=first.minute,
+        byhour=naive.hour,
+        byminute=naive.minute,
         bysecond=0,
     )
-    return str(rule)
-
-
-def first_occurrence(repeat: Repeat, when: When, now: datetime, wake_up: bool = False) -> datetime:
-    """The first moment after ``now`` that a repeating ``when`` happens on one of its days."""
-    candidate = resolve(When(time=when.time, part=when.part), now, wake_up, days_named=True)
-    for _ in range(8):
-        if Weekday(candidate.weekday()) in repeat.weekdays:
-            return candidate
-        naive = candidate.replace(tzinfo=None) + timedelta(days=1)
-        candidate = localize(naive, candidate.tzinfo)  # type: ignore[arg-type]
-    raise WhenError("no day of the week matches")  # unreachable for a non-empty repeat
+    first = rule.after(now.replace(tzinfo=None) - timedelta(seconds=1), inc=True)
+    zone = now.tzinfo
+    assert isinstance(zone, ZoneInfo) and first is not None
+    moment = localize(first, zone)
+    while moment <= now:
+        upcoming = rule.after(first, inc=False)
+        assert upcoming is not None
+        first, moment = upcoming, localize(upcoming, zone)
+    return moment, str(rule)
 
 
 def next_after(rule: str, after_local: datetime, zone: ZoneInfo) -> datetime | None:
