@@ -129,8 +129,9 @@ def announcement(event: ScheduleEvent, item: Item) -> str | None:
         return _capital(f"{opening}a reminder came due at {when}: {event.text}.")
     if isinstance(event, TimerFinished | AlarmRinging) and event.delivery is Delivery.SAY:
         when = spoken_time(local_moment(event.due_at, item.zone))
-        verb = "finished" if item.kind is ItemKind.TIMER else "went off"
-        return _capital(f"{LATE_OPENINGS[event.lateness]}{_what(item, when)} {verb} at {when}.")
+        what = _what(item, when)
+        done = f"finished at {when}" if item.kind is ItemKind.TIMER else "went off"
+        return _capital(f"{LATE_OPENINGS[event.lateness]}{what} {done}.")
     return None
 
 
