@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
+import pytest
+
 from assistant.schedule import (
     AlarmRinging,
     ClockJumped,
@@ -297,3 +299,25 @@ def test_a_repeating_alarm_missed_for_days_is_reported_once_and_goes_on(open_sch
     assert datetime.fromtimestamp(item.due_at, LONDON).replace(tzinfo=None) == datetime(
         2027, 1, 8, 7, 0
     )
+
+
+@pytest.mark.parametrize(
+    ("zone", "start", "offsets"),
+    [
+        ("Europe/London", (2026, 3, 27), [0, 1, 1, 1]),  # spring forward on the 29th
+        ("Europe/London", (2026, 10, 23), [1, 0, 0, 0]),  # fall back at 2 AM on the 25th
+        ("America/New_York", (2026, 3, 6), [-5, -4, -4, -4]),  # spring forward at 2 AM, the 8th
+        ("America/New_York", (2026, 10, 30), [-4, -5, -5, -5]),  # fall back on 1 November
+    ],
+)
+def test_a_daily_7am_alarm_keeps_to_7am_local_in_both_directions(
+    open_scheduler, zone, start, offsets
+):
+    tz = ZoneInfo(zone)
+    scheduler = open_scheduler()
+    clocks = Clocks(datetime(*start, 12, 0, tzinfo=tz).timestamp())
+    scheduler.wake(clocks.now)
+    daily_alarm(scheduler, clocks, tz, 7)
+    rung = ring_days(scheduler, clocks, 4, tz)
+    assert [(m.hour, m.minute) for m in rung] == [(7, 0)] * 4
+    assert [m.utcoffset().total_seconds() / 3600 for m in rung] == offsets
