@@ -17,6 +17,14 @@ from assistant.schedule.clock import (
     zone_named,
 )
 from assistant.schedule.desk import CAPABILITIES, ScheduleDesk
+from assistant.schedule.from_settings import (
+    make_clock,
+    open_scheduler,
+    retry_policy,
+    schedule_policy,
+    sync_routines,
+    time_zone,
+)
 from assistant.schedule.intents import (
     AddTime,
     AskClock,
@@ -68,14 +76,6 @@ from assistant.schedule.parser import parse_request
 from assistant.schedule.phrasing import announcement, finished, say_length
 from assistant.schedule.policy import RetryPolicy, SchedulePolicy
 from assistant.schedule.scheduler import ScheduleError, Scheduler
-from assistant.schedule.setup import (
-    make_clock,
-    open_scheduler,
-    retry_policy,
-    schedule_policy,
-    sync_routines,
-    time_zone,
-)
 from assistant.schedule.store import ScheduleStore, ScheduleStoreError
 
 __all__ = [

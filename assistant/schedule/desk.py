@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from difflib import SequenceMatcher
 from zoneinfo import ZoneInfo
 
@@ -398,7 +399,7 @@ class ScheduleDesk:
         item = self._scheduler().add_at(now, kind, moment, rule=rule, text=text, silent=silent)
         return item, moment
 
-    def _when_said(self, item: Item, moment, now: Now) -> str:
+    def _when_said(self, item: Item, moment: datetime, now: Now) -> str:
         if item.rule:
             return f"{spoken_time(moment)} {say_repeat(repeat_of_rule(item.rule))}"
         return say_moment(moment, local(now, self.zone))
@@ -438,7 +439,9 @@ class ScheduleDesk:
             return [Sentence(_capital(self._left(chosen, now)) + ".")]
         return self._timer_action(pending.request, chosen, now)
 
-    def _fill_in(self, request, text: str, now: Now) -> list[ReplyPart] | None:
+    def _fill_in(
+        self, request: SetTimer | SetAlarm | SetReminder, text: str, now: Now
+    ) -> list[ReplyPart] | None:
         words = normalise(text).split()
         if isinstance(request, SetTimer):
             found = find_duration(words)

@@ -25,14 +25,11 @@ _FOLD = {
     "o": "oh",
     "mins": "minutes",
     "min": "minutes",
-    "minute": "minute",
     "secs": "seconds",
     "sec": "seconds",
     "hrs": "hours",
     "hr": "hours",
     "tonite": "tonight",
-    "mom": "mum",
-    "percent": "percent",
 }
 
 

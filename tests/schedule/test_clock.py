@@ -17,7 +17,7 @@ from assistant.schedule import (
     system_zone_name,
     zone_named,
 )
-from assistant.schedule.setup import time_zone
+from assistant.schedule.from_settings import time_zone
 from config import ConfigError, load_settings
 
 LONDON = ZoneInfo("Europe/London")

@@ -125,6 +125,9 @@ MISHEARD = {
         When(time=ClockTime(7, 0, Meridiem.AM)), WEEKDAYS, wake_up=True
     ),
     "Wake me up at 7 room.": SetAlarm(SEVEN, wake_up=True),
+    # tiny.en spells the British "mum" the American way; the words are kept as heard.
+    "In 20 minutes, remind me to call mom.": SetReminder("call mom", When(after_seconds=1200)),
+    "in 20 minutes. Remind me to call mom.": SetReminder("call mom", When(after_seconds=1200)),
     # Understood as a request with its time lost: Hearth asks "When?" instead of guessing.
     "Wake me up, Cameron!": SetAlarm(When(), wake_up=True),
     "wake me up every week next time.": SetAlarm(When(), wake_up=True),
