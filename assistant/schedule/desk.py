@@ -31,6 +31,7 @@ from assistant.schedule.intents import (
     ListReminders,
     ListTimers,
     PauseTimer,
+    Repeat,
     ResumeTimer,
     SetAlarm,
     SetReminder,
@@ -384,12 +385,12 @@ class ScheduleDesk:
         self,
         kind: ItemKind,
         when: When,
-        repeat,
+        repeat: Repeat | None,
         now: Now,
         wake_up: bool = False,
         text: str | None = None,
         silent: bool = False,
-    ):
+    ) -> tuple[Item, datetime]:
         today = local(now, self.zone)
         if repeat is not None:
             moment, rule = repeating(repeat, when, today, wake_up)
