@@ -69,6 +69,7 @@ class Scheduler:
         self._ring_started: dict[int, float] = {}
         """Monotonic time each ring began in this process (the auto-stop counts from it)."""
         self._fresh = False
+        self._version: int | None = None
 
     # -- items -----------------------------------------------------------------------------------
 
@@ -218,9 +219,13 @@ class Scheduler:
     def seconds_until_next(self, now: Now) -> float | None:
         """How long the caller may sleep before ``wake`` has work (0: now); None: nothing ahead.
 
-        Reads no database once warm: the next due times are kept from the last change.
+        Reads no table once warm: the next due times are kept from the last change, and
+        ``PRAGMA data_version`` tells when another connection (the brain's desk, the command
+        line, another process) has changed the schedule.
         """
-        if not self._fresh:
+        version = self.store.data_version()
+        if not self._fresh or version != self._version:
+            self._version = version
             self._refresh(now)
         waits = []
         if self._next_mono is not None:

@@ -250,6 +250,10 @@ class ScheduleStore:
         )
         return [(row[0], row[1], Outcome(row[2]), Lateness(row[3])) for row in rows]
 
+    def data_version(self) -> int:
+        """Changes when another connection commits (the desk, ``hearth schedule cancel``)."""
+        return int(self._db.execute("PRAGMA data_version").fetchone()[0])
+
     # -- the clock and small state ---------------------------------------------------------------
 
     def last_clock(self) -> Now | None:

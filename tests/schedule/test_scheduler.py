@@ -321,3 +321,16 @@ def test_a_daily_7am_alarm_keeps_to_7am_local_in_both_directions(
     rung = ring_days(scheduler, clocks, 4, tz)
     assert [(m.hour, m.minute) for m in rung] == [(7, 0)] * 4
     assert [m.utcoffset().total_seconds() / 3600 for m in rung] == offsets
+
+
+def test_an_item_added_through_another_connection_is_seen_at_once(open_scheduler):
+    supervisor = open_scheduler()  # the supervisor's scheduler
+    desk = open_scheduler()  # the brain's, on its own connection
+    clocks = Clocks()
+    supervisor.wake(clocks.now)
+    assert supervisor.seconds_until_next(clocks.now) is None
+    desk.add_timer(clocks.now, 30, "tea", "UTC")
+    assert supervisor.seconds_until_next(clocks.now) == 30
+    item = desk.active()[0]
+    desk.cancel(clocks.now, item.id)
+    assert supervisor.seconds_until_next(clocks.now) is None
