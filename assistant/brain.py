@@ -19,6 +19,7 @@ from assistant.learning import Learner
 from assistant.ollama import ChatMessage, ModelError, OllamaClient
 from assistant.prompt import build_system_prompt
 from assistant.reply import AwaitAnswer, HeardUtterance, Note, ReplyPart, Sentence
+from assistant.schedule import ScheduleDesk
 from assistant.voice_commands import (
     CommandKind,
     mid_sentence,
@@ -61,6 +62,7 @@ class Brain:
         history: ConversationHistory,
         learner: Learner | None = None,
         policy: BrainPolicy | None = None,
+        desk: ScheduleDesk | None = None,
     ):
         self.memory = memory
         self.client = client
@@ -68,6 +70,8 @@ class Brain:
         self.history = history
         self.learner = learner
         self.policy = policy or BrainPolicy()
+        self.desk = desk
+        """The clock and the schedule: asked first whether it takes an utterance."""
         self._pending: ConflictQuestion | None = None
         self.card: PersonalityCard | None = None
         """The personality card of the turn in progress (its voice says the sentences)."""
@@ -93,6 +97,10 @@ class Brain:
                 yield from self._settle(pending, choice)
                 return
             yield Note("conflict_unanswered", {"facts": [pending.older.id, pending.newer.id]})
+        taken = self.desk.take(heard) if self.desk is not None else None
+        if taken is not None:
+            yield from taken
+            return
         command = parse_voice_command(heard.text)
         if command is not None:
             handlers = {
@@ -108,7 +116,8 @@ class Brain:
 
     def _ask_model(self, heard: HeardUtterance, card: PersonalityCard) -> Iterator[ReplyPart]:
         recall = self.memory.recall(heard.text)
-        system = build_system_prompt(card, recall, self.history.summary)
+        situation = self.desk.prompt_lines(heard.t) if self.desk is not None else ()
+        system = build_system_prompt(card, recall, self.history.summary, situation)
         messages = [
             ChatMessage("system", system),
             *self.history.messages(),

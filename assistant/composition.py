@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 
 from assistant.brain import Brain, BrainPolicy
@@ -10,13 +11,20 @@ from assistant.conversation import ConversationHistory
 from assistant.learning import Learner
 from assistant.memory_setup import open_memory
 from assistant.ollama import OllamaClient
+from assistant.schedule import ScheduleDesk, make_clock, time_zone
 from config import Settings, find_card
 
 
-def build_brain(settings: Settings, database: Path | None, card: Path | None) -> Brain:
-    """A brain with its memory, model client, personality card, history and learner.
+def build_brain(
+    settings: Settings,
+    database: Path | None,
+    card: Path | None,
+    start_time: datetime | None = None,
+) -> Brain:
+    """A brain with its memory, model client, personality card, history, learner and clock.
 
     Called on the thread that will use it: SQLite connections belong to one thread.
+    ``start_time`` is the wall time a recording begins at (file mode runs on the audio clock).
     """
     conversation = settings.conversation
     learner = (
@@ -35,4 +43,6 @@ def build_brain(settings: Settings, database: Path | None, card: Path | None) ->
         history=ConversationHistory(conversation.history_chars, conversation.compaction),
         learner=learner,
         policy=BrainPolicy(ask_again_seconds=settings.memory.ask_again_after_hours * 3600),
+        # The clock only, for now: timers and alarms join once the voice loop can ring them.
+        desk=ScheduleDesk(make_clock(start_time), time_zone(settings)),
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
 from config import PersonalityCard, Teasing
 from memory import Recall
@@ -28,9 +29,12 @@ MEMORY_PREAMBLE = (
 
 
 def build_system_prompt(
-    card: PersonalityCard, recall: Recall | None = None, summary: str | None = None
+    card: PersonalityCard,
+    recall: Recall | None = None,
+    summary: str | None = None,
+    situation: Sequence[str] = (),
 ) -> str:
-    """The system prompt for one reply."""
+    """The system prompt for one reply; ``situation`` adds lines such as the local clock."""
     parts = [
         f"You are {card.name}, a voice assistant in someone's home. "
         f"Always answer in {card.language}.",
@@ -38,6 +42,7 @@ def build_system_prompt(
         f"Teasing: {TEASING[card.teasing]}",
         f"How you speak: {card.style}",
         SPEECH_RULES,
+        *situation,
     ]
     if card.examples:
         lines = ["Examples of your manner (how to sound, not facts to repeat):"]

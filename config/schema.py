@@ -6,8 +6,10 @@ error that names it instead of a setting that silently does nothing.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Annotated, Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -178,6 +180,86 @@ class VoiceProcessSettings(Section):
     backoff_max_seconds: PositiveSeconds = 5.0
 
 
+class ClockSettings(Section):
+    """Where Hearth lives in time."""
+
+    timezone: str | None = None
+    """An IANA zone such as Europe/London; empty: the system's (``TZ``, else /etc/localtime)."""
+
+    @field_validator("timezone")
+    @classmethod
+    def _known_zone(cls, name: str | None) -> str | None:
+        if name is None:
+            return None
+        try:
+            if not name or name.startswith("/") or ".." in name:
+                raise ValueError
+            ZoneInfo(name)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError(
+                f"unknown time zone {name!r}: use an IANA name such as Europe/London, "
+                "America/New_York or UTC (`timedatectl list-timezones` lists them)"
+            ) from None
+        return name
+
+
+WEEKDAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+
+class RoutineSettings(Section):
+    """A routine from the settings: a model prompt run at a time, its answer spoken."""
+
+    prompt: str = Field(min_length=1)
+    """What the model is asked, e.g. "Give me something encouraging for the day"."""
+    at: str
+    """Local time of day, 24-hour "HH:MM"."""
+    days: Literal["every day", "weekdays", "weekends"] | tuple[str, ...] = "every day"
+    """"every day", "weekdays", "weekends", or a list of day names."""
+    silent: bool = False
+    """Record the answer in the event stream and log without saying it."""
+
+    @field_validator("at")
+    @classmethod
+    def _time_of_day(cls, value: str) -> str:
+        match = re.fullmatch(r"(\d{1,2}):(\d{2})", value.strip())
+        if not match or int(match.group(1)) > 23 or int(match.group(2)) > 59:
+            raise ValueError(f"{value!r} is not a time of day; write it as HH:MM, e.g. 07:30")
+        return f"{int(match.group(1)):02d}:{match.group(2)}"
+
+    @field_validator("days")
+    @classmethod
+    def _day_names(cls, days: str | tuple[str, ...]) -> str | tuple[str, ...]:
+        if isinstance(days, str):
+            return days
+        names = tuple(day.strip().lower() for day in days)
+        unknown = [day for day in names if day not in WEEKDAY_NAMES]
+        if unknown or not names:
+            raise ValueError(f"days must name days of the week (monday ... sunday), not {unknown}")
+        return names
+
+
+class ScheduleSettings(Section):
+    """Timers, alarms, reminders and routines."""
+
+    on_time_seconds: PositiveSeconds = 60.0
+    """An item decided at most this late still rings as if on time."""
+    grace_minutes: float = Field(60.0, ge=0)
+    """Came due while Hearth was down: said when it is back if at most this late, else reported
+    as missed."""
+    auto_stop_seconds: PositiveSeconds = 300.0
+    """A ring nobody stops ends by itself after this long."""
+    clock_jump_seconds: PositiveSeconds = 5.0
+    """A wall clock that moves this much against the monotonic clock has jumped (NTP)."""
+    clock_hold_seconds: float = Field(600.0, ge=0)
+    """After a reboot with the clock behind the last time seen, wait this long at most for NTP."""
+    routine_retry_first_seconds: PositiveSeconds = 5.0
+    routine_retry_longest_seconds: PositiveSeconds = 120.0
+    routine_retry_window_seconds: PositiveSeconds = 900.0
+    """A routine whose model is unreachable retries with backoff this long, then says once that
+    it could not."""
+    routines: tuple[RoutineSettings, ...] = ()
+
+
 class Settings(Section):
     """Everything in ``assistant.yaml``."""
 
@@ -191,3 +273,5 @@ class Settings(Section):
     audio: AudioSettings = AudioSettings()
     conversation: ConversationSettings = ConversationSettings()
     voice_process: VoiceProcessSettings = VoiceProcessSettings()
+    clock: ClockSettings = ClockSettings()
+    schedule: ScheduleSettings = ScheduleSettings()

@@ -12,6 +12,7 @@ from assistant.cli import check as check_commands
 from assistant.cli import demo as demo_commands
 from assistant.cli import memory as memory_commands
 from assistant.cli import run as run_commands
+from assistant.cli import schedule as schedule_commands
 from assistant.cli import service as service_commands
 from assistant.cli import voice as voice_commands
 from assistant.cli.common import EXIT_OK, EXIT_USAGE, UserError
@@ -25,6 +26,7 @@ COMMAND_MODULES = (
     check_commands,
     voice_commands,
     memory_commands,
+    schedule_commands,
     service_commands,
 )
 

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
+from datetime import datetime
 from pathlib import Path
 
 from assistant.cli.common import EXIT_FAILURE, EXIT_OK, UserError, settings_from
 from assistant.composition import build_brain
+from assistant.schedule import time_zone
 from assistant.supervisor import RunFiles, Supervisor
+from config import Settings
 
 
 def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -23,6 +26,12 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
     run.add_argument("--output", type=Path, help="file mode: write what Hearth said to this WAV")
     run.add_argument("--events", type=Path, help="write every event as JSON lines to this file")
     run.add_argument("--card", type=Path, help="the personality card to use (YAML)")
+    run.add_argument(
+        "--start-time",
+        metavar="ISO8601",
+        help="file mode: the wall time the recording begins at, e.g. 2026-03-29T00:59:00+00:00 "
+        "(without an offset: in the configured time zone; default: now)",
+    )
     run.set_defaults(handler=_run)
 
 
@@ -35,12 +44,27 @@ def _run(args: argparse.Namespace) -> int:
     if args.card is not None and not args.card.is_file():
         raise UserError(f"{args.card}: no such personality card")
     database = Path(args.db) if args.db else None
+    start = _start_time(args.start_time, settings) if args.input is not None else None
     supervisor = Supervisor(
         settings,
-        lambda: build_brain(settings, database, args.card),
+        lambda: build_brain(settings, database, args.card, start),
         RunFiles(args.input, args.output, args.events),
     )
     return EXIT_OK if supervisor.run() == 0 else EXIT_FAILURE
+
+
+def _start_time(text: str | None, settings: Settings) -> datetime:
+    """``--start-time`` as an aware datetime (naive: in the configured zone); default: now."""
+    zone = time_zone(settings)
+    if text is None:
+        return datetime.now(zone)
+    try:
+        moment = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise UserError(
+            f"--start-time {text!r}: not an ISO 8601 time such as 2026-03-29T07:00:00+01:00"
+        ) from None
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=zone)
 
 
 def _check_recording(path: Path) -> None:

@@ -57,7 +57,8 @@ def ollama():
 @pytest.fixture
 def hearth(tmp_path):
     """Call ``hearth(room_audio, settings_yaml=..., card=...)`` to run Hearth over a recording;
-    ``env`` adds to the environment it runs in (``HEARTH_FAILPOINTS``, say)."""
+    ``env`` adds to the environment it runs in (``HEARTH_FAILPOINTS``, say), ``args`` to the
+    ``run`` command's options (``--start-time``, say)."""
 
     def run(
         room: np.ndarray,
@@ -66,6 +67,7 @@ def hearth(tmp_path):
         db: Path | None = None,
         timeout: float = 300,
         env: dict[str, str] | None = None,
+        args: tuple[str, ...] = (),
     ) -> HearthRun:
         wav = tmp_path / "room.wav"
         noisy = np.clip(room.astype(np.int32) + room_noise(len(room) / 16000), -32768, 32767)
@@ -79,6 +81,7 @@ def hearth(tmp_path):
                 "--output", str(output), "--events", str(events)]  # fmt: skip
         if card is not None:
             argv += ["--card", str(card)]
+        argv += list(args)
         environment = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "xdg-config"),
                            XDG_DATA_HOME=str(tmp_path / "xdg-data"),
                            HEARTH_LOG_LEVEL="INFO")  # fmt: skip

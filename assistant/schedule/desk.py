@@ -1,0 +1,541 @@
+"""The desk the brain asks first: a schedule request becomes a stored item and the sentence said.
+
+``take`` answers a pending question of its own (which timer? for how long? what time?), or
+parses the utterance; None means it is not the schedule's, and the brain goes on (its voice
+commands, then the model). Questions end in ``AwaitAnswer`` and the answer comes in the
+follow-up window, as the memory's conflict question does. Without a scheduler (before the voice
+loop can ring) the desk answers only the clock, so Hearth never promises a ring it cannot make.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from difflib import SequenceMatcher
+from zoneinfo import ZoneInfo
+
+from assistant.conflict_question import MIN_ANSWER_SCORE, SCORE_MARGIN
+from assistant.reply import AwaitAnswer, HeardUtterance, Note, ReplyPart, Sentence
+from assistant.schedule.clock import Clock, Now, clock_answer, local, prompt_line, spoken_time
+from assistant.schedule.durations import find_duration
+from assistant.schedule.intents import (
+    AddTime,
+    AskClock,
+    CancelAlarm,
+    CancelReminder,
+    CancelTimer,
+    Intent,
+    ListAlarms,
+    ListReminders,
+    ListTimers,
+    PauseTimer,
+    Repeat,
+    ResumeTimer,
+    SetAlarm,
+    SetReminder,
+    SetRoutine,
+    SetTimer,
+    TimeLeft,
+    Volume,
+    When,
+)
+from assistant.schedule.items import Item, ItemKind, ItemState
+from assistant.schedule.moments import find_when
+from assistant.schedule.parser import parse_request
+from assistant.schedule.phrasing import (
+    say_length,
+    say_list,
+    say_moment,
+    say_repeat,
+    timer_label,
+    timers_left,
+)
+from assistant.schedule.scheduler import ScheduleError, Scheduler
+from assistant.schedule.timing import WhenError, repeat_of_rule, repeating
+from assistant.schedule.timing import resolve as resolve_when
+from assistant.schedule.words import normalise
+from assistant.voice_commands import to_second_person
+
+NAME_SIMILARITY = 0.5
+"""How alike a heard name must be to a timer's ("faster" for "pasta": 0.55) to mean it..."""
+NAME_MARGIN = 0.2
+"""...and how much more alike than the next timer's name."""
+ALL_ANSWER = "all"
+
+CAPABILITIES = (
+    "Timers, alarms, reminders and routines are set, listed and cancelled by Hearth itself when "
+    "the user asks in plain words; you cannot set, change or cancel any of them, so never say "
+    'that you did. If asked, tell the user to say it directly, for example "set a timer for ten '
+    'minutes".'
+)
+
+
+@dataclass(frozen=True)
+class _WhichTimer:
+    """Asked "which one?" about timers for this request."""
+
+    request: Intent
+    choices: tuple[Item, ...]
+
+
+@dataclass(frozen=True)
+class _WhichAlarm:
+    request: CancelAlarm
+    choices: tuple[Item, ...]
+
+
+@dataclass(frozen=True)
+class _AskMissing:
+    """Asked for the length (a timer) or the time (an alarm or a reminder) of this request."""
+
+    request: SetTimer | SetAlarm | SetReminder
+
+
+_Pending = _WhichTimer | _WhichAlarm | _AskMissing
+
+
+class ScheduleDesk:
+    """Carries out schedule requests against a scheduler and says what was done."""
+
+    def __init__(
+        self,
+        clock: Clock,
+        zone: ZoneInfo,
+        scheduler: Scheduler | None = None,
+    ):
+        self.clock = clock
+        self.zone = zone
+        self.scheduler = scheduler
+        self._pending: _Pending | None = None
+
+    @property
+    def pending(self) -> bool:
+        """True while a question of the desk awaits its answer."""
+        return self._pending is not None
+
+    def prompt_lines(self, audio_seconds: float = 0.0) -> tuple[str, ...]:
+        """Lines for the system prompt: the clock, and what the model cannot do itself."""
+        return (prompt_line(self.clock.now(audio_seconds), self.zone), CAPABILITIES)
+
+    def take(self, heard: HeardUtterance) -> list[ReplyPart] | None:
+        """The reply to ``heard`` if it is the schedule's (or answers the desk's question)."""
+        now = self.clock.now(heard.t)
+        pending, self._pending = self._pending, None
+        intent = parse_request(heard.text)
+        if pending is not None and intent is None:
+            # A whole new request wins over reading it as the answer ("cancel all timers").
+            answered = self._answer(pending, heard, now)
+            if answered is not None:
+                return answered
+        if intent is None:
+            return None
+        if isinstance(intent, AskClock):
+            return [Sentence(clock_answer(intent.question, now, self.zone))]
+        if self.scheduler is None:
+            return None
+        return self._carry_out(intent, now)
+
+    # -- requests --------------------------------------------------------------------------------
+
+    def _carry_out(self, intent: Intent, now: Now) -> list[ReplyPart] | None:
+        handlers: dict[type, Callable[..., list[ReplyPart]]] = {
+            SetTimer: self._set_timer,
+            TimeLeft: self._on_timer,
+            CancelTimer: self._on_timer,
+            AddTime: self._on_timer,
+            PauseTimer: self._on_timer,
+            ResumeTimer: self._on_timer,
+            ListTimers: self._list_timers,
+            SetAlarm: self._set_alarm,
+            ListAlarms: self._list_alarms,
+            CancelAlarm: self._cancel_alarm,
+            SetReminder: self._set_reminder,
+            ListReminders: self._list_reminders,
+            CancelReminder: self._cancel_reminder,
+            SetRoutine: self._set_routine,
+            Volume: self._volume,
+        }
+        return handlers[type(intent)](intent, now)
+
+    def _set_timer(self, intent: SetTimer, now: Now) -> list[ReplyPart]:
+        if intent.seconds is None:
+            return self._ask(_AskMissing(intent), "For how long?")
+        scheduler = self._scheduler()
+        item, started = scheduler.add_timer(now, intent.seconds, intent.name, self.zone.key)
+        label = f"{item.name.capitalize()} timer" if item.name else "Timer"
+        return [
+            Note(started.event, started.fields()),
+            Sentence(f"{label} set for {say_length(intent.seconds)}."),
+        ]
+
+    def _on_timer(self, intent: Intent, now: Now) -> list[ReplyPart]:
+        timers = self._scheduler().active(ItemKind.TIMER)
+        if not timers:
+            return [Sentence("You have no timers running.")]
+        name = getattr(intent, "name", None)
+        if isinstance(intent, CancelTimer) and intent.every:
+            return self._cancel_timers(timers, now)
+        if name:
+            match = _by_name(name, timers)
+            if match is not None:
+                return self._timer_action(intent, [match], now)
+        if len(timers) == 1 and not name:
+            return self._timer_action(intent, timers, now)
+        if isinstance(intent, ResumeTimer | PauseTimer):
+            wanted = ItemState.PAUSED if isinstance(intent, ResumeTimer) else ItemState.PENDING
+            fitting = [timer for timer in timers if timer.state is wanted]
+            if len(fitting) == 1 and not name:
+                return self._timer_action(intent, fitting, now)
+        question = f"You have {len(timers)} timers: {self._left(timers, now)}. Which one?"
+        if name:
+            question = f"I don't have a {name} timer. " + question
+        return self._ask(_WhichTimer(intent, tuple(timers)), question, timers)
+
+    def _timer_action(self, intent: Intent, timers: list[Item], now: Now) -> list[ReplyPart]:
+        scheduler = self._scheduler()
+        if isinstance(intent, CancelTimer):
+            return self._cancel_timers(timers, now)
+        timer = timers[0]
+        label = timer_label(timer)
+        try:
+            if isinstance(intent, TimeLeft):
+                left = self._left([timer], now, only=True)
+                paused = " It's paused." if timer.state is ItemState.PAUSED else ""
+                return [Sentence(f"{left} left on your {label}.{paused}")]
+            if isinstance(intent, AddTime):
+                longer = scheduler.add_time(now, timer.id, intent.seconds)
+                return [
+                    Note("timer_changed", {"item_id": timer.id, "added_seconds": intent.seconds}),
+                    Sentence(
+                        f"Added {say_length(intent.seconds)} to your {label}. "
+                        f"{say_length(longer.left(now) or 0.0)} left."
+                    ),
+                ]
+            if isinstance(intent, PauseTimer):
+                paused_item = scheduler.pause(now, timer.id)
+                left = say_length(paused_item.left(now) or 0.0)
+                return [
+                    Note("timer_paused", {"item_id": timer.id}),
+                    Sentence(f"Your {label} is paused with {left} left."),
+                ]
+            resumed = scheduler.resume(now, timer.id)
+            left = say_length(resumed.left(now) or 0.0)
+            return [
+                Note("timer_resumed", {"item_id": timer.id}),
+                Sentence(f"Your {label} is running again, {left} left."),
+            ]
+        except ScheduleError:
+            state = "paused" if timer.state is ItemState.PAUSED else "running"
+            return [Sentence(f"Your {label} is already {state}.")]
+
+    def _cancel_timers(self, timers: list[Item], now: Now) -> list[ReplyPart]:
+        scheduler = self._scheduler()
+        parts: list[ReplyPart] = []
+        for timer in timers:
+            scheduler.cancel(now, timer.id)
+            parts.append(Note("timer_cancelled", {"item_id": timer.id}))
+        if len(timers) == 1:
+            parts.append(Sentence(f"{_capital(timer_label(timers[0]))} cancelled."))
+        else:
+            parts.append(Sentence(f"All {len(timers)} timers cancelled."))
+        return parts
+
+    def _list_timers(self, intent: ListTimers, now: Now) -> list[ReplyPart]:
+        timers = self._scheduler().active(ItemKind.TIMER)
+        if not timers:
+            return [Sentence("You have no timers running.")]
+        if len(timers) == 1:
+            return [Sentence(f"One timer: {self._left(timers, now)}.")]
+        return [Sentence(f"You have {len(timers)} timers: {self._left(timers, now)}.")]
+
+    def _left(self, timers: list[Item], now: Now, only: bool = False) -> str:
+        lefts = [timer.left(now) or 0.0 for timer in timers]
+        if only:
+            return _capital(say_length(lefts[0]))
+        return timers_left(timers, lefts)
+
+    # -- alarms, reminders, routines ---------------------------------------------------------------
+
+    def _set_alarm(self, intent: SetAlarm, now: Now) -> list[ReplyPart]:
+        if intent.when == When():
+            return self._ask(_AskMissing(intent), "What time should I set the alarm for?")
+        try:
+            item, moment = self._store_at(
+                ItemKind.ALARM, intent.when, intent.repeat, now, wake_up=intent.wake_up
+            )
+        except WhenError:
+            return [Sentence("That time has already passed. What time should it be?")]
+        return [
+            Note("alarm_set", {"item_id": item.id, "due_at": item.due_at, "rule": item.rule}),
+            Sentence(f"Alarm set for {self._when_said(item, moment, now)}."),
+        ]
+
+    def _list_alarms(self, intent: ListAlarms, now: Now) -> list[ReplyPart]:
+        alarms = self._scheduler().active(ItemKind.ALARM)
+        if not alarms:
+            return [Sentence("You have no alarms set.")]
+        said = [self._item_when(alarm, now) for alarm in alarms]
+        count = "one alarm" if len(alarms) == 1 else f"{len(alarms)} alarms"
+        return [Sentence(f"You have {count}: {say_list(said)}.")]
+
+    def _cancel_alarm(self, intent: CancelAlarm, now: Now) -> list[ReplyPart]:
+        alarms = self._scheduler().active(ItemKind.ALARM)
+        if not alarms:
+            return [Sentence("You have no alarms set.")]
+        if intent.every or len(alarms) == 1:
+            return self._cancel_items(alarms, now, "alarm")
+        if intent.time is not None:
+            hour, minute = intent.time.hour % 12, intent.time.minute
+            fitting = [
+                alarm
+                for alarm in alarms
+                if (moment := local(Now(alarm.due_at or 0.0, 0.0, ""), ZoneInfo(alarm.zone)))
+                and (moment.hour % 12, moment.minute) == (hour, minute)
+            ]
+            if len(fitting) == 1:
+                return self._cancel_items(fitting, now, "alarm")
+        said = say_list([self._item_when(alarm, now) for alarm in alarms])
+        question = f"You have {len(alarms)} alarms: {said}. Which one?"
+        return self._ask(_WhichAlarm(intent, tuple(alarms)), question)
+
+    def _set_reminder(self, intent: SetReminder, now: Now) -> list[ReplyPart]:
+        if intent.when == When() and intent.repeat is None:
+            return self._ask(_AskMissing(intent), "When should I remind you?")
+        try:
+            item, moment = self._store_at(
+                ItemKind.REMINDER, intent.when, intent.repeat, now, text=intent.text
+            )
+        except WhenError:
+            return [Sentence("That time has already passed. When should I remind you?")]
+        what = to_second_person(intent.text)
+        return [
+            Note("reminder_set", {"item_id": item.id, "due_at": item.due_at, "rule": item.rule}),
+            Sentence(f"Okay, I'll remind you to {what} at {self._when_said(item, moment, now)}."),
+        ]
+
+    def _list_reminders(self, intent: ListReminders, now: Now) -> list[ReplyPart]:
+        reminders = self._scheduler().active(ItemKind.REMINDER)
+        if not reminders:
+            return [Sentence("You have no reminders set.")]
+        said = [
+            f"{to_second_person(item.text or '')} at {self._item_when(item, now)}"
+            for item in reminders
+        ]
+        count = "one reminder" if len(reminders) == 1 else f"{len(reminders)} reminders"
+        return [Sentence(f"You have {count}: {say_list(said)}.")]
+
+    def _cancel_reminder(self, intent: CancelReminder, now: Now) -> list[ReplyPart]:
+        reminders = self._scheduler().active(ItemKind.REMINDER)
+        if not reminders:
+            return [Sentence("You have no reminders set.")]
+        if intent.every:
+            return self._cancel_items(reminders, now, "reminder")
+        if intent.about:
+            best = max(reminders, key=lambda item: _likeness(intent.about or "", item.text or ""))
+            if _likeness(intent.about, best.text or "") >= NAME_SIMILARITY:
+                return self._cancel_items([best], now, "reminder")
+        if len(reminders) == 1:
+            return self._cancel_items(reminders, now, "reminder")
+        said = say_list([to_second_person(item.text or "") for item in reminders])
+        return [Sentence(f"You have {len(reminders)} reminders: {said}. Say which one to cancel.")]
+
+    def _set_routine(self, intent: SetRoutine, now: Now) -> list[ReplyPart]:
+        try:
+            item, moment = self._store_at(
+                ItemKind.ROUTINE,
+                intent.when,
+                intent.repeat,
+                now,
+                text=intent.prompt,
+                silent=intent.silent,
+            )
+        except WhenError:
+            return [Sentence("I couldn't work out when that should happen.")]
+        what = to_second_person(intent.prompt)
+        quietly = " quietly, without saying it," if intent.silent else ""
+        return [
+            Note("routine_set", {"item_id": item.id, "due_at": item.due_at, "rule": item.rule}),
+            Sentence(
+                f"Okay. {_capital(self._when_said(item, moment, now))}, I'll{quietly} {what}."
+            ),
+        ]
+
+    def _volume(self, intent: Volume, now: Now) -> list[ReplyPart]:
+        # Phase 2 applies the level to the output; until then Hearth must not claim it did.
+        return [Sentence("I can't change my volume yet.")]
+
+    def _cancel_items(self, items: list[Item], now: Now, noun: str) -> list[ReplyPart]:
+        scheduler = self._scheduler()
+        parts: list[ReplyPart] = []
+        for item in items:
+            scheduler.cancel(now, item.id)
+            parts.append(Note(f"{noun}_cancelled", {"item_id": item.id}))
+        if len(items) == 1:
+            said = f"for {self._item_when(items[0], now)}"
+            if noun == "reminder":
+                said = f"to {to_second_person(items[0].text or '')}"
+            parts.append(Sentence(f"Cancelled your {noun} {said}."))
+        else:
+            parts.append(Sentence(f"Cancelled all {len(items)} {noun}s."))
+        return parts
+
+    def _store_at(
+        self,
+        kind: ItemKind,
+        when: When,
+        repeat: Repeat | None,
+        now: Now,
+        wake_up: bool = False,
+        text: str | None = None,
+        silent: bool = False,
+    ) -> tuple[Item, datetime]:
+        today = local(now, self.zone)
+        if repeat is not None:
+            moment, rule = repeating(repeat, when, today, wake_up)
+        else:
+            moment = resolve_when(when, today, wake_up)
+            rule = None
+        item = self._scheduler().add_at(now, kind, moment, rule=rule, text=text, silent=silent)
+        return item, moment
+
+    def _when_said(self, item: Item, moment: datetime, now: Now) -> str:
+        if item.rule:
+            return f"{spoken_time(moment)} {say_repeat(repeat_of_rule(item.rule))}"
+        return say_moment(moment, local(now, self.zone))
+
+    def _item_when(self, item: Item, now: Now) -> str:
+        moment = local(Now(item.due_at or 0.0, 0.0, ""), ZoneInfo(item.zone))
+        return self._when_said(item, moment, now)
+
+    # -- questions and answers -----------------------------------------------------------------
+
+    def _ask(self, pending: _Pending, question: str, timers: list[Item] = ()) -> list[ReplyPart]:
+        self._pending = pending
+        phrases = {f"item:{timer.id}": timer.name for timer in timers if timer.name}
+        if phrases:
+            phrases[ALL_ANSWER] = "All of them."
+        hotwords = tuple(timer.name for timer in timers if timer.name)
+        return [
+            Note("schedule_question", {"text": question}),
+            Sentence(question),
+            AwaitAnswer(phrases, hotwords),
+        ]
+
+    def _answer(self, pending: _Pending, heard: HeardUtterance, now: Now) -> list[ReplyPart] | None:
+        if isinstance(pending, _AskMissing):
+            return self._fill_in(pending.request, heard.text, now)
+        if isinstance(pending, _WhichAlarm):
+            chosen = _choose_by_time(heard.text, pending.choices)
+            return self._cancel_items(chosen, now, "alarm") if chosen else None
+        chosen = _choose(heard, pending.choices)
+        if chosen is None:
+            return None
+        live = {item.id for item in self._scheduler().active(ItemKind.TIMER)}
+        chosen = [item for item in chosen if item.id in live]
+        if not chosen:
+            return [Sentence("That timer has already finished.")]
+        if len(chosen) > 1 and not isinstance(pending.request, CancelTimer):
+            return [Sentence(_capital(self._left(chosen, now)) + ".")]
+        return self._timer_action(pending.request, chosen, now)
+
+    def _fill_in(
+        self, request: SetTimer | SetAlarm | SetReminder, text: str, now: Now
+    ) -> list[ReplyPart] | None:
+        words = normalise(text).split()
+        if isinstance(request, SetTimer):
+            found = find_duration(words)
+            if found is None:
+                return None
+            return self._set_timer(SetTimer(found.seconds, request.name), now)
+        when = find_when(words)
+        if not when.anything:
+            return None
+        if isinstance(request, SetAlarm):
+            return self._set_alarm(
+                SetAlarm(when.when, when.repeat or request.repeat, request.wake_up), now
+            )
+        return self._set_reminder(SetReminder(request.text, when.when, when.repeat), now)
+
+    def _scheduler(self) -> Scheduler:
+        assert self.scheduler is not None
+        return self.scheduler
+
+
+def _likeness(heard: str, name: str) -> float:
+    """How alike two names sound, 0 to 1 (spaces ignored: "past of" is "pasta")."""
+    a, b = re.sub(r"\W", "", heard.lower()), re.sub(r"\W", "", name.lower())
+    if not a or not b:
+        return 0.0
+    if a == b or (len(a) > 3 and (a in b or b in a)):
+        return 1.0
+    return SequenceMatcher(None, a, b).ratio()
+
+
+def _by_name(name: str, timers: list[Item]) -> Item | None:
+    """The timer a heard name means: alike enough, and clearly more alike than any other."""
+    ranked = sorted(
+        ((_likeness(name, timer.name or ""), timer) for timer in timers if timer.name),
+        key=lambda pair: pair[0],
+        reverse=True,
+    )
+    if not ranked or ranked[0][0] < NAME_SIMILARITY:
+        return None
+    if len(ranked) > 1 and ranked[0][0] - ranked[1][0] < NAME_MARGIN:
+        return None
+    return ranked[0][1]
+
+
+def _capital(sentence: str) -> str:
+    return sentence[:1].upper() + sentence[1:]
+
+
+_ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "last": -1}
+
+
+def _choose(heard: HeardUtterance, choices: tuple[Item, ...]) -> list[Item] | None:
+    """The timers an answer to "which one?" means, or None when it is not an answer."""
+    words = normalise(heard.text).split()
+    if re.search(r"\b(?:all|both|every|each)\b", " ".join(words)):
+        return list(choices)
+    named = [item for item in choices if item.name]
+    for word_count in (2, 1):
+        for start in range(len(words) - word_count + 1):
+            phrase = " ".join(words[start : start + word_count])
+            match = _by_name(phrase, named) if len(phrase) > 2 else None
+            if match is not None:
+                return [match]
+    for word in words:
+        if word in _ORDINALS and len(choices) > abs(_ORDINALS[word]) - (word == "last"):
+            return [choices[_ORDINALS[word]]]
+    scores: Mapping[str, float] = heard.answer_scores
+    ranked = sorted(
+        ((score, key) for key, score in scores.items() if key.startswith("item:") or key == "all"),
+        reverse=True,
+    )
+    if (
+        ranked
+        and ranked[0][0] >= MIN_ANSWER_SCORE
+        and (len(ranked) == 1 or ranked[0][0] - ranked[1][0] >= SCORE_MARGIN)
+    ):
+        key = ranked[0][1]
+        if key == ALL_ANSWER:
+            return list(choices)
+        return [item for item in choices if f"item:{item.id}" == key] or None
+    return None
+
+
+def _choose_by_time(text: str, alarms: tuple[Item, ...]) -> list[Item] | None:
+    if re.search(r"\b(?:all|both|every)\b", text.lower()):
+        return list(alarms)
+    found = find_when(normalise(text).split())
+    time = found.when.time
+    if time is None:
+        return None
+    fitting = []
+    for alarm in alarms:
+        moment = local(Now(alarm.due_at or 0.0, 0.0, ""), ZoneInfo(alarm.zone))
+        if (moment.hour % 12, moment.minute) == (time.hour % 12, time.minute):
+            fitting.append(alarm)
+    return fitting or None

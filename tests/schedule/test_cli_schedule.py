@@ -1,0 +1,77 @@
+"""``hearth schedule`` through the real entry point: list, cancel, JSON, exit codes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from datetime import datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+from assistant.schedule import ItemKind, Scheduler, ScheduleStore, SystemClock
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def hearth(*args: str, tmp_path: Path) -> subprocess.CompletedProcess:
+    environment = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "xdg-config"),
+                       XDG_DATA_HOME=str(tmp_path / "xdg-data"))  # fmt: skip
+    return subprocess.run(
+        [sys.executable, "-m", "assistant", *args],
+        cwd=ROOT, env=environment, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+
+
+def seeded(database: Path) -> tuple[int, int]:
+    store = ScheduleStore.open(database)
+    scheduler = Scheduler(store)
+    now = SystemClock().now()
+    timer, _ = scheduler.add_timer(now, 600, "pasta", "Europe/London")
+    moment = datetime.fromtimestamp(now.wall + 3600, ZoneInfo("Europe/London"))
+    alarm = scheduler.add_at(now, ItemKind.ALARM, moment)
+    store.close()
+    return timer.id, alarm.id
+
+
+def test_list_and_cancel_in_text_and_json(tmp_path):
+    database = tmp_path / "memory.db"
+    timer, alarm = seeded(database)
+    listed = hearth("schedule", "list", "--db", str(database), tmp_path=tmp_path)
+    assert listed.returncode == 0, listed.stderr
+    lines = listed.stdout.splitlines()
+    assert lines[0].startswith(f"#{timer} timer pasta [pending] ") and "minutes left" in lines[0]
+    assert lines[1].startswith(f"#{alarm} alarm [pending] ") and "Europe/London" in lines[1]
+    cancelled = hearth("schedule", "cancel", str(timer), "--json", "--db", str(database),
+                       tmp_path=tmp_path)  # fmt: skip
+    assert cancelled.returncode == 0, cancelled.stderr
+    assert json.loads(cancelled.stdout)["state"] == "cancelled"
+    documents = json.loads(
+        hearth("schedule", "list", "--json", "--db", str(database), tmp_path=tmp_path).stdout
+    )
+    assert [(d["id"], d["kind"], d["state"]) for d in documents] == [(alarm, "alarm", "pending")]
+    everything = hearth("--db", str(database), "schedule", "list", "--all", tmp_path=tmp_path)
+    assert f"#{timer} timer pasta [cancelled]" in everything.stdout
+
+
+def test_mistakes_are_plain_errors_with_their_exit_codes(tmp_path):
+    database = tmp_path / "memory.db"
+    timer, _ = seeded(database)
+    missing = hearth("schedule", "cancel", "99", "--db", str(database), tmp_path=tmp_path)
+    assert missing.returncode == 2 and "no schedule item #99" in missing.stderr
+    hearth("schedule", "cancel", str(timer), "--db", str(database), tmp_path=tmp_path)
+    again = hearth("schedule", "cancel", str(timer), "--db", str(database), tmp_path=tmp_path)
+    assert again.returncode == 1 and "already ended (cancelled)" in again.stderr
+    not_ours = tmp_path / "notes.db"
+    not_ours.write_text("shopping list")
+    refused = hearth("schedule", "list", "--db", str(not_ours), tmp_path=tmp_path)
+    assert refused.returncode == 2 and "not a SQLite database" in refused.stderr
+    assert not_ours.read_text() == "shopping list"
+    zone = tmp_path / "zone.yaml"
+    zone.write_text("clock:\n  timezone: Europe/Londn\n")
+    bad = hearth("--config", str(zone), "schedule", "list", "--db", str(database),
+                 tmp_path=tmp_path)  # fmt: skip
+    assert bad.returncode == 2 and "Europe/Londn" in bad.stderr and "IANA" in bad.stderr
+    for result in (missing, again, refused, bad):
+        assert "Traceback" not in result.stderr

@@ -1,0 +1,199 @@
+"""The desk: requests become stored items and plain sentences; questions are answered in the
+follow-up; the brain asks it first, and the model hears the clock and what it cannot do."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from assistant.brain import Brain
+from assistant.card_keeper import CardKeeper
+from assistant.conversation import ConversationHistory
+from assistant.ollama import OllamaClient
+from assistant.reply import AwaitAnswer, HeardUtterance, Note, Sentence
+from assistant.schedule import (
+    AudioClock,
+    ItemKind,
+    ItemState,
+    ScheduleDesk,
+    Scheduler,
+    ScheduleStore,
+)
+from config import OllamaSettings, packaged_file
+from memory import Memory
+from tests.ollama_server import OllamaServer, Reply
+
+LONDON = ZoneInfo("Europe/London")
+SATURDAY_5PM = datetime(2026, 3, 28, 17, 0, tzinfo=LONDON)
+
+
+class Room:
+    """A desk over a real store, spoken to every ten audio seconds."""
+
+    def __init__(self, database, scheduler: bool = True):
+        self.store = ScheduleStore.open(database)
+        self.scheduler = Scheduler(self.store) if scheduler else None
+        self.desk = ScheduleDesk(AudioClock(SATURDAY_5PM.timestamp()), LONDON, self.scheduler)
+        self.t = 0.0
+
+    def say(self, text: str, scores: dict[str, float] | None = None):
+        self.t += 10
+        return self.desk.take(HeardUtterance(text, t=self.t, answer_scores=scores or {}))
+
+    def hears(self, text: str, scores: dict[str, float] | None = None) -> list[str]:
+        parts = self.say(text, scores)
+        assert parts is not None, f"{text!r} was not taken"
+        return [part.text for part in parts if isinstance(part, Sentence)]
+
+
+@pytest.fixture
+def room(database):
+    room = Room(database)
+    yield room
+    room.store.close()
+
+
+def test_the_clock_is_answered_without_a_model(room):
+    assert room.hears("What time is it?") == ["It's 5 PM."]
+    assert room.hears("What's the date?") == ["It's Saturday, 28 March 2026."]
+    assert room.hears("What day is it today?") == ["It's Saturday, 28 March."]
+    assert room.say("What is the capital of Kenya?") is None
+
+
+def test_a_timer_is_stored_and_said_back_and_its_event_noted(room):
+    parts = room.say("Set a timer for ten minutes.")
+    assert [p.text for p in parts if isinstance(p, Sentence)] == ["Timer set for 10 minutes."]
+    note = next(p for p in parts if isinstance(p, Note))
+    assert note.event == "timer_started" and note.fields["seconds"] == 600
+    [timer] = room.scheduler.active(ItemKind.TIMER)
+    assert timer.seconds == 600 and timer.due_at == SATURDAY_5PM.timestamp() + 10 + 600
+
+
+def test_with_two_timers_an_unclear_request_asks_which_and_takes_the_answer(room):
+    room.hears("Set a pasta timer for 3 minutes.")
+    room.hears("Set a timer for 5 minutes called eggs.")
+    parts = room.say("How long is left?")
+    question = [p.text for p in parts if isinstance(p, Sentence)]
+    assert question == ["You have 2 timers: pasta, 3 minutes left and eggs, 5 minutes. Which one?"]
+    awaited = next(p for p in parts if isinstance(p, AwaitAnswer))
+    assert set(awaited.hotwords) == {"pasta", "eggs"}
+    assert room.desk.pending
+    # 4:40 is said to the minute, as a person would.
+    assert room.hears("The eggs.") == ["5 minutes left on your eggs timer."]
+    assert not room.desk.pending
+
+
+def test_a_misheard_name_finds_its_timer_and_the_answer_may_come_from_the_audio(room):
+    room.hears("Set a pasta timer for 8 minutes.")
+    room.hears("Set an eggs timer for 6 minutes.")
+    assert room.hears("Can solve the faster timer?") == ["Pasta timer cancelled."]
+    room.hears("Set a pasta timer for 8 minutes.")
+    room.hears("Cancel the timer.")
+    pasta = next(t for t in room.scheduler.active(ItemKind.TIMER) if t.name == "pasta")
+    eggs = next(t for t in room.scheduler.active(ItemKind.TIMER) if t.name == "eggs")
+    # tiny.en wrote nothing useful; the audio fits "eggs" far better than the others.
+    scores = {f"item:{pasta.id}": -2.5, f"item:{eggs.id}": -0.4, "all": -3.0}
+    assert room.hears("Mm.", scores) == ["Eggs timer cancelled."]
+
+
+def test_a_new_request_wins_over_a_pending_question(room):
+    room.hears("Set a pasta timer for 3 minutes.")
+    room.hears("Set an eggs timer for 5 minutes.")
+    room.hears("Pause the timer.")
+    assert room.hears("Cancel all timers.") == ["All 2 timers cancelled."]
+    assert room.scheduler.active(ItemKind.TIMER) == []
+
+
+def test_an_unanswered_question_lets_the_next_utterance_go_to_the_model(room):
+    room.hears("Set a pasta timer for 3 minutes.")
+    room.hears("Set an eggs timer for 5 minutes.")
+    room.hears("How long is left?")
+    assert room.say("Tell me a joke about penguins.") is None
+    assert not room.desk.pending
+
+
+def test_add_pause_resume_and_a_missing_length_is_asked_for(room):
+    room.hears("Set a pasta timer for 8 minutes.")
+    assert room.hears("Add five minutes to the pasta timer.") == [
+        "Added 5 minutes to your pasta timer. 13 minutes left."
+    ]
+    assert room.hears("Pause the timer.") == ["Your pasta timer is paused with 13 minutes left."]
+    [paused] = room.scheduler.active(ItemKind.TIMER)
+    assert paused.state is ItemState.PAUSED
+    assert room.hears("Resume the timer.") == [
+        "Your pasta timer is running again, 13 minutes left."
+    ]
+    assert room.hears("Set a timer.") == ["For how long?"]
+    assert room.hears("An hour and a half.") == ["Timer set for 1 hour and 30 minutes."]
+
+
+def test_alarms_reminders_and_routines_are_stored_and_said_back(room):
+    assert room.hears("Wake me up every weekday at seven.") == ["Alarm set for 7 AM every weekday."]
+    assert room.hears("Set an alarm for 6.30 tomorrow.") == ["Alarm set for 6:30 AM tomorrow."]
+    assert room.hears("What alarms do I have?") == [
+        "You have 2 alarms: 7 AM every weekday and 6:30 AM tomorrow."
+    ]
+    assert room.hears("Remind me to water the tomatoes at 7pm.") == [
+        "Okay, I'll remind you to water the tomatoes at 7 PM today."
+    ]
+    assert room.hears("Every weekday at half past seven, give me something encouraging.") == [
+        "Okay. 7:30 AM every weekday, I'll give you something encouraging."
+    ]
+    [routine] = room.scheduler.active(ItemKind.ROUTINE)
+    assert routine.text == "give me something encouraging" and "BYDAY=MO,TU,WE,TH,FR" in (
+        routine.rule or ""
+    )
+    assert room.hears("Cancel my alarm.")[0].endswith("Which one?")
+    assert room.hears("The 6:30 one.") == ["Cancelled your alarm for 6:30 AM tomorrow."]
+    assert len(room.scheduler.active(ItemKind.ALARM)) == 1
+
+
+def test_an_alarm_heard_without_its_time_asks_for_it(room):
+    assert room.hears("Set an alarm for half-passics.") == ["What time should I set the alarm for?"]
+    assert room.hears("Half past six in the morning.") == ["Alarm set for 6:30 AM tomorrow."]
+
+
+def test_without_a_scheduler_only_the_clock_is_taken(database):
+    room = Room(database, scheduler=False)
+    assert room.hears("What's the time?") == ["It's 5 PM."]
+    assert room.say("Set a timer for ten minutes.") is None  # never a promise it cannot keep
+    room.store.close()
+
+
+@pytest.fixture
+def server():
+    server = OllamaServer().start()
+    yield server
+    server.stop()
+
+
+def brain_with_desk(database, url: str, desk: ScheduleDesk) -> Brain:
+    settings = OllamaSettings(url=url, connect_timeout_seconds=0.5)
+    return Brain(
+        Memory.open(database),
+        OllamaClient(settings),
+        CardKeeper(packaged_file("personality.yaml")),
+        ConversationHistory(6000, compaction=False),
+        desk=desk,
+    )
+
+
+def test_the_brain_asks_the_desk_first_and_works_with_the_model_unreachable(database):
+    desk = ScheduleDesk(AudioClock(SATURDAY_5PM.timestamp()), LONDON)
+    brain = brain_with_desk(database, "http://127.0.0.1:9", desk)
+    parts = list(brain.respond(HeardUtterance("What time is it?", t=90.0)))
+    assert [p.text for p in parts if isinstance(p, Sentence)] == ["It's 5:01 PM."]
+    brain.memory.close()
+
+
+def test_the_model_is_told_the_time_and_that_it_cannot_set_timers(database, server):
+    server.script(Reply(text="It is a fine evening."))
+    desk = ScheduleDesk(AudioClock(SATURDAY_5PM.timestamp()), LONDON)
+    brain = brain_with_desk(database, server.url, desk)
+    list(brain.respond(HeardUtterance("Is it evening yet?", t=0.0)))
+    system = server.chat_requests()[0]["messages"][0]["content"]
+    assert "It is now Saturday, 28 March 2026, 5 PM local time (Europe/London" in system
+    assert "you cannot set, change or cancel any of them" in system
+    brain.memory.close()
