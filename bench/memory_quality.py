@@ -32,15 +32,15 @@ import numpy as np
 sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 from memory.embedder import OllamaEmbedder  # noqa: E402
-from memory.kinds import Kind  # noqa: E402
-from memory.reading import read  # noqa: E402
-from memory.similarity import (  # noqa: E402
+from memory.judging import (  # noqa: E402
     Judgement,
     Relation,
     baseline_judge,
+    clear_cache,
     cosine_bands,
     judge,
 )
+from memory.kinds import Kind  # noqa: E402
 
 SERVED_MODEL = "all-minilm"
 """The name Ollama gives all-MiniLM-L6-v2; the bench serves it under this name."""
@@ -113,7 +113,7 @@ Decide = Callable[[Pair], Judgement]
 
 def score(pairs: Sequence[Pair], decide: Decide) -> Tally:
     """Judge every pair, timing from a cold reading cache so each mode pays for its parsing."""
-    read.cache_clear()
+    clear_cache()
     tally = Tally()
     started = time.perf_counter()
     for pair in pairs:

@@ -9,6 +9,7 @@ from memory.extraction import (
     parse_extraction,
 )
 from memory.facts import ConflictPair, Memory, clean_statement
+from memory.judging import CosineBands, Judgement, Relation, cosine_bands, judge
 from memory.kinds import Kind, UnknownKindError, guess_kind, normalise_kind
 from memory.model import (
     Action,
@@ -23,7 +24,6 @@ from memory.model import (
     Source,
 )
 from memory.recall import CONFLICT_NOTICE, Recall, RecalledFact, RecallPolicy
-from memory.similarity import CosineBands, Judgement, Relation, cosine_bands, judge
 from memory.store import StoreError
 
 __all__ = [

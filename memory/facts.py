@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from memory.embedder import Embedder, EmbedderError
+from memory.judging import CosineBands, Judgement, Relation, cosine_bands, index_keys, judge
 from memory.kinds import Kind, normalise_kind
 from memory.model import (
     MAX_FACT_CHARS,
@@ -37,7 +38,6 @@ from memory.model import (
     Source,
 )
 from memory.recall import Recall, RecallPolicy, choose_recall
-from memory.similarity import CosineBands, Judgement, Relation, cosine_bands, index_keys, judge
 from memory.store import FactStore, StoreError
 from memory.vectors import VectorIndex
 
@@ -100,7 +100,8 @@ class Memory:
         """Store a statement: merge it into the same fact, revive it, or add it (linking conflicts).
 
         Raises MemoryInputError for text or a kind that cannot be remembered. An embedder failure
-        or a failed comparison never stops the write: the fact is then stored plainly.
+        or a failed comparison never stops the write: a fact whose comparison failed is left
+        unlinked, and what the comparisons with the other facts found still applies.
         """
         text = clean_statement(text)
         kind = _kind(kind)
@@ -128,18 +129,16 @@ class Memory:
         for fact in self.store.facts_by_ids(self._candidate_ids(text, vector, vectors)):
             if fact.status is FactStatus.FORGOTTEN or fact.text is None:
                 continue
-            # Cosine is evidence only when both sides were embedded by the configured model; a
-            # cold or partial index must never manufacture a conflict.
-            cosine = None
-            if vectors is not None and vector is not None:
-                cosine = vectors.cosine(fact.id, vector)
             try:
+                # Cosine is evidence only when both sides were embedded by the configured model;
+                # a cold or partial index must never manufacture a conflict.
+                cosine = None
+                if vectors is not None and vector is not None:
+                    cosine = vectors.cosine(fact.id, vector)
                 judgement = judge(text, kind, fact.text, fact.kind, cosine, self._bands)
-            except Exception:  # a comparison bug must not lose the user's statement
-                log.exception(
-                    "comparing with fact %s failed; storing the statement plainly", fact.id
-                )
-                return []
+            except Exception:  # a comparison bug must not lose the statement or other verdicts
+                log.exception("comparing with fact %s failed; not linking the two", fact.id)
+                continue
             judged.append((fact, judgement))
         return judged
 

@@ -1,6 +1,6 @@
 """Reading a fact: who it is about, its content terms, what is negated, felt, ranked or changed.
 
-A reading is a flat, comparable summary of one short fact; ``memory.comparison`` compares two of
+A reading is a flat, comparable summary of one short fact; ``comparison`` compares two of
 them. Only general English patterns are read; nothing here knows any particular fact.
 """
 
@@ -11,11 +11,11 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 
-from memory import lexicon, subject
-from memory.subject import SELF
-from memory.terms import Term, TermKind, is_known
-from memory.walker import Walker
-from memory.words import Token, TokenKind, stem, tokenize
+from memory.judging import lexicon, shape
+from memory.judging.subject import SELF, Subject, subject_of
+from memory.judging.terms import Term, TermKind, is_known
+from memory.judging.walker import Walker
+from memory.judging.words import Token, TokenKind, stem, tokenize
 
 
 class Attitude(StrEnum):
@@ -31,9 +31,8 @@ class Reading:
     """What one fact says, ready to compare with another."""
 
     text: str
-    holder: str
-    """Who the fact is about: SELF, or a relation such as "sister" or "older brother"."""
-    holder_surface: str
+    subject: Subject
+    """Who the fact is about, read once."""
     terms: tuple[Term, ...]
     """Content said positively."""
     negated: tuple[Term, ...]
@@ -51,17 +50,8 @@ class Reading:
     """An "X is Y" statement about a thing or a person other than the speaker: one value only."""
     identity: bool = False
     """Says what the speaker is ("I'm a nurse", "I work as a nurse")."""
-    maybe_subject: str = ""
-    """A capitalised first word that may name a third person ("Tom is a doctor")."""
-    introduced: str = ""
-    """A relative the speaker introduces and goes on to describe ("I have a cat named Luna")."""
     implying: frozenset[str] = frozenset()
     """Terms that stand for negations ("vegetarian": no meat); see lexicon.IMPLIED_NEGATIONS."""
-
-    @property
-    def relative(self) -> str:
-        """The relative the fact is about ("wife" for "my brother's wife"), "" for the speaker."""
-        return _relative(self.holder) if self.holder else ""
 
     @property
     def content(self) -> tuple[Term, ...]:
@@ -73,15 +63,15 @@ class Reading:
 def read(text: str) -> Reading:
     """Read one fact. Pure and cached: the same text always gives the same reading."""
     tokens = _naming_calls(_apply_phrases(_split_hyphens(tokenize(text))))
-    holder = subject.holder(tokens)
-    copula = subject.subject_copula(tokens, holder.tokens)
-    walker = Walker(tokens, holder.tokens, copula, holder.surface)
-    if holder.name != SELF:
+    subject = subject_of(tokens)
+    copula = shape.subject_copula(tokens, subject.tokens)
+    walker = Walker(tokens, subject, copula)
+    if subject.holder != SELF:
         # The relative is part of what the fact says: "My cat is called Luna" names a cat.
-        walker.terms.append(Term(_relative(holder.name), holder.surface, TermKind.WORD))
+        walker.terms.append(Term(subject.relative, subject.surface, TermKind.WORD))
     walker.walk()
     walker.imply()
-    if walker.wishing or subject.is_request(tokens):
+    if walker.wishing or shape.is_request(tokens):
         attitude = Attitude.WISH
     elif walker.sentiment:
         attitude = Attitude.FEELING
@@ -90,8 +80,7 @@ def read(text: str) -> Reading:
     works_as = any(term.text == "works-as" for term in walker.terms)
     return Reading(
         text=text,
-        holder=holder.name,
-        holder_surface=holder.surface,
+        subject=subject,
         terms=tuple(walker.terms),
         negated=tuple(walker.negated),
         sentiment=walker.sentiment,
@@ -100,16 +89,9 @@ def read(text: str) -> Reading:
         order=walker.order,
         change=walker.change,
         functional=copula >= 0,
-        identity=subject.is_identity(tokens) or works_as,
-        maybe_subject=subject.maybe_subject(tokens),
-        introduced=subject.introduced(tokens),
+        identity=shape.is_identity(tokens) or works_as,
         implying=frozenset(walker.implying),
     )
-
-
-def _relative(holder: str) -> str:
-    """The last relative of a holder: "wife" for "brother's wife", "brother" for "older brother"."""
-    return holder.rsplit("'s ", 1)[-1].rsplit(" ", 1)[-1]
 
 
 def _split_hyphens(tokens: tuple[Token, ...]) -> list[Token]:

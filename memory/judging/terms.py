@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 
-from memory import lexicon
-from memory.words import stem
+from memory.judging import lexicon
+from memory.judging.words import stem
 
 # Words the lexicon spells out; their inflections are read back to them ("lives" -> "live").
 _KNOWN_FORMS = (

@@ -1,6 +1,6 @@
 """The words of a fact: tokens with their case, contractions expanded, numbers and clock times read.
 
-Pure text handling with no knowledge of meaning; ``memory.reading`` gives the tokens their roles.
+Pure text handling with no knowledge of meaning; ``reading`` gives the tokens their roles.
 """
 
 from __future__ import annotations

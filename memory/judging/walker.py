@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from memory import lexicon
-from memory.subject import POSSESSIVE_PRONOUNS, THIRD_PERSON, relation
-from memory.terms import Term, TermKind, canonical, groups, is_known
-from memory.words import PREPOSITIONS, STOP_WORDS, SUBJECT_PRONOUNS, Token, TokenKind, stem
+from memory.judging import lexicon
+from memory.judging.subject import POSSESSIVE_PRONOUNS, THIRD_PERSON, Subject, relation
+from memory.judging.terms import Term, TermKind, canonical, groups, is_known
+from memory.judging.words import PREPOSITIONS, STOP_WORDS, SUBJECT_PRONOUNS, Token, TokenKind, stem
 
 # Words that end a clause, and with it a negation's reach.
 _CLAUSE_ENDS = frozenset("but although though because while whereas except so".split())
@@ -20,16 +20,14 @@ _LEAVE_FOR = frozenset(("to", "back", "abroad", "away", "in", "into", "out"))
 class Walker:
     """One pass over the tokens, collecting terms with their negation, feeling and ranking.
 
-    ``walk`` then ``imply`` fill the public attributes, which ``memory.reading`` turns into a
+    ``walk`` then ``imply`` fill the public attributes, which ``reading`` turns into a
     Reading: terms, negated, sentiment, order, change, wishing, preferring and implying.
     """
 
-    def __init__(
-        self, tokens: list[Token], consumed: frozenset[int], copula: int, holder_surface: str
-    ) -> None:
-        self.holder_surface = holder_surface
+    def __init__(self, tokens: list[Token], subject: Subject, copula: int) -> None:
+        self.subject = subject
         self.tokens = tokens
-        self.consumed = consumed
+        self.consumed = subject.tokens
         self.copula = copula
         self._index = 0
         self.terms: list[Term] = []
@@ -89,7 +87,7 @@ class Walker:
                     for other in terms
                     if other is not term
                     and not other.is_value
-                    and other.surface != self.holder_surface
+                    and other.surface != self.subject.surface
                 ]
             for negated in implied:
                 self._clause += 1

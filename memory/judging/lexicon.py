@@ -2,7 +2,7 @@
 
 Every entry is common knowledge (family words, weekdays, feelings, kinds of drink), never a word
 chosen to pass one labelled pair. Keys are lowercase surface words or their stems (see
-``memory.words.stem``); values are canonical forms, which are final and never stemmed again.
+``words.stem``); values are canonical forms, which are final and never stemmed again.
 """
 
 from __future__ import annotations

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
-from memory import lexicon
-from memory.reading import Reading
-from memory.terms import Term, TermKind
-from memory.words import clock_agrees
+from memory.judging import lexicon
+from memory.judging.terms import Term, TermKind
+from memory.judging.words import clock_agrees
+
+if TYPE_CHECKING:  # a reading is only passed through; reading imports the subject, which matches
+    from memory.judging.reading import Reading
 
 PREFIX_MIN_CHARS = 5
 """Two words match when the shorter, at least this long, starts the longer (postgres/postgresql)."""
