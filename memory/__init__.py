@@ -25,6 +25,7 @@ from memory.model import (
 )
 from memory.recall import CONFLICT_NOTICE, Recall, RecalledFact, RecallPolicy
 from memory.store import StoreError
+from memory.transfer import ExportDocument, ImportOutcome, read_export
 
 __all__ = [
     "CONFLICT_NOTICE",
@@ -35,11 +36,13 @@ __all__ = [
     "CosineBands",
     "Embedder",
     "EmbedderError",
+    "ExportDocument",
     "ExtractedFact",
     "Fact",
     "FactStatus",
     "HistoryAction",
     "HistoryEntry",
+    "ImportOutcome",
     "Judgement",
     "Kind",
     "Memory",
@@ -62,4 +65,5 @@ __all__ = [
     "make_embedder",
     "normalise_kind",
     "parse_extraction",
+    "read_export",
 ]
