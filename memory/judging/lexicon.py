@@ -99,6 +99,9 @@ RELATIONS: dict[str, str] = _table(
     }
 )
 
+# Relations that name a service more than a person; "my dentist appointment" is no dentist's name.
+SERVICE_RELATIONS = frozenset("doctor dentist teacher therapist boss landlord".split())
+
 # Words between "my" and a relation that change who is meant ("my older brother"), by canonical.
 RELATION_MODIFIERS: dict[str, str] = _table(
     {
@@ -435,6 +438,19 @@ FUNCTIONAL = frozenset(
     "height weight wake bedtime".split()
 )
 
+# Nouns said without an article after a preposition that are no names ("at work", "in town").
+COMMON_BARE_NOUNS = frozenset(
+    "home work school church hospital town bed college uni university class court prison sea "
+    "work office lunch dinner breakfast night everything anything something nothing everyone "
+    "anyone someone nobody time tv television radio line hand foot car bus train "
+    # Fields of work, said bare: "I work in tech".
+    "tech it finance marketing sales retail education healthcare construction hospitality "
+    "law media insurance banking research science engineering design admin logistics".split()
+)
+
+# Verbs whose object is often a name ("I support Arsenal", "we use Sky").
+VERBS_BEFORE_NAMES = frozenset("support use follow visit".split())
+
 # Broad words that add no information when one fact has them and the other does not.
 GENERIC = frozenset(
     "music food dish drink thing stuff kind type sort name genre style piece bit way lot "
@@ -513,6 +529,7 @@ PHRASES: dict[tuple[str, ...], tuple[str, ...]] = {
     ("vs", "code"): ("vscode",),
     ("visual", "studio", "code"): ("vscode",),
     ("mac", "os"): ("macos",),
+    ("next", "door"): ("neighbour",),
     ("a", "lot"): (),
     ("a", "bit"): (),
     ("kind", "of"): (),

@@ -6,16 +6,17 @@ them. Only general English patterns are read; nothing here knows any particular 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import lru_cache
 
 from memory.judging import lexicon, shape
+from memory.judging.spoken import hear
 from memory.judging.subject import SELF, Subject, subject_of
 from memory.judging.terms import Term, TermKind, is_known
 from memory.judging.walker import Walker
-from memory.judging.words import Token, TokenKind, stem, tokenize
+from memory.judging.words import Token, TokenKind, stem, tokenize, word_tokens
 
 
 class Attitude(StrEnum):
@@ -62,7 +63,7 @@ class Reading:
 @lru_cache(maxsize=8192)
 def read(text: str) -> Reading:
     """Read one fact. Pure and cached: the same text always gives the same reading."""
-    tokens = _naming_calls(_apply_phrases(_split_hyphens(tokenize(text))))
+    tokens = _titled(_naming_calls(_apply_phrases(hear(_split_hyphens(tokenize(text))))))
     subject = subject_of(tokens)
     copula = shape.subject_copula(tokens, subject.tokens)
     walker = Walker(tokens, subject, copula)
@@ -94,17 +95,16 @@ def read(text: str) -> Reading:
     )
 
 
-def _split_hyphens(tokens: tuple[Token, ...]) -> list[Token]:
+def _split_hyphens(tokens: Sequence[Token]) -> list[Token]:
     """Split hyphenated words the lexicon does not know ("ex-wife", "part-time")."""
     split: list[Token] = []
     for token in tokens:
         if token.kind is not TokenKind.WORD or "-" not in token.text or is_known(token.text):
             split.append(token)
             continue
-        for index, part in enumerate(token.text.split("-")):
-            split.append(
-                Token(part, part, TokenKind.WORD, token.capitalised, token.initial and not index)
-            )
+        for index, part in enumerate(token.surface.split("-")):
+            # Each part is a word of its own: "five-a-side" says the number 5.
+            split.extend(word_tokens(part, token.initial and not index))
     return split
 
 
@@ -162,6 +162,40 @@ def _by_first_word(phrases: Iterable[tuple[str, ...]]) -> dict[str, tuple[tuple[
 
 
 _PHRASES_BY_FIRST = _by_first_word(lexicon.PHRASES)
+
+
+_TITLES = frozenset("mr mrs ms miss mx dr prof".split())
+_SPELLED_TITLES = frozenset(("doctor", "professor"))
+
+
+def _titled(tokens: list[Token]) -> list[Token]:
+    """ "Mrs Patel", "doctor okafor": a title says the next word is a name, whatever its case;
+    the title itself is no content ("Dr Okafor" is "doctor okafor")."""
+    result: list[Token] = []
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        following = tokens[index + 1] if index + 1 < len(tokens) else None
+        after = tokens[index + 2] if index + 2 < len(tokens) else None
+        named = (
+            following is not None
+            and following.kind is TokenKind.WORD
+            and following.text.isalpha()
+            and not is_known(following.text)
+        )
+        spelled = token.text in _SPELLED_TITLES and (
+            (following is not None and following.capitalised)
+            or after is None
+            or after.kind is TokenKind.BREAK
+        )
+        if token.kind is TokenKind.WORD and named and (token.text in _TITLES or spelled):
+            assert following is not None
+            result.append(replace(following, capitalised=True, initial=False))
+            index += 2
+            continue
+        result.append(token)
+        index += 1
+    return result
 
 
 def _naming_calls(tokens: list[Token]) -> list[Token]:

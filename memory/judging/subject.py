@@ -21,6 +21,7 @@ POSSESSIVE_PRONOUNS = frozenset(("my", "our"))
 THIRD_PERSON = frozenset(("he", "she", "they"))
 FIRST_PERSON = frozenset("i we me us my our mine ours myself".split())
 _ARTICLES = frozenset(("a", "an", "one"))
+_AUXILIARIES = frozenset("has have had does did will would can could should must".split())
 # Words after "I have a sister" that go on to describe her rather than the speaker.
 _INTRODUCING = frozenset("called named who whose that which".split())
 
@@ -40,6 +41,8 @@ class Subject:
     such a fact is about the speaker (who has a cat) and about the relative at once."""
     named: str = ""
     """A capitalised first word that may name a third person ("Tom is a doctor")."""
+    name: str = ""
+    """The holder's own name, said beside the relation ("my friend Alice", "sam my partner")."""
 
     @property
     def relative(self) -> str:
@@ -54,6 +57,14 @@ class Subject:
         ``content`` and ``other_content`` are what each fact says: a relative one fact introduces,
         or a person it may name, must be mentioned by the other for both to be about them.
         """
+        mine, theirs = self.name or self.named, other.name or other.named
+        if mine and theirs and (self.name or other.name):
+            # Two people with names: the same name is the same person, unless both say how
+            # they are related and differ ("my friend Tom" / "my brother Tom").
+            apart = not agrees_text(mine, theirs) or (
+                self.holder and other.holder and self.holder != other.holder
+            )
+            return f"different subject: {self.surface} / {other.surface}" if apart else ""
         introduced = (
             self.introduced == other.holder != SELF or other.introduced == self.holder != SELF
         )
@@ -88,8 +99,8 @@ def relation(token: Token) -> str | None:
 def subject_of(tokens: Sequence[Token]) -> Subject:
     """Who a fact is about: the first of "I", "he/she/they" or "my <relative>"; else the speaker
     (a fact with no subject, such as "Database is Postgres", is the speaker's)."""
-    holder = SPEAKER
-    for index, token in enumerate(tokens):
+    holder = _fronted(tokens) or SPEAKER
+    for index, token in enumerate(tokens if holder is SPEAKER else ()):
         if token.kind is not TokenKind.WORD:
             continue
         if token.text in SUBJECT_PRONOUNS:
@@ -100,8 +111,97 @@ def subject_of(tokens: Sequence[Token]) -> Subject:
         if token.text in POSSESSIVE_PRONOUNS:
             holder = _possessed(tokens, index)
             break
+    if holder.holder and not holder.name:
+        holder = _with_name(tokens, holder)
     return Subject(
-        holder.holder, holder.surface, holder.tokens, _introduced(tokens), _named(tokens)
+        holder.holder,
+        holder.surface,
+        holder.tokens,
+        _introduced(tokens),
+        "" if holder.name else _named(tokens),
+        holder.name,
+    )
+
+
+def _name_like(token: Token | None) -> bool:
+    """A word that can be a person's name: no word the lexicon knows, no function word."""
+    return (
+        token is not None
+        and token.kind is TokenKind.WORD
+        and token.text.isalpha()
+        and token.text not in STOP_WORDS
+        and not is_known(token.text)
+        and relation(token) is None
+        and not lexicon.groups_of(canonical(token.text))
+    )
+
+
+def _verb_like(token: Token | None) -> bool:
+    """What follows a name that is the subject: "'s", "is", "has", "lives", "moved"."""
+    if token is None:
+        return False
+    if token.kind is TokenKind.POSSESSIVE:
+        return True
+    word = token.text
+    return token.kind is TokenKind.WORD and (
+        word in COPULAS
+        or word in _AUXILIARIES
+        or word in lexicon.CHANGES
+        or word in lexicon.NEGATING_CHANGES
+        or _inflected(word)
+    )
+
+
+def _inflected(word: str) -> bool:
+    """ "lives", "moved": a verb's ending, which a name written small rarely has."""
+    plural = word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3
+    return plural or (word.endswith("ed") and len(word) > 4)
+
+
+def _with_name(tokens: Sequence[Token], holder: Subject) -> Subject:
+    """ "my friend Alice lives ...", "my friend tom's phone": the name after the relation."""
+    end = max(holder.tokens) + 1
+    candidate = tokens[end] if end < len(tokens) else None
+    following = tokens[end + 1] if end + 1 < len(tokens) else None
+    if candidate is None or not _name_like(candidate):
+        return holder
+    written_as_name = candidate.capitalised and not candidate.initial
+    # Written small, a word after "my dentist" is what it is for ("my dentist appointment").
+    service = holder.relative in lexicon.SERVICE_RELATIONS
+    if not written_as_name and (service or _inflected(candidate.text) or not _verb_like(following)):
+        return holder
+    taken = {end}
+    if following is not None and following.kind is TokenKind.POSSESSIVE:
+        taken.add(end + 1)
+    return Subject(
+        holder.holder,
+        f"{holder.surface} {candidate.surface}",
+        holder.tokens | frozenset(taken),
+        name=canonical(candidate.text),
+    )
+
+
+def _fronted(tokens: Sequence[Token]) -> Subject | None:
+    """ "sam my partner is a nurse", "Priya, my coworker, sits ...", "patel next door": a name
+    first, then who the person is to the speaker."""
+    words = [index for index, token in enumerate(tokens) if token.kind is not TokenKind.BREAK]
+    if len(words) < 3 or not _name_like(tokens[words[0]]):
+        return None
+    first, after = words[0], words[1]
+    if tokens[after].text in POSSESSIVE_PRONOUNS:
+        path = _possessed(tokens, after)
+    elif (kin := relation(tokens[after])) is not None:
+        path = Subject(kin, tokens[after].surface, frozenset((after,)))
+    else:
+        return None
+    if not path.holder:
+        return None
+    name = tokens[first]
+    return Subject(
+        path.holder,
+        f"{name.surface} ({path.surface})",
+        path.tokens | frozenset(range(first, max(path.tokens) + 1)),
+        name=canonical(name.text),
     )
 
 

@@ -15,6 +15,12 @@ _CLAUSE_ENDS = frozenset("but although though because while whereas except so".s
 # make it a move of home.
 _LIVE = "live"
 _LEAVE_FOR = frozenset(("to", "back", "abroad", "away", "in", "into", "out"))
+# Auxiliaries between a person and "moved": "she has moved to Leeds".
+_AUXILIARIES = frozenset("has have had just recently finally".split())
+# Prepositions after which a word written small may be a name ("in leeds", "at siemens").
+_NAMING_PREPOSITIONS = frozenset("in at to from near for with".split())
+# Words before a month written small ("of march", "in may").
+_BEFORE_MONTHS = frozenset("of in since until till before after by during early late mid".split())
 
 
 class Walker:
@@ -179,12 +185,13 @@ class Walker:
 
     def _moved_home(self, index: int) -> bool:
         """ "I moved to Porto": a person moving says where they live; a meeting moving does not."""
-        before = self.tokens[index - 1] if index else None
+        start = index - 1
+        while start > 0 and self.tokens[start].text in _AUXILIARIES:
+            start -= 1
+        before = self.tokens[start] if start >= 0 else None
         after = self.tokens[index + 1] if index + 1 < len(self.tokens) else None
         by_person = before is not None and (
-            before.text in SUBJECT_PRONOUNS
-            or before.text in THIRD_PERSON
-            or index - 1 in self.consumed
+            before.text in SUBJECT_PRONOUNS or before.text in THIRD_PERSON or start in self.consumed
         )
         return by_person and after is not None and after.text in _LEAVE_FOR
 
@@ -197,7 +204,7 @@ class Walker:
         if word in lexicon.FEELING_TERMS:
             self.sentiment = self.sentiment or 1
         member_of = groups(word)
-        if word in lexicon.AMBIGUOUS_MONTHS and not token.capitalised:
+        if word in lexicon.AMBIGUOUS_MONTHS and not token.capitalised and not self._dated():
             member_of = ()
         if lexicon.groups_of(word):
             kind, certain = TermKind.GROUP, True
@@ -206,7 +213,41 @@ class Walker:
         else:
             kind, certain = TermKind.WORD, True
         possessed = self._possessing and relation(token) is None
-        self._add(word, token.surface, kind, member_of, certain, possessed)
+        # Transcripts and models capitalise at random: "we live in manchester" names a city all
+        # the same. Written small, its only sign is where it stands: it stays a word, and counts
+        # as a name against a name ("We moved to Leeds").
+        maybe_name = kind is TermKind.WORD and self._named_by_place(token)
+        self._add(word, token.surface, kind, member_of, certain, possessed, maybe_name)
+
+    def _neighbour(self, offset: int) -> Token | None:
+        position = self._index + offset
+        return self.tokens[position] if 0 <= position < len(self.tokens) else None
+
+    def _dated(self) -> bool:
+        """ "the first of march", "before march", "march 3rd": a month, written small."""
+        before, after = self._neighbour(-1), self._neighbour(1)
+        numbered = any(t is not None and t.kind is TokenKind.NUMBER for t in (before, after))
+        return numbered or (before is not None and before.text in _BEFORE_MONTHS)
+
+    def _named_by_place(self, token: Token) -> bool:
+        """A word written small where a name stands: straight after a preposition or a verb of
+        a single-valued attribute, with no article, and not a word the lexicon knows ("in
+        leeds", "at siemens", "support spurs"; never "in town" or "at work")."""
+        before = self._neighbour(-1)
+        if before is None or before.kind is not TokenKind.WORD:
+            return False
+        after_verb = canonical(before.text) in lexicon.VERBS_BEFORE_NAMES
+        if not (before.text in _NAMING_PREPOSITIONS or after_verb):
+            return False
+        word = token.text
+        return not (
+            is_known(word)
+            or word in STOP_WORDS
+            or word in lexicon.COMMON_BARE_NOUNS
+            or relation(token) is not None
+            or lexicon.groups_of(canonical(word))
+            or not word.isalpha()
+        )
 
     def _add(
         self,
@@ -216,6 +257,7 @@ class Walker:
         groups: tuple[str, ...] = (),
         certain: bool = True,
         possessed: bool = False,
+        maybe_name: bool = False,
     ) -> None:
         """Add a term where the walk stands: its slot, negation, subject part and position."""
         term = Term(
@@ -224,6 +266,7 @@ class Walker:
             kind,
             slot=self._slot,
             certain=certain,
+            maybe_name=maybe_name,
             groups=groups,
             clause=self._clause if self._negating else 0,
             possessed=possessed,

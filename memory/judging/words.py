@@ -1,6 +1,8 @@
 """The words of a fact: tokens with their case, contractions expanded, numbers and clock times read.
 
-Pure text handling with no knowledge of meaning; ``reading`` gives the tokens their roles.
+Number words become digits through text2num ("twenty first" is 21st, "forty two" 42); the
+single small ones it leaves alone ("one sister", "first") are read here. Pure text handling with
+no knowledge of meaning; ``reading`` gives the tokens their roles.
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ import unicodedata
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
+
+from text_to_num import alpha2digit
 
 
 class TokenKind(StrEnum):
@@ -69,7 +73,8 @@ _IS_BEFORE = frozenset(
 
 # Contractions, expanded in one pass. "can't" and "won't" change their stem, so they come first.
 _CONTRACTIONS = re.compile(
-    r"\b(?P<whole>can'?t|cannot|won'?t|shan'?t|im|ive)\b|(?P<suffix>n't|'m|'re|'ve|'ll|'d)\b",
+    r"\b(?P<whole>can'?t|cannot|won'?t|shan'?t|im|ive|gonna|wanna|gotta)\b"
+    r"|(?P<suffix>n't|'m|'re|'ve|'ll|'d)\b",
     re.IGNORECASE,
 )
 _WHOLE = {
@@ -79,6 +84,9 @@ _WHOLE = {
     "shant": "shall not",
     "im": "I am",
     "ive": "I have",
+    "gonna": "going to",
+    "wanna": "want to",
+    "gotta": "got to",
 }
 _SUFFIX = {
     "n't": " not",
@@ -146,6 +154,7 @@ def tokenize(text: str) -> tuple[Token, ...]:
     """Split a fact into tokens, expanding contractions and reading numbers and clock times."""
     text = unicodedata.normalize("NFKC", text).replace("\u2019", "'").replace("\u2018", "'")
     text = _BARE_NEGATIVE.sub(r"\1 not", _CONTRACTIONS.sub(_expand, text))
+    text = alpha2digit(text, "en")
     tokens: list[Token] = []
     sentence_start = True
     for match in _TOKEN.finditer(text):
@@ -154,19 +163,19 @@ def tokenize(text: str) -> tuple[Token, ...]:
             tokens.append(Token(surface, surface, TokenKind.BREAK))
             sentence_start = sentence_start or surface in ".!?"
         elif match.lastgroup == "time":
-            tokens.append(Token(_clock(surface), surface, TokenKind.TIME))
+            tokens.append(Token(clock(surface), surface, TokenKind.TIME))
             sentence_start = False
         elif match.lastgroup == "number":
             digits = _ORDINAL_SUFFIX.sub("", surface).replace(",", "")
             tokens.append(Token(digits, surface, TokenKind.NUMBER))
             sentence_start = False
         else:
-            tokens.extend(_word_tokens(surface, sentence_start))
+            tokens.extend(word_tokens(surface, sentence_start))
             sentence_start = False
-    return _join_numbers(tokens)
+    return tuple(tokens)
 
 
-def _word_tokens(surface: str, initial: bool) -> list[Token]:
+def word_tokens(surface: str, initial: bool) -> list[Token]:
     """A word as one token, or two when it ends in a possessive "'s"."""
     word, possessive = surface, ""
     if surface.lower().endswith("'s"):
@@ -187,32 +196,7 @@ def _word_tokens(surface: str, initial: bool) -> list[Token]:
     return tokens
 
 
-def _join_numbers(tokens: list[Token]) -> tuple[Token, ...]:
-    """Read "twenty five" and "twenty-five" as 25."""
-    joined: list[Token] = []
-    for token in tokens:
-        if token.kind is TokenKind.WORD and "-" in token.text:
-            parts = token.text.split("-")
-            if len(parts) == 2 and parts[0] in _TENS and parts[1] in _UNITS[1:10]:
-                value = NUMBER_WORDS[parts[0]] + NUMBER_WORDS[parts[1]]
-                token = Token(str(value), token.surface, TokenKind.NUMBER)
-        previous = joined[-1] if joined else None
-        if (
-            previous is not None
-            and previous.kind is TokenKind.NUMBER
-            and token.kind is TokenKind.NUMBER
-            and previous.surface.lower() in _TENS
-            and token.surface.lower() in _UNITS[1:10]
-        ):
-            value = int(previous.text) + int(token.text)
-            surface = f"{previous.surface} {token.surface}"
-            joined[-1] = Token(str(value), surface, TokenKind.NUMBER)
-            continue
-        joined.append(token)
-    return tuple(joined)
-
-
-def _clock(surface: str) -> str:
+def clock(surface: str) -> str:
     """Normalise a clock time to ``h:mm`` plus ``am``/``pm`` when known ("19:30" -> "7:30pm")."""
     match = _TIME_PARTS.match(surface.strip())
     if match is None:
