@@ -104,6 +104,8 @@ class _Pair:
         """The reason the two facts disagree, or "" when they do not."""
         if {self.new.attitude, self.old.attitude} == {Attitude.WISH, Attitude.STATE}:
             return ""  # "I want a Tesla" does not dispute "I drive a BMW"
+        if self._direction_clash():
+            return ""  # "we fly to Lisbon on the 3rd" / "we fly back from Lisbon on the 17th"
         reason = (
             self._order()
             or self._negation(self.new, self.old)
@@ -198,7 +200,8 @@ class _Pair:
             return self.shared_keyed and (label not in _SLOTTED or bool(same_slot))
         # Names need something shared to be values of one attribute ("Sam" / "Samsung"); two
         # facts about one relative share the relative ("My husband is Mark" / "...is Luke").
-        return label != "name" or self.shared_keyed or bool(self.relatives)
+        kinds = _kinds(new_terms) & _kinds(old_terms)  # "Postgres" / "SQLite": two databases
+        return label != "name" or self.shared_keyed or bool(self.relatives) or bool(kinds)
 
     def _rest(self, only: Sequence[Term], differing: Sequence[Term], other: Reading) -> list[Term]:
         """What else one side says. Broad words do not count, except "name" when the other side
@@ -278,6 +281,8 @@ class _Pair:
         new, old = self.new_words, self.old_words
         if not new or not old or max(len(new), len(old)) > MAX_SUBSTITUTED_WORDS:
             return ""
+        if self.differences:
+            return ""  # values differ too ("MOT due in November" / "insurance renews in march")
         if not {term.slot for term in new} & {term.slot for term in old}:
             return ""
         if any(term.in_subject for term in new + old):
@@ -483,6 +488,11 @@ def _identifies(value: Term, attribute: str) -> bool:
     if attribute in value.groups or attribute in lexicon.ancestors(value.text):
         return True
     return value.kind is TermKind.NAME and not value.groups and not lexicon.ancestors(value.text)
+
+
+def _kinds(terms: Sequence[Term]) -> frozenset[str]:
+    """What the terms are kinds of, by the lexicon (a database, an editor)."""
+    return frozenset(parent for term in terms for parent in lexicon.ancestors(term.text))
 
 
 def _ranking(order: tuple[Term, Term]) -> str:

@@ -52,9 +52,13 @@ def _progressive(token: Token) -> bool:
 
 
 def is_identity(tokens: list[Token]) -> bool:
-    """ "I am a nurse": the speaker, then a form of "be"."""
+    """ "I am a nurse", "my partner is a nurse": the speaker, then a form of "be"; or the
+    first "be" of the fact, then an article."""
     words = [token.text for token in tokens if token.kind is TokenKind.WORD]
-    return any(first in SUBJECT_PRONOUNS and second in COPULAS for first, second in pairwise(words))
+    if any(first in SUBJECT_PRONOUNS and second in COPULAS for first, second in pairwise(words)):
+        return True
+    copula = next((index for index, word in enumerate(words) if word in COPULAS), None)
+    return copula is not None and words[copula + 1 : copula + 2] in (["a"], ["an"])
 
 
 def is_request(tokens: list[Token]) -> bool:

@@ -9,6 +9,7 @@ number library does: the clock's own phrases and the day parts said in words.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from memory.judging.words import PREPOSITIONS, Token, TokenKind, clock
@@ -33,6 +34,17 @@ _DAY_PARTS = {
     ("at", "night"): "pm",
 }
 _ZERO = frozenset(("oh", "o", "zero"))
+_DECIMAL_TIME = re.compile(r"\d{1,2}\.\d{2}")
+# Day parts said elsewhere in the clause: "on thursday evenings at six" is 6pm.
+_DAY_PART_WORDS = {
+    "morning": "am",
+    "mornings": "am",
+    "afternoon": "pm",
+    "afternoons": "pm",
+    "evening": "pm",
+    "evenings": "pm",
+    "tonight": "pm",
+}
 _QUARTERS = {"quarter": 15, "half": 30}
 # Minutes said before an hour: "ten past nine", "twenty to six" (not "nine to five").
 _MINUTES_BEFORE_HOURS = frozenset((5, 10, 20, 25))
@@ -49,9 +61,10 @@ _IS_FOLLOWERS = frozenset(
 def hear(tokens: Sequence[Token]) -> list[Token]:
     """The tokens of a spoken fact as the written fact would have them."""
     heard = _without_fillers(tokens)
+    heard = _clock_phrases(heard)  # first: "at eight oh five" is a time, not 805
     heard = _digit_runs(heard)
-    heard = _clock_phrases(heard)
     heard = _day_parts(heard)
+    heard = _day_part_words(heard)
     return _is_contractions(heard)
 
 
@@ -163,6 +176,12 @@ def _clock_at(
         return tokens[index : index + length]
 
     first = _word(at(0))
+    in_clock = _word(previous) in _CLOCK_BEFORE
+    decimal = at(0)
+    if in_clock and decimal is not None and _DECIMAL_TIME.fullmatch(decimal.text):
+        hour, minute = (int(part) for part in decimal.text.split("."))
+        if 1 <= hour <= 12 and minute < 60:
+            return _time(hour, minute, said(1)), 1  # "at 6.30", British for 6:30
     minutes = _QUARTERS.get(first) or _number(at(0))
     if minutes is not None and (first in _QUARTERS or minutes in _MINUTES_BEFORE_HOURS):
         skip = 2 if _word(at(1)) in ("minute", "minutes") else 1
@@ -173,7 +192,6 @@ def _clock_at(
         spans = _word(previous) in ("from", "between")
         if hour is not None and direction == "to" and first != "half" and not spans:
             return _time(hour - 1 or 12, 60 - minutes, said(skip + 2)), skip + 2
-    in_clock = _word(previous) in _CLOCK_BEFORE
     if first == "half" and in_clock and (hour := _hour(at(1))) is not None:
         return _time(hour, 30, said(2)), 2  # British "half ten": 10:30
     hour = _hour(at(0))
@@ -217,6 +235,42 @@ def _day_parts(tokens: Sequence[Token]) -> list[Token]:
     return result
 
 
+def _day_part_words(tokens: Sequence[Token]) -> list[Token]:
+    """ "my yoga class is on thursday evenings at six": one clock time without its half and one
+    day part in the same clause make one time (6pm), as "I have yoga at 6 pm" says it."""
+    result: list[Token] = []
+    clause: list[Token] = []
+    for token in [*tokens, None]:
+        if token is not None and token.kind is not TokenKind.BREAK:
+            clause.append(token)
+            continue
+        result.extend(_fold_day_part(clause))
+        clause = []
+        if token is not None:
+            result.append(token)
+    return result
+
+
+def _fold_day_part(clause: list[Token]) -> list[Token]:
+    times = [
+        index
+        for index, token in enumerate(clause)
+        if token.kind is TokenKind.TIME
+        or (_hour(token) is not None and index and _word(clause[index - 1]) in _CLOCK_BEFORE)
+    ]
+    parts = [index for index, token in enumerate(clause) if _word(token) in _DAY_PART_WORDS]
+    if len(times) != 1 or len(parts) != 1 or clause[times[0]].text.endswith(("am", "pm")):
+        return clause
+    time, part = clause[times[0]], clause[parts[0]]
+    bare = time.text if time.kind is TokenKind.TIME else f"{time.text}:00"
+    folded = Token(clock(bare + _DAY_PART_WORDS[part.text]), time.surface, TokenKind.TIME)
+    return [
+        folded if index == times[0] else token
+        for index, token in enumerate(clause)
+        if index != parts[0]
+    ]
+
+
 def _day_part_after(tokens: Sequence[Token], start: int) -> tuple[str, int] | None:
     for words, half in _DAY_PARTS.items():
         window = tokens[start : start + len(words)]
@@ -238,7 +292,10 @@ def _is_contractions(tokens: Sequence[Token]) -> list[Token]:
             is_verb = True
         else:
             word = following.text
-            is_verb = word in _IS_FOLLOWERS or word in PREPOSITIONS or word.endswith("ing")
+            after = result[index + 2] if index + 2 < len(result) else None
+            # "the wifi password's bluebird9 now": one word, then nothing, is what it is.
+            ends = after is None or after.kind is TokenKind.BREAK or after.text == "now"
+            is_verb = word in _IS_FOLLOWERS or word in PREPOSITIONS or word.endswith("ing") or ends
         if is_verb:
             result[index] = Token("is", token.surface, TokenKind.WORD)
     return result

@@ -108,7 +108,7 @@ def subject_of(tokens: Sequence[Token]) -> Subject:
         if token.text in THIRD_PERSON:
             holder = Subject(token.text, token.surface, frozenset((index,)))
             break
-        if token.text in POSSESSIVE_PRONOUNS:
+        if token.text in POSSESSIVE_PRONOUNS or _the_relatives(tokens, index):
             holder = _possessed(tokens, index)
             break
     if holder.holder and not holder.name:
@@ -123,6 +123,15 @@ def subject_of(tokens: Sequence[Token]) -> Subject:
     )
 
 
+def _the_relatives(tokens: Sequence[Token], index: int) -> bool:
+    """ "the dog's vet", "the kids' school": "the" before a relative's possessive is "our"."""
+    if tokens[index].text != "the" or index + 2 >= len(tokens):
+        return False
+    return (
+        relation(tokens[index + 1]) is not None and tokens[index + 2].kind is TokenKind.POSSESSIVE
+    )
+
+
 def _name_like(token: Token | None) -> bool:
     """A word that can be a person's name: no word the lexicon knows, no function word."""
     return (
@@ -131,7 +140,8 @@ def _name_like(token: Token | None) -> bool:
         and token.text.isalpha()
         and token.text not in STOP_WORDS
         and not is_known(token.text)
-        and relation(token) is None
+        and token.text not in lexicon.RELATIONS  # "Pete" is a name, though "pet" is kin
+        and (token.capitalised or relation(token) is None)
         and not lexicon.groups_of(canonical(token.text))
     )
 
@@ -177,7 +187,7 @@ def _with_name(tokens: Sequence[Token], holder: Subject) -> Subject:
         holder.holder,
         f"{holder.surface} {candidate.surface}",
         holder.tokens | frozenset(taken),
-        name=canonical(candidate.text),
+        name=candidate.text,
     )
 
 
@@ -201,7 +211,7 @@ def _fronted(tokens: Sequence[Token]) -> Subject | None:
         path.holder,
         f"{name.surface} ({path.surface})",
         path.tokens | frozenset(range(first, max(path.tokens) + 1)),
-        name=canonical(name.text),
+        name=name.text,
     )
 
 

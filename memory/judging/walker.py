@@ -19,6 +19,8 @@ _LEAVE_FOR = frozenset(("to", "back", "abroad", "away", "in", "into", "out"))
 _AUXILIARIES = frozenset("has have had just recently finally".split())
 # Prepositions after which a word written small may be a name ("in leeds", "at siemens").
 _NAMING_PREPOSITIONS = frozenset("in at to from near for with".split())
+# Possessive pronouns that stand for a home after a preposition ("at ours", "to theirs").
+_PLACE_PRONOUNS = frozenset("ours mine yours theirs hers his".split())
 # Words before a month written small ("of march", "in may").
 _BEFORE_MONTHS = frozenset("of in since until till before after by during early late mid".split())
 
@@ -158,6 +160,8 @@ class Walker:
             self._feel(feeling, canonical(word))
         elif word in lexicon.WISHES:
             self.wishing = True
+        elif word in _PLACE_PRONOUNS and self._slot:
+            self._add(word, token.surface, TermKind.WORD)  # "a barbecue at ours": a place
         elif word not in STOP_WORDS or (
             word in lexicon.AMBIGUOUS_MONTHS and token.capitalised and not token.initial
         ):
@@ -193,7 +197,14 @@ class Walker:
         by_person = before is not None and (
             before.text in SUBJECT_PRONOUNS or before.text in THIRD_PERSON or start in self.consumed
         )
-        return by_person and after is not None and after.text in _LEAVE_FOR
+        if not by_person or after is None or after.text not in _LEAVE_FOR:
+            return False
+        # "I moved to SQLite" names a new thing of a known kind, not a new home.
+        destination = self.tokens[index + 2] if index + 2 < len(self.tokens) else None
+        known_kind = destination is not None and bool(
+            lexicon.ancestors(canonical(destination.text))
+        )
+        return not known_kind
 
     def _content(self, token: Token) -> None:
         word = canonical(token.text)

@@ -62,7 +62,8 @@ STOP_WORDS = (
         "also too very really just quite pretty rather actually usually generally normally "
         "typically always often sometimes mostly please thanks thank like-to one's own "
         "do does did doing done will would shall should can could may might must "
-        "am is are was were be been being get gets got".split()
+        "am is are was were be been being get gets got everything anything something "
+        "everyone anyone someone".split()
     )
 )
 
@@ -113,7 +114,7 @@ _TOKEN = re.compile(
     r"""
     (?P<time>\d{1,2}(?:[:.]\d{2})?\s*[ap]\.?\s?m\b\.?|\d{1,2}:\d{2}\b|\d{1,2}\s+o'?clock\b)
     |(?P<number>\d+(?:[.,]\d+)?(?:st|nd|rd|th)?\b)
-    |(?P<word>[^\W_]+(?:['\-][^\W_]+)*)
+    |(?P<word>[^\W_]+(?:['\-][^\W_]+)*(?:(?<=[sS])'(?![^\W_]))?)
     |(?P<stop>[.!?;:()]|,)
     """,
     re.VERBOSE | re.IGNORECASE,
@@ -180,6 +181,8 @@ def word_tokens(surface: str, initial: bool) -> list[Token]:
     word, possessive = surface, ""
     if surface.lower().endswith("'s"):
         word, possessive = surface[:-2], surface[-2:]
+    elif surface.endswith("'"):  # "the kids' school"
+        word, possessive = surface[:-1], "'"
     lower = word.lower()
     capitalised = any(char.isupper() for char in word) and lower != "i"
     if lower in _CLOCK_WORDS:
