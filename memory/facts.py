@@ -10,11 +10,10 @@ import hashlib
 import logging
 import os
 import re
-import sqlite3
 import tempfile
 import unicodedata
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,7 +36,7 @@ from memory.model import (
     Source,
 )
 from memory.recall import Recall, RecallPolicy, choose_recall
-from memory.store import SQLITE_HEADER, FactStore
+from memory.store import SQLITE_HEADER, FactStore, MemoryBackend
 from memory.transfer import ExportDocument, ImportOutcome, export_text, restore
 from memory.vectors import VectorIndex
 
@@ -57,11 +56,11 @@ class ConflictPair:
 
 
 class Memory:
-    """Hearth's memory of facts about its people, over a FactStore."""
+    """Hearth's memory of facts about its people, over a storage backend (FactStore: SQLite)."""
 
     def __init__(
         self,
-        store: FactStore,
+        store: MemoryBackend,
         embedder: Embedder | None = None,
         bands: CosineBands | None = None,
         policy: RecallPolicy | None = None,
@@ -475,12 +474,8 @@ class Memory:
         with self._database_errors():
             yield
 
-    @contextmanager
-    def _database_errors(self) -> Iterator[None]:
-        try:
-            yield
-        except sqlite3.Error as exc:
-            raise self.store.error(exc) from exc
+    def _database_errors(self) -> AbstractContextManager[None]:
+        return self.store.errors()
 
 
 def clean_statement(text: object) -> str:

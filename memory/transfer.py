@@ -27,7 +27,7 @@ from memory.model import (
     Origin,
     Source,
 )
-from memory.store import LARGEST_ID, SQLITE_HEADER, FactStore
+from memory.store import LARGEST_ID, SQLITE_HEADER, MemoryBackend
 
 EXPORT_FORMAT = "hearth-memory-export"
 EXPORT_VERSION = 2
@@ -180,7 +180,7 @@ def _check_consistent(path: Path, document: ExportDocument) -> None:
 
 
 def restore(
-    store: FactStore, document: ExportDocument, clean: Callable[[str], str]
+    store: MemoryBackend, document: ExportDocument, clean: Callable[[str], str]
 ) -> ImportOutcome:
     """Bring an export's facts, history, links and tombstones into a store (inside a write).
 
@@ -231,7 +231,7 @@ def restore(
 
 
 def _link_conflicts(
-    store: FactStore,
+    store: MemoryBackend,
     added: Sequence[ExportedFact],
     mapping: dict[int, int],
     history: dict[int, list[ExportedEntry]],
