@@ -8,8 +8,9 @@ from config import Settings, memory_database_path
 from memory import Memory, RecallPolicy, cosine_bands, make_embedder
 
 
-def open_memory(settings: Settings, database: Path | None = None) -> Memory:
-    """Open the memory the settings describe (``database`` overrides the path, e.g. ``--db``)."""
+def open_memory(settings: Settings, database: Path | None = None, create: bool = True) -> Memory:
+    """Open the memory the settings describe (``database`` overrides the path, e.g. ``--db``);
+    without ``create``, a missing database is a StoreError instead of a new empty one."""
     embedder_settings = settings.memory.embedder
     embedder = make_embedder(embedder_settings) if embedder_settings else None
     bands = (
@@ -26,4 +27,5 @@ def open_memory(settings: Settings, database: Path | None = None) -> Memory:
         max_facts=settings.memory.recall_max_facts,
         stale_after_seconds=settings.memory.stale_after_days * 86400,
     )
-    return Memory.open(database or memory_database_path(settings), embedder, bands, policy)
+    path = database or memory_database_path(settings)
+    return Memory.open(path, embedder, bands, policy, create=create)

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from memory import Kind, Memory, Source
-from memory.similarity import index_keys
+from memory.judging import index_keys
 from memory.store import FactStore
 
 NAMES = "Tom Jack Priya Helen Peter Maria Ahmed Yuki Olga Sam Lena Raj Chen Ana Ivo Noor".split()

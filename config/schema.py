@@ -66,6 +66,16 @@ class MemorySettings(Section):
     """An unanswered conflict question is asked again at most this often."""
     embedder: EmbedderSettings | None = None
 
+    @field_validator("database", mode="before")
+    @classmethod
+    def _database_named(cls, value: object) -> object:
+        # pydantic reads "" as the current folder; say what an empty path means instead.
+        if isinstance(value, str) and not value.strip():
+            raise ValueError(
+                "an empty path; leave the key out or set it to null for the default place"
+            )
+        return value
+
 
 class WakeModelSettings(Section):
     """One wake word model: a built-in name or a path to a custom ``.tflite``."""

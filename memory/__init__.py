@@ -9,6 +9,7 @@ from memory.extraction import (
     parse_extraction,
 )
 from memory.facts import ConflictPair, Memory, clean_statement
+from memory.judging import CosineBands, Judgement, Relation, cosine_bands, judge
 from memory.kinds import Kind, UnknownKindError, guess_kind, normalise_kind
 from memory.model import (
     Action,
@@ -23,8 +24,8 @@ from memory.model import (
     Source,
 )
 from memory.recall import CONFLICT_NOTICE, Recall, RecalledFact, RecallPolicy
-from memory.similarity import CosineBands, Judgement, Relation, cosine_bands, judge
 from memory.store import StoreError
+from memory.transfer import ExportDocument, ImportOutcome, read_export
 
 __all__ = [
     "CONFLICT_NOTICE",
@@ -35,11 +36,13 @@ __all__ = [
     "CosineBands",
     "Embedder",
     "EmbedderError",
+    "ExportDocument",
     "ExtractedFact",
     "Fact",
     "FactStatus",
     "HistoryAction",
     "HistoryEntry",
+    "ImportOutcome",
     "Judgement",
     "Kind",
     "Memory",
@@ -62,4 +65,5 @@ __all__ = [
     "make_embedder",
     "normalise_kind",
     "parse_extraction",
+    "read_export",
 ]

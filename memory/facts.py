@@ -7,21 +7,20 @@ appends to the history, so any earlier wording can be read back.
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 import os
 import re
-import sqlite3
 import tempfile
 import unicodedata
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from memory.embedder import Embedder, EmbedderError
+from memory.judging import CosineBands, Judgement, Relation, cosine_bands, index_keys, judge
 from memory.kinds import Kind, normalise_kind
 from memory.model import (
     MAX_FACT_CHARS,
@@ -37,8 +36,8 @@ from memory.model import (
     Source,
 )
 from memory.recall import Recall, RecallPolicy, choose_recall
-from memory.similarity import CosineBands, Judgement, Relation, cosine_bands, index_keys, judge
-from memory.store import FactStore, StoreError
+from memory.store import SQLITE_HEADER, FactStore, MemoryBackend
+from memory.transfer import ExportDocument, ImportOutcome, export_text, restore
 from memory.vectors import VectorIndex
 
 log = logging.getLogger(__name__)
@@ -57,11 +56,11 @@ class ConflictPair:
 
 
 class Memory:
-    """Hearth's memory of facts about its people, over a FactStore."""
+    """Hearth's memory of facts about its people, over a storage backend (FactStore: SQLite)."""
 
     def __init__(
         self,
-        store: FactStore,
+        store: MemoryBackend,
         embedder: Embedder | None = None,
         bands: CosineBands | None = None,
         policy: RecallPolicy | None = None,
@@ -80,9 +79,12 @@ class Memory:
         embedder: Embedder | None = None,
         bands: CosineBands | None = None,
         policy: RecallPolicy | None = None,
+        *,
+        create: bool = True,
     ) -> Memory:
-        """Open the memory database at ``path`` (see FactStore.open for what is refused)."""
-        return cls(FactStore.open(path), embedder, bands, policy)
+        """Open the memory database at ``path``, creating it unless ``create`` is False (see
+        FactStore.open for what is refused)."""
+        return cls(FactStore.open(path, create=create), embedder, bands, policy)
 
     def close(self) -> None:
         """Close the database."""
@@ -100,7 +102,8 @@ class Memory:
         """Store a statement: merge it into the same fact, revive it, or add it (linking conflicts).
 
         Raises MemoryInputError for text or a kind that cannot be remembered. An embedder failure
-        or a failed comparison never stops the write: the fact is then stored plainly.
+        or a failed comparison never stops the write: a fact whose comparison failed is left
+        unlinked, and what the comparisons with the other facts found still applies.
         """
         text = clean_statement(text)
         kind = _kind(kind)
@@ -128,18 +131,16 @@ class Memory:
         for fact in self.store.facts_by_ids(self._candidate_ids(text, vector, vectors)):
             if fact.status is FactStatus.FORGOTTEN or fact.text is None:
                 continue
-            # Cosine is evidence only when both sides were embedded by the configured model; a
-            # cold or partial index must never manufacture a conflict.
-            cosine = None
-            if vectors is not None and vector is not None:
-                cosine = vectors.cosine(fact.id, vector)
             try:
+                # Cosine is evidence only when both sides were embedded by the configured model;
+                # a cold or partial index must never manufacture a conflict.
+                cosine = None
+                if vectors is not None and vector is not None:
+                    cosine = vectors.cosine(fact.id, vector)
                 judgement = judge(text, kind, fact.text, fact.kind, cosine, self._bands)
-            except Exception:  # a comparison bug must not lose the user's statement
-                log.exception(
-                    "comparing with fact %s failed; storing the statement plainly", fact.id
-                )
-                return []
+            except Exception:  # a comparison bug must not lose the statement or other verdicts
+                log.exception("comparing with fact %s failed; not linking the two", fact.id)
+                continue
             judged.append((fact, judgement))
         return judged
 
@@ -334,6 +335,8 @@ class Memory:
     def near_misses(self, fact_id: int) -> list[NearMiss]:
         """Cross-kind near-miss records that involve a fact."""
         with self._reading():
+            if self.store.get_fact(fact_id) is None:
+                raise MemoryInputError(f"there is no fact {fact_id}")
             return self.store.near_misses(fact_id)
 
     def conflicts(self) -> list[ConflictPair]:
@@ -390,16 +393,37 @@ class Memory:
         return choose_recall(candidates, now, self.policy)
 
     def export(self, path: Path) -> int:
-        """Write every fact and the whole history as JSON, atomically; return the fact count."""
-        facts = self.facts(include_all=True)
-        document = {
-            "format": "hearth-memory-export",
-            "version": 1,
-            "facts": [fact.to_json() for fact in facts],
-            "history": [entry.to_json() for entry in self.history()],
-        }
-        write_atomically(path, json.dumps(document, ensure_ascii=False, indent=2) + "\n")
+        """Write every fact, the whole history and the tombstones' digests as JSON, atomically;
+        return the fact count. MemoryInputError for a path that holds a database (this one or
+        another), which an export must never overwrite."""
+        path = Path(path)
+        if self.store.path != ":memory:" and any(
+            _same_file(path, Path(self.store.path + suffix)) for suffix in ("", "-wal", "-shm")
+        ):
+            raise MemoryInputError(f"{path}: is the memory database itself; export to another file")
+        if _holds_database(path):
+            raise MemoryInputError(
+                f"{path}: is a SQLite database; an export never overwrites one (choose a new "
+                "file, e.g. memory-export.json)"
+            )
+        with self._reading():
+            facts = self.store.list_facts(list(FactStatus))
+            history = self.store.history()
+            tombstones = self.store.tombstones()
+        write_atomically(path, export_text(facts, history, tombstones))
         return len(facts)
+
+    def import_export(self, document: ExportDocument) -> ImportOutcome:
+        """Bring in the facts of an export (``export`` writes one; ``read_export`` reads it),
+        with their history, links and tombstones, in one transaction. A fact the store already
+        holds is left as it is, so importing the same file again adds nothing. Imported facts are
+        not compared with the facts already here."""
+        with self._writing():
+            outcome = restore(self.store, document, clean_statement)
+            for fact in self.store.facts_by_ids(list(outcome.added)):
+                if fact.text is not None:
+                    self.store.set_keys(fact.id, index_keys(fact.text))
+        return outcome
 
     # -- helpers ---------------------------------------------------------------------------------
 
@@ -450,12 +474,8 @@ class Memory:
         with self._database_errors():
             yield
 
-    @contextmanager
-    def _database_errors(self) -> Iterator[None]:
-        try:
-            yield
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(f"{self.store.path}: memory database error: {exc}") from exc
+    def _database_errors(self) -> AbstractContextManager[None]:
+        return self.store.errors()
 
 
 def clean_statement(text: object) -> str:
@@ -506,6 +526,24 @@ def write_atomically(path: Path, content: str) -> None:
         os.fsync(directory)
     finally:
         os.close(directory)
+
+
+def _same_file(first: Path, second: Path) -> bool:
+    """Whether two paths name one file (through links and relative paths alike)."""
+    try:
+        return os.path.samefile(first, second)
+    except OSError:  # one of them is not there
+        return first.resolve() == second.resolve()
+
+
+def _holds_database(path: Path) -> bool:
+    if not path.is_file():
+        return False  # a FIFO would block the read; a folder or nothing holds no database
+    try:
+        with path.open("rb") as handle:
+            return handle.read(len(SQLITE_HEADER)) == SQLITE_HEADER
+    except OSError:
+        return False  # nothing there (or unreadable: writing it will say why)
 
 
 def _kind(kind: str | Kind | None) -> Kind:

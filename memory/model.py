@@ -57,6 +57,8 @@ class HistoryAction(StrEnum):
     PIN = "pin"
     UNPIN = "unpin"
     ASK = "ask"
+    IMPORT = "import"
+    """Brought in from an export (its earlier history comes with it)."""
 
 
 class MemoryInputError(ValueError):

@@ -8,14 +8,17 @@ a Hearth memory database and leaves such a file exactly as it was.
 from __future__ import annotations
 
 import json
+import logging
 import math
 import os
 import sqlite3
+import stat
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import closing, contextmanager
+from contextlib import AbstractContextManager, closing, contextmanager
 from pathlib import Path
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
@@ -31,8 +34,15 @@ from memory.model import (
 )
 from memory.schema import APPLICATION_ID, LATEST_VERSION, MIGRATIONS
 
+log = logging.getLogger(__name__)
+
 SQLITE_HEADER = b"SQLite format 3\x00"
-BUSY_TIMEOUT_MS = 10_000
+BUSY_TIMEOUT_SECONDS = 10.0
+"""How long a write waits for another writer before giving up (and saying the store is busy)."""
+QUICK_CHECK_LINES = 10
+"""How many of quick_check's complaints are read; a damaged store's message quotes two."""
+LARGEST_ID = 2**63 - 1
+"""SQLite's largest integer: no row can have a larger id."""
 COMMON_KEY_SHARE = 0.02
 """A key held by more than this share of all facts is too common to find candidates by."""
 COMMON_KEY_MIN_FACTS = 200
@@ -49,53 +59,152 @@ class StoreError(Exception):
     """The memory database cannot be used; the message says which file and why."""
 
 
-class FactStore:
-    """Facts, links, near-misses, tombstones, vectors and history in one SQLite file."""
+@runtime_checkable
+class MemoryBackend(Protocol):
+    """What the memory's rules (``memory.facts``, ``memory.transfer``) ask of a storage backend.
 
-    def __init__(self, connection: sqlite3.Connection, path: str, clock: Clock = time.time):
+    The rules speak only these operations, never SQL, so another database (PostgreSQL, for a
+    household's shared memory) is one more class with these methods. FactStore, over SQLite, is
+    the only one for now; its methods document each operation. Every backend turns its own
+    errors into StoreError inside ``errors()`` and runs a write inside ``atomic()``.
+    """
+
+    path: str
+    clock: Clock
+
+    def close(self) -> None: ...
+    def atomic(self) -> AbstractContextManager[None]: ...
+    def errors(self) -> AbstractContextManager[None]: ...
+    def data_version(self) -> int: ...
+    def insert_fact(self, text: str, kind: Kind, source: Source, pinned: bool) -> int: ...
+    def restore_fact(
+        self,
+        wanted_id: int,
+        text: str | None,
+        kind: Kind,
+        status: FactStatus,
+        source: Source,
+        pinned: bool,
+        times: tuple[float, float, float],
+        confirm_count: int,
+    ) -> int: ...
+    def fact_identities(self) -> dict[tuple[int, str, str | None], int]: ...
+    def confirm_fact(self, fact_id: int, text: str, source: Source, pinned: bool) -> None: ...
+    def set_status(self, fact_id: int, status: FactStatus) -> None: ...
+    def set_pinned(self, fact_id: int, pinned: bool) -> None: ...
+    def mark_asked(self, fact_ids: Iterable[int]) -> None: ...
+    def erase_fact(self, fact_id: int, digests: Iterable[str]) -> None: ...
+    def add_tombstones(self, fact_id: int, digests: Iterable[str]) -> None: ...
+    def tombstones(self) -> list[tuple[int, str]]: ...
+    def forgotten_by_digest(self, digests: Iterable[str]) -> int | None: ...
+    def lift_tombstone(self, fact_id: int) -> None: ...
+    def get_fact(self, fact_id: int) -> Fact | None: ...
+    def facts_by_ids(self, fact_ids: Sequence[int]) -> list[Fact]: ...
+    def list_facts(self, statuses: Iterable[FactStatus]) -> list[Fact]: ...
+    def pinned_fact_ids(self) -> list[int]: ...
+    def conflicted_fact_ids(self) -> list[int]: ...
+    def set_keys(self, fact_id: int, keys: Iterable[str]) -> None: ...
+    def fact_ids_with_keys(self, keys: Iterable[str], limit: int) -> list[int]: ...
+    def link_conflict(self, fact_id: int, other_id: int, score: float) -> None: ...
+    def unlink_conflict(self, fact_id: int, other_id: int) -> None: ...
+    def add_near_miss(self, miss: NearMiss) -> None: ...
+    def near_misses(self, fact_id: int) -> list[NearMiss]: ...
+    def set_vector(self, fact_id: int, model: str, vector: np.ndarray) -> None: ...
+    def vectors(self, model: str) -> tuple[list[int], np.ndarray | None]: ...
+    def append_history(
+        self,
+        fact_id: int,
+        action: HistoryAction,
+        text: str | None,
+        other_id: int | None = None,
+        detail: dict[str, object] | None = None,
+        at: float | None = None,
+    ) -> None: ...
+    def history(self, fact_id: int | None = None) -> list[HistoryEntry]: ...
+
+
+class FactStore:
+    """Facts, links, near-misses, tombstones, vectors and history in one SQLite file: the
+    SQLite MemoryBackend."""
+
+    def __init__(
+        self,
+        connection: sqlite3.Connection,
+        path: str,
+        clock: Clock = time.time,
+        busy_timeout_seconds: float = BUSY_TIMEOUT_SECONDS,
+    ):
         self._db = connection
         self._depth = 0
         self.path = path
         self.clock = clock
+        self.busy_timeout_seconds = busy_timeout_seconds
+        self.damage = ""
+        """What quick_check found wrong at opening ("" when nothing): writes are then refused."""
+        self._wal: tuple[int, int] | None = None
 
     # -- opening ---------------------------------------------------------------------------------
 
     @classmethod
-    def open(cls, path: Path | str, clock: Clock = time.time) -> FactStore:
-        """Open (creating with mode 0600 if absent) a memory database, migrating it if older.
+    def open(
+        cls,
+        path: Path | str,
+        clock: Clock = time.time,
+        *,
+        create: bool = True,
+        busy_timeout_seconds: float = BUSY_TIMEOUT_SECONDS,
+    ) -> FactStore:
+        """Open a memory database, migrating it if older; with ``create``, make it (mode 0600,
+        with its folders) when absent.
 
-        Raises StoreError, touching nothing, for a file that is not SQLite, a SQLite database of
-        another program, a damaged database, or one written by a newer Hearth.
+        Raises StoreError, touching nothing, for a path that is no regular file, a file that is
+        not SQLite, a SQLite database of another program, or one written by a newer Hearth; and,
+        saying what is really wrong, when the store is busy, not writable or damaged. A store
+        whose pages fail SQLite's quick_check opens for reading only (see ``damage``).
         """
         if str(path) == ":memory:":
             connection = sqlite3.connect(":memory:", isolation_level=None)
-            store = cls(connection, ":memory:", clock)
+            store = cls(connection, ":memory:", clock, busy_timeout_seconds)
             store._configure()
             store._migrate()
             return store
+        if not str(path).strip():
+            raise StoreError("the memory database path is empty")
         path = Path(path).expanduser()
-        if not path.exists():
-            cls._create(path, clock)
-        _check_is_ours(path)
-        return cls._connect(path, clock)
+        if _regular_file(path):
+            _make_private_if_empty(path)
+        elif create:
+            cls._create(path, clock, busy_timeout_seconds)
+        else:
+            raise StoreError(
+                f"{path}: there is no memory database here (nothing remembered yet, or a "
+                "mistyped path); this command only reads, so it does not create one"
+            )
+        _check_is_ours(path, busy_timeout_seconds)
+        return cls._connect(path, clock, busy_timeout_seconds)
 
     @classmethod
-    def _connect(cls, path: Path, clock: Clock) -> FactStore:
+    def _connect(cls, path: Path, clock: Clock, busy_timeout_seconds: float) -> FactStore:
         try:
-            connection = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
+            connection = sqlite3.connect(path, isolation_level=None, timeout=busy_timeout_seconds)
         except sqlite3.Error as exc:
-            raise StoreError(f"{path}: cannot open the memory database: {exc}") from exc
-        store = cls(connection, str(path), clock)
+            raise StoreError(explain(str(path), exc, busy_timeout_seconds)) from exc
+        store = cls(connection, str(path), clock, busy_timeout_seconds)
         try:
             store._configure()
+            store._check_pages()
             store._migrate()
-        except sqlite3.DatabaseError as exc:
+        except sqlite3.Error as exc:
             connection.close()
-            raise StoreError(f"{path}: the memory database is damaged: {exc}") from exc
+            raise StoreError(explain(str(path), exc, busy_timeout_seconds)) from exc
+        except StoreError:
+            connection.close()
+            raise
+        store._wal = _identity(store._wal_path)
         return store
 
     @classmethod
-    def _create(cls, path: Path, clock: Clock) -> None:
+    def _create(cls, path: Path, clock: Clock, busy_timeout_seconds: float) -> None:
         """Create a new memory whole, then link it into place.
 
         Nobody can meet a half-made memory: two processes starting at once each build one in a
@@ -111,7 +220,7 @@ class FactStore:
         os.close(descriptor)
         temp = Path(temp_name)
         try:
-            cls._connect(temp, clock).close()  # closing checkpoints: the header is complete
+            cls._connect(temp, clock, busy_timeout_seconds).close()  # closing checkpoints
             os.link(temp, path)
         except FileExistsError:
             pass
@@ -130,7 +239,7 @@ class FactStore:
     def _configure(self) -> None:
         # WAL must be switched on outside a transaction; NORMAL sync is durable in WAL mode except
         # for the last commits on power loss, which FULL protects: a shelf device loses power.
-        self._db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        self._db.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_seconds * 1000)}")
         self._switch_to_wal()
         self._db.execute("PRAGMA synchronous = FULL")
         self._db.execute("PRAGMA foreign_keys = ON")
@@ -138,7 +247,7 @@ class FactStore:
     def _switch_to_wal(self) -> None:
         # Changing the journal mode takes an exclusive lock without waiting on the busy handler;
         # two processes opening a new memory at once retry briefly instead of failing.
-        deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+        deadline = time.monotonic() + self.busy_timeout_seconds
         while True:
             try:
                 self._db.execute("PRAGMA journal_mode = WAL")
@@ -148,14 +257,25 @@ class FactStore:
                     raise
                 time.sleep(0.05)
 
+    def _check_pages(self) -> None:
+        """Run SQLite's quick_check: a store with damaged pages is kept for reading only."""
+        rows = self._db.execute(f"PRAGMA quick_check({QUICK_CHECK_LINES})").fetchall()
+        # Findings come one a row or several to a row; "*** in database main ***" heads them.
+        lines = [line for row in rows for line in str(row[0]).splitlines()]
+        findings = [line for line in lines if line.strip() and not line.startswith("***")]
+        if lines != ["ok"]:
+            findings = findings or lines
+            more = len(findings) - 2
+            self.damage = "; ".join(findings[:2]) + (f" and {more} more" if more > 0 else "")
+
     def _migrate(self) -> None:
+        # Reading the version needs no lock, so a store another process is writing opens for
+        # reading at once; only a store that needs migrating waits for the write lock.
+        if self._db.execute("PRAGMA user_version").fetchone()[0] >= LATEST_VERSION:
+            self._refuse_newer()
+            return
         with self.atomic():
-            version = self._db.execute("PRAGMA user_version").fetchone()[0]
-            if version > LATEST_VERSION:
-                raise StoreError(
-                    f"{self.path}: written by a newer Hearth (schema {version}, this one knows "
-                    f"{LATEST_VERSION}); upgrade Hearth to use it"
-                )
+            version = self._refuse_newer()
             if version == 0:
                 self._db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                 self._db.execute(
@@ -172,34 +292,109 @@ class FactStore:
                 )
                 self._db.execute(f"PRAGMA user_version = {number}")
 
+    def _refuse_newer(self) -> int:
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        if version > LATEST_VERSION:
+            raise StoreError(
+                f"{self.path}: written by a newer Hearth (schema {version}, this one knows "
+                f"{LATEST_VERSION}); upgrade Hearth to use it"
+            )
+        return version
+
     # -- transactions ----------------------------------------------------------------------------
 
     @contextmanager
     def atomic(self) -> Iterator[None]:
         """A write transaction (BEGIN IMMEDIATE, so concurrent writers queue); nested: a savepoint.
 
-        Any exception rolls the whole block back and propagates.
+        Any exception rolls the whole block back and propagates: the first error, even when SQLite
+        has already rolled back itself (a full disk) and the rollback cannot run. A commit returns
+        only once it is durable. Raises StoreError for a store found damaged at opening.
         """
         if self._depth == 0:
+            if self.damage:
+                raise StoreError(
+                    f"{self.path}: the memory database is damaged (SQLite's quick_check: "
+                    f"{self.damage}); refusing to write into it. Keep a copy of the file; "
+                    "`hearth memory export FILE` saves what can still be read, and `hearth "
+                    "memory import FILE --db NEW` brings that into a new database"
+                )
             self._db.execute("BEGIN IMMEDIATE")
         else:
             self._db.execute(f"SAVEPOINT s{self._depth}")
         self._depth += 1
         try:
             yield
-        except BaseException:
+        except BaseException as error:
             self._depth -= 1
-            if self._depth == 0:
-                self._db.execute("ROLLBACK")
-            else:
-                self._db.execute(f"ROLLBACK TO s{self._depth}")
-                self._db.execute(f"RELEASE s{self._depth}")
+            self._roll_back(error)
             raise
         self._depth -= 1
-        if self._depth == 0:
-            self._db.execute("COMMIT")
-        else:
+        if self._depth:
             self._db.execute(f"RELEASE s{self._depth}")
+            return
+        try:
+            self._db.execute("COMMIT")
+        except BaseException as error:
+            self._roll_back(error)
+            raise
+        self._keep_durable()
+
+    def _roll_back(self, error: BaseException) -> None:
+        """Undo the innermost open block; a failing rollback never hides the error behind it."""
+        try:
+            if self._depth:
+                self._db.execute(f"ROLLBACK TO s{self._depth}")
+                self._db.execute(f"RELEASE s{self._depth}")
+            elif self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+        except sqlite3.Error as failure:
+            log.warning("rolling back after %r failed too: %s", error, failure)
+
+    @property
+    def _wal_path(self) -> Path:
+        return Path(f"{self.path}-wal")
+
+    def _keep_durable(self) -> None:
+        """Make sure what was just committed is in a file SQLite will read again.
+
+        A commit lands in the write-ahead log. If that file was deleted or replaced while the
+        store is open (a cleaner, a careless ``rm``), the commit sits in a log no other opening
+        will read and is lost with this process: copy the log into the database file now, and
+        start a new log, before the write is acknowledged.
+        """
+        if self.path == ":memory:":
+            return
+        current = _identity(self._wal_path)
+        if current == self._wal or self._wal is None:
+            self._wal = self._wal or current
+            return
+        log.warning("%s was deleted or replaced under a running Hearth; saving into the database",
+                    self._wal_path)  # fmt: skip
+        try:
+            busy = self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+            if busy:
+                raise sqlite3.OperationalError("the checkpoint could not finish")
+            self._db.close()
+            self._db = sqlite3.connect(
+                self.path, isolation_level=None, timeout=self.busy_timeout_seconds
+            )
+            self._configure()
+            self._db.execute("SELECT count(*) FROM facts").fetchone()
+        except sqlite3.Error as exc:
+            raise StoreError(
+                f"{self.path}: its write-ahead log ({self._wal_path.name}) was deleted while "
+                f"Hearth was writing, and the last change could not be saved: {exc}"
+            ) from exc
+        self._wal = _identity(self._wal_path)
+
+    @contextmanager
+    def errors(self) -> Iterator[None]:
+        """Turn SQLite's errors inside the block into StoreErrors saying what is really wrong."""
+        try:
+            yield
+        except sqlite3.Error as error:
+            raise StoreError(explain(self.path, error, self.busy_timeout_seconds)) from error
 
     def data_version(self) -> int:
         """Changes when another connection commits (used to refresh in-memory indexes)."""
@@ -218,6 +413,42 @@ class FactStore:
              source.evidence),
         )  # fmt: skip
         return int(cursor.lastrowid or 0)
+
+    def restore_fact(
+        self,
+        wanted_id: int,
+        text: str | None,
+        kind: Kind,
+        status: FactStatus,
+        source: Source,
+        pinned: bool,
+        times: tuple[float, float, float],
+        confirm_count: int,
+    ) -> int:
+        """Bring back a fact from an export, under its old id when that is free; returns its id.
+
+        ``times`` are when it was created, last updated and last confirmed.
+        """
+        taken = self._db.execute("SELECT 1 FROM facts WHERE id = ?", (wanted_id,)).fetchone()
+        created, updated, confirmed = times
+        cursor = self._db.execute(
+            "INSERT INTO facts (id, text, kind, status, created_at, updated_at, confirmed_at, "
+            "confirm_count, pinned, origin, utterance, evidence) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (None if taken else wanted_id, text, kind.value, status.value, created, updated,
+             confirmed, confirm_count, int(pinned), source.origin.value, source.utterance,
+             source.evidence),
+        )  # fmt: skip
+        return int(cursor.lastrowid or 0)
+
+    def fact_identities(self) -> dict[tuple[int, str, str | None], int]:
+        """Every fact by what identifies it across databases: the second it was created, its
+        kind and its first wording (None once forgotten)."""
+        rows = self._db.execute(
+            "SELECT f.id, f.created_at, f.kind, (SELECT h.text FROM history h "
+            "WHERE h.fact_id = f.id ORDER BY h.id LIMIT 1) FROM facts f"
+        )
+        return {(int(created), kind, text): fact_id for fact_id, created, kind, text in rows}
 
     def confirm_fact(self, fact_id: int, text: str, source: Source, pinned: bool) -> None:
         """Record a restatement: the new wording, one more confirmation, the time, active again."""
@@ -260,10 +491,19 @@ class FactStore:
         self._db.execute("UPDATE history SET text = NULL WHERE fact_id = ?", (fact_id,))
         self._db.execute("DELETE FROM fact_keys WHERE fact_id = ?", (fact_id,))
         self._db.execute("DELETE FROM vectors WHERE fact_id = ?", (fact_id,))
+        self.add_tombstones(fact_id, digests)
+
+    def add_tombstones(self, fact_id: int, digests: Iterable[str]) -> None:
+        """Keep digests of a forgotten fact's wordings, so they are not learned again."""
         self._db.executemany(
             "INSERT OR IGNORE INTO tombstones (digest, fact_id) VALUES (?, ?)",
             [(digest, fact_id) for digest in digests],
         )
+
+    def tombstones(self) -> list[tuple[int, str]]:
+        """Every tombstone digest as (fact id, digest)."""
+        rows = self._db.execute("SELECT fact_id, digest FROM tombstones ORDER BY fact_id, digest")
+        return [(fact_id, digest) for fact_id, digest in rows]
 
     def get_fact(self, fact_id: int) -> Fact | None:
         """One fact by id, with its conflict links, or None."""
@@ -272,6 +512,8 @@ class FactStore:
 
     def facts_by_ids(self, fact_ids: Sequence[int]) -> list[Fact]:
         """Facts by id, in the order given (missing ids are skipped)."""
+        # An id SQLite cannot hold (2**63 and up, or below 1) names no fact.
+        fact_ids = [i for i in fact_ids if 0 < i <= LARGEST_ID]
         if not fact_ids:
             return []
         rows = self._select_in(f"SELECT {_FACT_COLUMNS} FROM facts WHERE id IN ", fact_ids)
@@ -439,12 +681,13 @@ class FactStore:
         text: str | None,
         other_id: int | None = None,
         detail: dict[str, object] | None = None,
+        at: float | None = None,
     ) -> None:
-        """Append one entry to the history."""
+        """Append one entry to the history (``at``: now, unless an import says when)."""
         self._db.execute(
             "INSERT INTO history (fact_id, at, action, text, other_id, detail) "
             "VALUES (?, ?, ?, ?, ?, ?)",
-            (fact_id, self.clock(), action.value, text, other_id,
+            (fact_id, self.clock() if at is None else at, action.value, text, other_id,
              json.dumps(detail or {}, ensure_ascii=False, sort_keys=True)),
         )  # fmt: skip
 
@@ -509,7 +752,90 @@ def _statements(script: str) -> list[str]:
     return statements
 
 
-def _check_is_ours(path: Path) -> None:
+def _regular_file(path: Path) -> bool:
+    """Whether a memory file is there; StoreError for anything else at the path (a folder, a
+    device such as /dev/null, a FIFO, which would hang), before anything opens it."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return False
+    except OSError as exc:
+        raise StoreError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    if stat.S_ISDIR(mode):
+        raise StoreError(f"{path}: is a folder; the memory database is a file (give its path)")
+    if not stat.S_ISREG(mode):
+        what = "a FIFO" if stat.S_ISFIFO(mode) else "a device" if stat.S_ISCHR(mode) else "no file"
+        raise StoreError(f"{path}: is {what}, not a regular file; the memory database is a file")
+    return True
+
+
+def _make_private_if_empty(path: Path) -> None:
+    """An empty file someone made for the memory (touch, mktemp) becomes private, as a memory
+    Hearth creates is: SQLite gives the -wal and -shm files the same mode."""
+    details = path.stat()
+    if details.st_size or not details.st_mode & 0o077:
+        return
+    try:
+        path.chmod(0o600)
+    except OSError as exc:
+        log.warning("%s: cannot make the new memory private (mode 0600): %s", path, exc)
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    """(device, inode) of a file, or None when it is not there."""
+    try:
+        details = path.stat()
+    except FileNotFoundError:
+        return None
+    return details.st_dev, details.st_ino
+
+
+def explain(path: str, error: sqlite3.Error, busy_timeout_seconds: float) -> str:
+    """What a SQLite error means for the user, so that only real damage is called damage."""
+    name = getattr(error, "sqlite_errorname", "") or ""
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "database is locked" in str(error):
+        return (
+            f"{path}: the memory database is busy: another process has held it locked for more "
+            f"than {busy_timeout_seconds:g} s (another Hearth, or a program with a transaction "
+            "open on it); nothing was changed, try again once it lets go"
+        )
+    if name == "SQLITE_READONLY_DBMOVED":
+        return f"{path}: the memory database was moved or deleted while Hearth had it open"
+    if name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_AUTH")):
+        return f"{path}: {_why_not_writable(Path(path), error)}"
+    if name.startswith("SQLITE_FULL"):
+        return f"{path}: the disk is full; the change was not written"
+    if name.startswith("SQLITE_IOERR"):
+        return f"{path}: the disk failed to read or write the memory database ({error})"
+    if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
+        return f"{path}: the memory database is damaged: {error}"
+    return f"{path}: memory database error: {error}"
+
+
+def _why_not_writable(path: Path, error: sqlite3.Error) -> str:
+    """Which file or folder keeps SQLite from writing: it writes the database and keeps its
+    write-ahead log (-wal) and shared index (-shm) beside it."""
+    folder = path.parent
+    if not os.access(folder, os.W_OK):
+        return (
+            f"cannot write in the folder {folder}: SQLite keeps its -wal and -shm files beside "
+            "the database, so the folder must be writable by this user (or move the memory)"
+        )
+    if path.exists() and not os.access(path, os.W_OK):
+        return "the memory database file is read-only for this user"
+    for suffix in ("-wal", "-shm"):
+        companion = Path(f"{path}{suffix}")
+        if companion.exists() and not os.access(companion, os.W_OK):
+            owner = companion.stat().st_uid
+            return (
+                f"{companion.name} beside it is read-only for this user (left by user id {owner}, "
+                "perhaps the Hearth service); run as that user, or remove it when no Hearth is "
+                "running"
+            )
+    return f"cannot write the memory database: {error}"
+
+
+def _check_is_ours(path: Path, busy_timeout_seconds: float) -> None:
     """Refuse, without writing a byte, a file that is not a Hearth memory database."""
     try:
         with path.open("rb") as handle:
@@ -533,12 +859,12 @@ def _check_is_ours(path: Path) -> None:
         # the log too; only an empty database may become a memory.
         uri = f"{path.resolve().as_uri()}?mode=ro"
         try:
-            with closing(sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000)) as probe:
+            with closing(sqlite3.connect(uri, uri=True, timeout=busy_timeout_seconds)) as probe:
                 if probe.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID:
                     return
                 tables = probe.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(f"{path}: the memory database is damaged: {exc}") from exc
+        except sqlite3.Error as exc:
+            raise StoreError(explain(str(path), exc, busy_timeout_seconds)) from exc
         if tables:
             raise StoreError(
                 f"{path}: a SQLite database of another program; refusing to use it as "

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from assistant.cli.common import EXIT_OK, UserError, print_json, settings_from
 from assistant.memory_setup import open_memory
-from memory import Fact, Kind, Memory, MemoryInputError, StoreError
+from memory import Fact, Kind, Memory, MemoryInputError, StoreError, read_export
 
 Handler = Callable[[Memory, argparse.Namespace], int]
 
@@ -20,13 +20,15 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
     )
     commands = parser.add_subparsers(dest="memory_command", metavar="ACTION", required=True)
 
-    def add(name: str, handler: Handler, help_text: str) -> argparse.ArgumentParser:
+    def add(
+        name: str, handler: Handler, help_text: str, writes: bool = False
+    ) -> argparse.ArgumentParser:
         sub = commands.add_parser(name, parents=[common], help=help_text, description=help_text)
-        sub.set_defaults(handler=lambda args: _with_memory(args, handler))
+        sub.set_defaults(handler=lambda args: _with_memory(args, handler, writes))
         return sub
 
     remember = add(
-        "remember", _remember, "remember a fact (merged, linked as a conflict, or added)"
+        "remember", _remember, "remember a fact (merged, linked as a conflict, or added)", True
     )
     remember.add_argument("text")
     remember.add_argument(
@@ -44,21 +46,24 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
     _json_flag(listing)
 
     show = add("show", _show, "show one fact with its links and near-misses")
-    show.add_argument("id", type=int)
+    show.add_argument("id", type=_fact_id)
     _json_flag(show)
 
     history = add("history", _history, "the append-only history, of one fact or of all")
-    history.add_argument("id", type=int, nargs="?")
+    history.add_argument("id", type=_fact_id, nargs="?")
     _json_flag(history)
 
-    forget = add("forget", _forget, "remove a fact's text for good (a tombstone stays)")
-    forget.add_argument("id", type=int)
+    forget = add("forget", _forget, "remove a fact's text for good (a tombstone stays)", True)
+    forget.add_argument("id", type=_fact_id)
     _json_flag(forget)
 
     resolve = add(
-        "resolve", _resolve, "keep a fact as current; the facts it conflicts with are superseded"
+        "resolve",
+        _resolve,
+        "keep a fact as current; the facts it conflicts with are superseded",
+        True,
     )
-    resolve.add_argument("id", type=int)
+    resolve.add_argument("id", type=_fact_id)
     resolve.add_argument(
         "--both", action="store_true", help="both sides are true: clear the conflict, keep both"
     )
@@ -72,21 +77,44 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
     _json_flag(recall)
 
     for name, pinned in (("pin", True), ("unpin", False)):
-        pin = add(name, _pin_handler(pinned), f"{name} a fact")
-        pin.add_argument("id", type=int)
+        pin = add(name, _pin_handler(pinned), f"{name} a fact", True)
+        pin.add_argument("id", type=_fact_id)
 
     export = add("export", _export, "write every fact and the history to a JSON file, atomically")
     export.add_argument("path", type=Path)
+
+    bring_in = add(
+        "import",
+        _import,
+        "bring in the facts and history of an export (a fact already here is left as it is)",
+        True,
+    )
+    bring_in.add_argument("path", type=Path)
+    _json_flag(bring_in)
+    # The export is read and checked before the memory is opened (or created) for it.
+    bring_in.set_defaults(handler=_read_then_import)
+
+
+def _fact_id(text: str) -> int:
+    """A fact id as typed: a whole number (one too large for any fact is simply no fact)."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a fact id is a whole number, not {text!r}") from None
 
 
 def _json_flag(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON")
 
 
-def _with_memory(args: argparse.Namespace, handler: Handler) -> int:
+def _with_memory(args: argparse.Namespace, handler: Handler, writes: bool) -> int:
     settings = settings_from(args)
+    database = getattr(args, "db", None)
+    if database is not None and not database.strip():
+        raise UserError("--db: the memory database path is empty")
     try:
-        memory = open_memory(settings, Path(args.db) if args.db else None)
+        # A command that only reads never creates a store (a mistyped --db stays a mistake).
+        memory = open_memory(settings, Path(database) if database else None, create=writes)
     except StoreError as exc:
         raise UserError(str(exc)) from None
     try:
@@ -232,4 +260,24 @@ def _export(memory: Memory, args: argparse.Namespace) -> int:
     except OSError as exc:
         raise UserError(f"{args.path}: cannot write: {exc.strerror or exc}") from None
     print(f"exported {count} facts to {args.path}")
+    return EXIT_OK
+
+
+def _read_then_import(args: argparse.Namespace) -> int:
+    try:
+        args.document = read_export(args.path)
+    except MemoryInputError as exc:
+        raise UserError(str(exc)) from None
+    return _with_memory(args, _import, writes=True)
+
+
+def _import(memory: Memory, args: argparse.Namespace) -> int:
+    outcome = memory.import_export(args.document)
+    if args.json:
+        print_json({"added": list(outcome.added), "already_there": outcome.already_there})
+        return EXIT_OK
+    print(
+        f"imported {len(outcome.added)} facts from {args.path}"
+        + (f"; {outcome.already_there} were already here" if outcome.already_there else "")
+    )
     return EXIT_OK

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from assistant.cli import main
+from memory import Memory
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -92,6 +93,7 @@ def test_forget_show_and_export(db, capsys, tmp_path):
     ],
 )
 def test_bad_input_exits_2_with_a_message(db, capsys, argv, message):
+    Memory.open(db).close()  # an existing store: a read of a missing one has its own message
     assert main([*argv, "--db", str(db)]) == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err

@@ -210,6 +210,27 @@ def test_a_failed_comparison_still_stores_the_fact(memory, monkeypatch):
     assert len(memory.facts()) == 2
 
 
+def test_one_failed_comparison_keeps_what_the_others_found(memory, monkeypatch):
+    """A comparison that fails with one stored fact skips that fact only: the conflict found with
+    another fact is still linked, and a merge with a third still merges."""
+    from memory.judging import judge
+
+    vim = memory.remember("My favourite editor is Vim", "preference").fact
+    colour = memory.remember("My favourite colour is blue", "preference").fact
+
+    def broken_for_colour(new_text, new_kind, old_text, *args, **kwargs):
+        if old_text == colour.text:
+            raise ZeroDivisionError("a bug in the rules")
+        return judge(new_text, new_kind, old_text, *args, **kwargs)
+
+    monkeypatch.setattr("memory.facts.judge", broken_for_colour)
+    outcome = memory.remember("My favourite editor is Emacs", "preference")
+    assert outcome.action is Action.CONFLICT
+    assert [fact.id for fact in outcome.conflicts] == [vim.id]
+    merged = memory.remember("Vim is my favourite editor", "preference")
+    assert merged.action is Action.MERGED and merged.fact.id == vim.id
+
+
 def test_unknown_ids_are_clear_errors(memory):
     for call in (memory.forget, memory.resolve, memory.get, memory.history):
         with pytest.raises(MemoryInputError, match="no fact 42"):

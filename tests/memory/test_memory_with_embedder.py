@@ -65,7 +65,8 @@ def test_an_embedder_that_fails_never_blocks_a_write(server, memory):
     server.respond = failing
     assert memory.remember("I use Postgres", "fact").action is Action.ADDED
     assert memory.remember("Database is Postgres", "fact").action is Action.MERGED
-    assert memory.remember("I moved to SQLite", "fact").action is Action.ADDED
+    # The seed's own change: written, and found to dispute the database by words alone.
+    assert memory.remember("I moved to SQLite", "fact").action is Action.CONFLICT
     assert memory.recall("which database do I use").facts  # recall works without vectors too
 
 

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import itertools
+import re
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memory.kinds import Kind
-from memory.similarity import (
+from memory.judging import (
     CosineBands,
     Relation,
     baseline_judge,
@@ -18,6 +18,7 @@ from memory.similarity import (
     index_keys,
     judge,
 )
+from memory.kinds import Kind
 
 DATA = Path(__file__).resolve().parent / "data"  # copies of the shared labelled pairs
 WRITTEN = Path(__file__).resolve().parent / "data"
@@ -443,3 +444,17 @@ def test_index_keys_are_few_and_meet_on_prefixes() -> None:
     assert index_keys("I use Postgres") & index_keys("We migrated to PostgreSQL")
     assert "alco" in index_keys("I have a glass of wine")  # a broader word files it too
     assert index_keys("I'm a night owl") & index_keys("I'm an early bird")  # the group meets
+
+
+def test_only_the_judging_face_is_imported_from_outside() -> None:
+    """The comparison's modules are private to memory/judging: others use its __init__."""
+    root = Path(__file__).resolve().parents[2]
+    judging = root / "memory" / "judging"
+    offenders = [
+        str(path.relative_to(root))
+        for folder in ("assistant", "audio", "memory", "config", "bench", "tests")
+        for path in (root / folder).rglob("*.py")
+        if judging not in path.parents
+        and re.search(r"^\s*(from|import) memory\.judging\.", path.read_text("utf-8"), re.M)
+    ]
+    assert offenders == []

@@ -1,11 +1,8 @@
-"""Comparing a new fact with a stored one: the same fact, a disagreement, or unrelated.
+"""Judging one pair of facts, the candidate index keys that go with it, and cosine bands.
 
-The public face of the comparison: ``judge`` for one pair, ``index_keys`` for the candidate index,
-``cosine_bands`` for an embedding model, and ``baseline_judge`` (the published Ankita v2.7.5 rules)
-for the benchmark. Lexical by default, so memory quality never depends on an embedder: each fact is
-read (``memory.reading``) into who it is about, its content terms, what is negated, liked, ranked
-or changed, and two readings are compared term by term (``memory.comparison``). A cosine from an
-embedder only adds evidence.
+``judge`` reads both facts (``reading``), compares the readings (``comparison``) and lets a cosine
+from an embedder add evidence within the bands of its model; ``index_keys`` files a fact so that
+whatever ``judge`` would not call distinct shares a key with it.
 """
 
 from __future__ import annotations
@@ -13,24 +10,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from memory import lexicon
-from memory.baseline import baseline_judge
-from memory.comparison import compare
-from memory.judgement import Judgement, Relation
+from memory.judging import lexicon
+from memory.judging.comparison import compare
+from memory.judging.judgement import Judgement, Relation
+from memory.judging.matching import INDEX_KEY_CHARS
+from memory.judging.reading import read
+from memory.judging.terms import Term, TermKind
 from memory.kinds import Kind
-from memory.matching import INDEX_KEY_CHARS
-from memory.reading import read
-from memory.terms import Term, TermKind
-
-__all__ = [
-    "CosineBands",
-    "Judgement",
-    "Relation",
-    "baseline_judge",
-    "cosine_bands",
-    "index_keys",
-    "judge",
-]
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import re
 
-from memory.judgement import Judgement, Relation
+from memory.judging.judgement import Judgement, Relation
 from memory.kinds import Kind
 
 MERGE_AT = 0.85

@@ -2,7 +2,7 @@
 
 Every entry is common knowledge (family words, weekdays, feelings, kinds of drink), never a word
 chosen to pass one labelled pair. Keys are lowercase surface words or their stems (see
-``memory.words.stem``); values are canonical forms, which are final and never stemmed again.
+``words.stem``); values are canonical forms, which are final and never stemmed again.
 """
 
 from __future__ import annotations
@@ -99,6 +99,9 @@ RELATIONS: dict[str, str] = _table(
     }
 )
 
+# Relations that name a service more than a person; "my dentist appointment" is no dentist's name.
+SERVICE_RELATIONS = frozenset("doctor dentist teacher therapist boss landlord".split())
+
 # Words between "my" and a relation that change who is meant ("my older brother"), by canonical.
 RELATION_MODIFIERS: dict[str, str] = _table(
     {
@@ -137,6 +140,13 @@ SYNONYMS: dict[str, str] = {
             "work": "job employer occupation profession career",
             "live": "home address reside resident",
             "football": "soccer",
+            "medication": "medicine medicines meds pills pill tablets",
+            "rubbish": "garbage trash refuse bins",
+            "renovate": "redo redoing renovating renovation refurbish",
+            "wifi": "wi-fi",
+            "broadband": "internet",
+            "surname": "",
+            "kilogram": "kilo kilos kg kilograms",
             "food": "cuisine",
             "go": "attend travel travelling traveling",
             "birth": "born birthday",
@@ -257,6 +267,11 @@ HYPERNYMS: dict[str, frozenset[str]] = _closure(
             "car",
         ),
         ("dog cat hamster rabbit parrot budgie goldfish guinea tortoise", "pet"),
+        (
+            "retriever labrador poodle spaniel terrier beagle collie dachshund sheepdog "
+            "greyhound whippet husky pug bulldog rottweiler chihuahua",
+            "dog",
+        ),
         ("ubuntu debian fedora", "linux"),
         ("macos windows linux chromeos", "os"),
         ("brother sister", "sibling"),
@@ -406,7 +421,7 @@ NEGATING_CHANGES = frozenset("quit stopped no-longer used-to give-up got-rid-of 
 # Words (as written) that say a state changed ("I moved to Porto", "I drive a Tesla now").
 CHANGES = frozenset(
     "moved switched changed now nowadays these-days anymore became started instead replaced "
-    "upgraded swapped converted new recently from-now-on".split()
+    "upgraded swapped converted new recently from-now-on migrated".split()
 )
 
 # Markers of a ranking between the word before and the word after: (marker, left is preferred).
@@ -423,7 +438,7 @@ ORDER_MARKERS: dict[str, bool] = {
 # Verbs that carry little meaning of their own in a fact ("I have", "I use", "I go to").
 LIGHT_VERBS = frozenset(
     "be have do get take use make keep want need go eat drink consume own possess put tend try "
-    "ride "
+    "ride set "
     "would should could can will shall may might must let".split()
 )
 
@@ -435,11 +450,24 @@ FUNCTIONAL = frozenset(
     "height weight wake bedtime".split()
 )
 
+# Nouns said without an article after a preposition that are no names ("at work", "in town").
+COMMON_BARE_NOUNS = frozenset(
+    "home work school church hospital town bed college uni university class court prison sea "
+    "work office lunch dinner breakfast night everything anything something nothing everyone "
+    "anyone someone nobody time tv television radio line hand foot car bus train "
+    # Fields of work, said bare: "I work in tech".
+    "tech it finance marketing sales retail education healthcare construction hospitality "
+    "law media insurance banking research science engineering design admin logistics".split()
+)
+
+# Verbs whose object is often a name ("I support Arsenal", "we use Sky").
+VERBS_BEFORE_NAMES = frozenset("support use follow visit".split())
+
 # Broad words that add no information when one fact has them and the other does not.
 GENERIC = frozenset(
     "music food dish drink thing stuff kind type sort name genre style piece bit way lot "
     "place time person people age favourite novel book works-as hobby pastime activity "
-    "weather shift support".split()
+    "weather shift support class lesson lessons session".split()
 )
 
 # Multi-word expressions read as one token, matched on stems. Value: replacement tokens.
@@ -513,6 +541,20 @@ PHRASES: dict[tuple[str, ...], tuple[str, ...]] = {
     ("vs", "code"): ("vscode",),
     ("visual", "studio", "code"): ("vscode",),
     ("mac", "os"): ("macos",),
+    ("next", "door"): ("neighbour",),
+    ("next", "to"): ("beside",),
+    ("wi", "fi"): ("wifi",),
+    ("last", "name"): ("surname",),
+    ("family", "name"): ("surname",),
+    ("this", "fall"): ("this", "autumn"),
+    ("the", "fall"): ("the", "autumn"),
+    ("last", "year"): ("recently",),
+    ("last", "month"): ("recently",),
+    ("last", "week"): ("recently",),
+    ("down", "to"): ("changed", "to"),
+    ("switch", "back"): ("switched",),
+    ("change", "back"): ("changed",),
+    ("go", "back", "to"): ("switched", "to"),
     ("a", "lot"): (),
     ("a", "bit"): (),
     ("kind", "of"): (),

@@ -1,6 +1,8 @@
 """The words of a fact: tokens with their case, contractions expanded, numbers and clock times read.
 
-Pure text handling with no knowledge of meaning; ``memory.reading`` gives the tokens their roles.
+Number words become digits through text2num ("twenty first" is 21st, "forty two" 42); the
+single small ones it leaves alone ("one sister", "first") are read here. Pure text handling with
+no knowledge of meaning; ``reading`` gives the tokens their roles.
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ import unicodedata
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
+
+from text_to_num import alpha2digit
 
 
 class TokenKind(StrEnum):
@@ -58,7 +62,8 @@ STOP_WORDS = (
         "also too very really just quite pretty rather actually usually generally normally "
         "typically always often sometimes mostly please thanks thank like-to one's own "
         "do does did doing done will would shall should can could may might must "
-        "am is are was were be been being get gets got".split()
+        "am is are was were be been being get gets got everything anything something "
+        "everyone anyone someone".split()
     )
 )
 
@@ -69,7 +74,8 @@ _IS_BEFORE = frozenset(
 
 # Contractions, expanded in one pass. "can't" and "won't" change their stem, so they come first.
 _CONTRACTIONS = re.compile(
-    r"\b(?P<whole>can'?t|cannot|won'?t|shan'?t|im|ive)\b|(?P<suffix>n't|'m|'re|'ve|'ll|'d)\b",
+    r"\b(?P<whole>can'?t|cannot|won'?t|shan'?t|im|ive|gonna|wanna|gotta)\b"
+    r"|(?P<suffix>n't|'m|'re|'ve|'ll|'d)\b",
     re.IGNORECASE,
 )
 _WHOLE = {
@@ -79,6 +85,9 @@ _WHOLE = {
     "shant": "shall not",
     "im": "I am",
     "ive": "I have",
+    "gonna": "going to",
+    "wanna": "want to",
+    "gotta": "got to",
 }
 _SUFFIX = {
     "n't": " not",
@@ -105,7 +114,7 @@ _TOKEN = re.compile(
     r"""
     (?P<time>\d{1,2}(?:[:.]\d{2})?\s*[ap]\.?\s?m\b\.?|\d{1,2}:\d{2}\b|\d{1,2}\s+o'?clock\b)
     |(?P<number>\d+(?:[.,]\d+)?(?:st|nd|rd|th)?\b)
-    |(?P<word>[^\W_]+(?:['\-][^\W_]+)*)
+    |(?P<word>[^\W_]+(?:['\-][^\W_]+)*(?:(?<=[sS])'(?![^\W_]))?)
     |(?P<stop>[.!?;:()]|,)
     """,
     re.VERBOSE | re.IGNORECASE,
@@ -146,6 +155,7 @@ def tokenize(text: str) -> tuple[Token, ...]:
     """Split a fact into tokens, expanding contractions and reading numbers and clock times."""
     text = unicodedata.normalize("NFKC", text).replace("\u2019", "'").replace("\u2018", "'")
     text = _BARE_NEGATIVE.sub(r"\1 not", _CONTRACTIONS.sub(_expand, text))
+    text = alpha2digit(text, "en")
     tokens: list[Token] = []
     sentence_start = True
     for match in _TOKEN.finditer(text):
@@ -154,23 +164,25 @@ def tokenize(text: str) -> tuple[Token, ...]:
             tokens.append(Token(surface, surface, TokenKind.BREAK))
             sentence_start = sentence_start or surface in ".!?"
         elif match.lastgroup == "time":
-            tokens.append(Token(_clock(surface), surface, TokenKind.TIME))
+            tokens.append(Token(clock(surface), surface, TokenKind.TIME))
             sentence_start = False
         elif match.lastgroup == "number":
             digits = _ORDINAL_SUFFIX.sub("", surface).replace(",", "")
             tokens.append(Token(digits, surface, TokenKind.NUMBER))
             sentence_start = False
         else:
-            tokens.extend(_word_tokens(surface, sentence_start))
+            tokens.extend(word_tokens(surface, sentence_start))
             sentence_start = False
-    return _join_numbers(tokens)
+    return tuple(tokens)
 
 
-def _word_tokens(surface: str, initial: bool) -> list[Token]:
+def word_tokens(surface: str, initial: bool) -> list[Token]:
     """A word as one token, or two when it ends in a possessive "'s"."""
     word, possessive = surface, ""
     if surface.lower().endswith("'s"):
         word, possessive = surface[:-2], surface[-2:]
+    elif surface.endswith("'"):  # "the kids' school"
+        word, possessive = surface[:-1], "'"
     lower = word.lower()
     capitalised = any(char.isupper() for char in word) and lower != "i"
     if lower in _CLOCK_WORDS:
@@ -187,32 +199,7 @@ def _word_tokens(surface: str, initial: bool) -> list[Token]:
     return tokens
 
 
-def _join_numbers(tokens: list[Token]) -> tuple[Token, ...]:
-    """Read "twenty five" and "twenty-five" as 25."""
-    joined: list[Token] = []
-    for token in tokens:
-        if token.kind is TokenKind.WORD and "-" in token.text:
-            parts = token.text.split("-")
-            if len(parts) == 2 and parts[0] in _TENS and parts[1] in _UNITS[1:10]:
-                value = NUMBER_WORDS[parts[0]] + NUMBER_WORDS[parts[1]]
-                token = Token(str(value), token.surface, TokenKind.NUMBER)
-        previous = joined[-1] if joined else None
-        if (
-            previous is not None
-            and previous.kind is TokenKind.NUMBER
-            and token.kind is TokenKind.NUMBER
-            and previous.surface.lower() in _TENS
-            and token.surface.lower() in _UNITS[1:10]
-        ):
-            value = int(previous.text) + int(token.text)
-            surface = f"{previous.surface} {token.surface}"
-            joined[-1] = Token(str(value), surface, TokenKind.NUMBER)
-            continue
-        joined.append(token)
-    return tuple(joined)
-
-
-def _clock(surface: str) -> str:
+def clock(surface: str) -> str:
     """Normalise a clock time to ``h:mm`` plus ``am``/``pm`` when known ("19:30" -> "7:30pm")."""
     match = _TIME_PARTS.match(surface.strip())
     if match is None:

@@ -1,21 +1,22 @@
 """Reading a fact: who it is about, its content terms, what is negated, felt, ranked or changed.
 
-A reading is a flat, comparable summary of one short fact; ``memory.comparison`` compares two of
+A reading is a flat, comparable summary of one short fact; ``comparison`` compares two of
 them. Only general English patterns are read; nothing here knows any particular fact.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import lru_cache
 
-from memory import lexicon, subject
-from memory.subject import SELF
-from memory.terms import Term, TermKind, is_known
-from memory.walker import Walker
-from memory.words import Token, TokenKind, stem, tokenize
+from memory.judging import lexicon, shape
+from memory.judging.spoken import hear
+from memory.judging.subject import SELF, Subject, subject_of
+from memory.judging.terms import Term, TermKind, is_known
+from memory.judging.walker import Walker
+from memory.judging.words import Token, TokenKind, stem, tokenize, word_tokens
 
 
 class Attitude(StrEnum):
@@ -31,9 +32,8 @@ class Reading:
     """What one fact says, ready to compare with another."""
 
     text: str
-    holder: str
-    """Who the fact is about: SELF, or a relation such as "sister" or "older brother"."""
-    holder_surface: str
+    subject: Subject
+    """Who the fact is about, read once."""
     terms: tuple[Term, ...]
     """Content said positively."""
     negated: tuple[Term, ...]
@@ -51,17 +51,8 @@ class Reading:
     """An "X is Y" statement about a thing or a person other than the speaker: one value only."""
     identity: bool = False
     """Says what the speaker is ("I'm a nurse", "I work as a nurse")."""
-    maybe_subject: str = ""
-    """A capitalised first word that may name a third person ("Tom is a doctor")."""
-    introduced: str = ""
-    """A relative the speaker introduces and goes on to describe ("I have a cat named Luna")."""
     implying: frozenset[str] = frozenset()
     """Terms that stand for negations ("vegetarian": no meat); see lexicon.IMPLIED_NEGATIONS."""
-
-    @property
-    def relative(self) -> str:
-        """The relative the fact is about ("wife" for "my brother's wife"), "" for the speaker."""
-        return _relative(self.holder) if self.holder else ""
 
     @property
     def content(self) -> tuple[Term, ...]:
@@ -72,16 +63,16 @@ class Reading:
 @lru_cache(maxsize=8192)
 def read(text: str) -> Reading:
     """Read one fact. Pure and cached: the same text always gives the same reading."""
-    tokens = _naming_calls(_apply_phrases(_split_hyphens(tokenize(text))))
-    holder = subject.holder(tokens)
-    copula = subject.subject_copula(tokens, holder.tokens)
-    walker = Walker(tokens, holder.tokens, copula, holder.surface)
-    if holder.name != SELF:
+    tokens = _titled(_naming_calls(_apply_phrases(hear(_split_hyphens(tokenize(text))))))
+    subject = subject_of(tokens)
+    copula = shape.subject_copula(tokens, subject.tokens)
+    walker = Walker(tokens, subject, copula)
+    if subject.holder != SELF:
         # The relative is part of what the fact says: "My cat is called Luna" names a cat.
-        walker.terms.append(Term(_relative(holder.name), holder.surface, TermKind.WORD))
+        walker.terms.append(Term(subject.relative, subject.surface, TermKind.WORD))
     walker.walk()
     walker.imply()
-    if walker.wishing or subject.is_request(tokens):
+    if walker.wishing or shape.is_request(tokens):
         attitude = Attitude.WISH
     elif walker.sentiment:
         attitude = Attitude.FEELING
@@ -90,8 +81,7 @@ def read(text: str) -> Reading:
     works_as = any(term.text == "works-as" for term in walker.terms)
     return Reading(
         text=text,
-        holder=holder.name,
-        holder_surface=holder.surface,
+        subject=subject,
         terms=tuple(walker.terms),
         negated=tuple(walker.negated),
         sentiment=walker.sentiment,
@@ -100,29 +90,21 @@ def read(text: str) -> Reading:
         order=walker.order,
         change=walker.change,
         functional=copula >= 0,
-        identity=subject.is_identity(tokens) or works_as,
-        maybe_subject=subject.maybe_subject(tokens),
-        introduced=subject.introduced(tokens),
+        identity=shape.is_identity(tokens) or works_as,
         implying=frozenset(walker.implying),
     )
 
 
-def _relative(holder: str) -> str:
-    """The last relative of a holder: "wife" for "brother's wife", "brother" for "older brother"."""
-    return holder.rsplit("'s ", 1)[-1].rsplit(" ", 1)[-1]
-
-
-def _split_hyphens(tokens: tuple[Token, ...]) -> list[Token]:
+def _split_hyphens(tokens: Sequence[Token]) -> list[Token]:
     """Split hyphenated words the lexicon does not know ("ex-wife", "part-time")."""
     split: list[Token] = []
     for token in tokens:
         if token.kind is not TokenKind.WORD or "-" not in token.text or is_known(token.text):
             split.append(token)
             continue
-        for index, part in enumerate(token.text.split("-")):
-            split.append(
-                Token(part, part, TokenKind.WORD, token.capitalised, token.initial and not index)
-            )
+        for index, part in enumerate(token.surface.split("-")):
+            # Each part is a word of its own: "five-a-side" says the number 5.
+            split.extend(word_tokens(part, token.initial and not index))
     return split
 
 
@@ -180,6 +162,40 @@ def _by_first_word(phrases: Iterable[tuple[str, ...]]) -> dict[str, tuple[tuple[
 
 
 _PHRASES_BY_FIRST = _by_first_word(lexicon.PHRASES)
+
+
+_TITLES = frozenset("mr mrs ms miss mx dr prof".split())
+_SPELLED_TITLES = frozenset(("doctor", "professor"))
+
+
+def _titled(tokens: list[Token]) -> list[Token]:
+    """ "Mrs Patel", "doctor okafor": a title says the next word is a name, whatever its case;
+    the title itself is no content ("Dr Okafor" is "doctor okafor")."""
+    result: list[Token] = []
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        following = tokens[index + 1] if index + 1 < len(tokens) else None
+        after = tokens[index + 2] if index + 2 < len(tokens) else None
+        named = (
+            following is not None
+            and following.kind is TokenKind.WORD
+            and following.text.isalpha()
+            and not is_known(following.text)
+        )
+        spelled = token.text in _SPELLED_TITLES and (
+            (following is not None and following.capitalised)
+            or after is None
+            or after.kind is TokenKind.BREAK
+        )
+        if token.kind is TokenKind.WORD and named and (token.text in _TITLES or spelled):
+            assert following is not None
+            result.append(replace(following, capitalised=True, initial=False))
+            index += 2
+            continue
+        result.append(token)
+        index += 1
+    return result
 
 
 def _naming_calls(tokens: list[Token]) -> list[Token]:

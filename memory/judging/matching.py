@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
-from memory import lexicon
-from memory.reading import Reading
-from memory.terms import Term, TermKind
-from memory.words import clock_agrees
+from memory.judging import lexicon
+from memory.judging.terms import Term, TermKind
+from memory.judging.words import clock_agrees
+
+if TYPE_CHECKING:  # a reading is only passed through; reading imports the subject, which matches
+    from memory.judging.reading import Reading
 
 PREFIX_MIN_CHARS = 5
 """Two words match when the shorter, at least this long, starts the longer (postgres/postgresql)."""
@@ -121,11 +124,20 @@ def value_differences(
         # A Honda and a Toyota are both cars: no difference in how one travels.
         if {member(term, group) for term in new} != {member(term, group) for term in old}:
             differences.append((group.removeprefix("pair-"), new, old))
-    new_names = tuple(term for term in new_only if term.kind is TermKind.NAME)
-    old_names = tuple(term for term in old_only if term.kind is TermKind.NAME)
+    new_names = _names(new_only, old_only)
+    old_names = _names(old_only, new_only)
     if new_names and old_names:
         differences.append(("name", new_names, old_names))
     return differences
+
+
+def _names(terms: Sequence[Term], others: Sequence[Term]) -> tuple[Term, ...]:
+    """The names among one side's terms; a word written small where a name stands counts when
+    the other side has a name ("in manchester" / "to Leeds")."""
+    names = tuple(term for term in terms if term.kind is TermKind.NAME)
+    if names or not any(term.kind is TermKind.NAME for term in others):
+        return names
+    return tuple(term for term in terms if term.maybe_name)
 
 
 def slots_meet(new: Sequence[Term], old: Sequence[Term]) -> bool:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from memory import lexicon
-from memory.subject import POSSESSIVE_PRONOUNS, THIRD_PERSON, relation
-from memory.terms import Term, TermKind, canonical, groups, is_known
-from memory.words import PREPOSITIONS, STOP_WORDS, SUBJECT_PRONOUNS, Token, TokenKind, stem
+from memory.judging import lexicon
+from memory.judging.subject import POSSESSIVE_PRONOUNS, THIRD_PERSON, Subject, relation
+from memory.judging.terms import Term, TermKind, canonical, groups, is_known
+from memory.judging.words import PREPOSITIONS, STOP_WORDS, SUBJECT_PRONOUNS, Token, TokenKind, stem
 
 # Words that end a clause, and with it a negation's reach.
 _CLAUSE_ENDS = frozenset("but although though because while whereas except so".split())
@@ -15,21 +15,27 @@ _CLAUSE_ENDS = frozenset("but although though because while whereas except so".s
 # make it a move of home.
 _LIVE = "live"
 _LEAVE_FOR = frozenset(("to", "back", "abroad", "away", "in", "into", "out"))
+# Auxiliaries between a person and "moved": "she has moved to Leeds".
+_AUXILIARIES = frozenset("has have had just recently finally".split())
+# Prepositions after which a word written small may be a name ("in leeds", "at siemens").
+_NAMING_PREPOSITIONS = frozenset("in at to from near for with".split())
+# Possessive pronouns that stand for a home after a preposition ("at ours", "to theirs").
+_PLACE_PRONOUNS = frozenset("ours mine yours theirs hers his".split())
+# Words before a month written small ("of march", "in may").
+_BEFORE_MONTHS = frozenset("of in since until till before after by during early late mid".split())
 
 
 class Walker:
     """One pass over the tokens, collecting terms with their negation, feeling and ranking.
 
-    ``walk`` then ``imply`` fill the public attributes, which ``memory.reading`` turns into a
+    ``walk`` then ``imply`` fill the public attributes, which ``reading`` turns into a
     Reading: terms, negated, sentiment, order, change, wishing, preferring and implying.
     """
 
-    def __init__(
-        self, tokens: list[Token], consumed: frozenset[int], copula: int, holder_surface: str
-    ) -> None:
-        self.holder_surface = holder_surface
+    def __init__(self, tokens: list[Token], subject: Subject, copula: int) -> None:
+        self.subject = subject
         self.tokens = tokens
-        self.consumed = consumed
+        self.consumed = subject.tokens
         self.copula = copula
         self._index = 0
         self.terms: list[Term] = []
@@ -89,7 +95,7 @@ class Walker:
                     for other in terms
                     if other is not term
                     and not other.is_value
-                    and other.surface != self.holder_surface
+                    and other.surface != self.subject.surface
                 ]
             for negated in implied:
                 self._clause += 1
@@ -154,6 +160,8 @@ class Walker:
             self._feel(feeling, canonical(word))
         elif word in lexicon.WISHES:
             self.wishing = True
+        elif word in _PLACE_PRONOUNS and self._slot:
+            self._add(word, token.surface, TermKind.WORD)  # "a barbecue at ours": a place
         elif word not in STOP_WORDS or (
             word in lexicon.AMBIGUOUS_MONTHS and token.capitalised and not token.initial
         ):
@@ -181,14 +189,22 @@ class Walker:
 
     def _moved_home(self, index: int) -> bool:
         """ "I moved to Porto": a person moving says where they live; a meeting moving does not."""
-        before = self.tokens[index - 1] if index else None
+        start = index - 1
+        while start > 0 and self.tokens[start].text in _AUXILIARIES:
+            start -= 1
+        before = self.tokens[start] if start >= 0 else None
         after = self.tokens[index + 1] if index + 1 < len(self.tokens) else None
         by_person = before is not None and (
-            before.text in SUBJECT_PRONOUNS
-            or before.text in THIRD_PERSON
-            or index - 1 in self.consumed
+            before.text in SUBJECT_PRONOUNS or before.text in THIRD_PERSON or start in self.consumed
         )
-        return by_person and after is not None and after.text in _LEAVE_FOR
+        if not by_person or after is None or after.text not in _LEAVE_FOR:
+            return False
+        # "I moved to SQLite" names a new thing of a known kind, not a new home.
+        destination = self.tokens[index + 2] if index + 2 < len(self.tokens) else None
+        known_kind = destination is not None and bool(
+            lexicon.ancestors(canonical(destination.text))
+        )
+        return not known_kind
 
     def _content(self, token: Token) -> None:
         word = canonical(token.text)
@@ -199,7 +215,7 @@ class Walker:
         if word in lexicon.FEELING_TERMS:
             self.sentiment = self.sentiment or 1
         member_of = groups(word)
-        if word in lexicon.AMBIGUOUS_MONTHS and not token.capitalised:
+        if word in lexicon.AMBIGUOUS_MONTHS and not token.capitalised and not self._dated():
             member_of = ()
         if lexicon.groups_of(word):
             kind, certain = TermKind.GROUP, True
@@ -208,7 +224,41 @@ class Walker:
         else:
             kind, certain = TermKind.WORD, True
         possessed = self._possessing and relation(token) is None
-        self._add(word, token.surface, kind, member_of, certain, possessed)
+        # Transcripts and models capitalise at random: "we live in manchester" names a city all
+        # the same. Written small, its only sign is where it stands: it stays a word, and counts
+        # as a name against a name ("We moved to Leeds").
+        maybe_name = kind is TermKind.WORD and self._named_by_place(token)
+        self._add(word, token.surface, kind, member_of, certain, possessed, maybe_name)
+
+    def _neighbour(self, offset: int) -> Token | None:
+        position = self._index + offset
+        return self.tokens[position] if 0 <= position < len(self.tokens) else None
+
+    def _dated(self) -> bool:
+        """ "the first of march", "before march", "march 3rd": a month, written small."""
+        before, after = self._neighbour(-1), self._neighbour(1)
+        numbered = any(t is not None and t.kind is TokenKind.NUMBER for t in (before, after))
+        return numbered or (before is not None and before.text in _BEFORE_MONTHS)
+
+    def _named_by_place(self, token: Token) -> bool:
+        """A word written small where a name stands: straight after a preposition or a verb of
+        a single-valued attribute, with no article, and not a word the lexicon knows ("in
+        leeds", "at siemens", "support spurs"; never "in town" or "at work")."""
+        before = self._neighbour(-1)
+        if before is None or before.kind is not TokenKind.WORD:
+            return False
+        after_verb = canonical(before.text) in lexicon.VERBS_BEFORE_NAMES
+        if not (before.text in _NAMING_PREPOSITIONS or after_verb):
+            return False
+        word = token.text
+        return not (
+            is_known(word)
+            or word in STOP_WORDS
+            or word in lexicon.COMMON_BARE_NOUNS
+            or relation(token) is not None
+            or lexicon.groups_of(canonical(word))
+            or not word.isalpha()
+        )
 
     def _add(
         self,
@@ -218,6 +268,7 @@ class Walker:
         groups: tuple[str, ...] = (),
         certain: bool = True,
         possessed: bool = False,
+        maybe_name: bool = False,
     ) -> None:
         """Add a term where the walk stands: its slot, negation, subject part and position."""
         term = Term(
@@ -226,6 +277,7 @@ class Walker:
             kind,
             slot=self._slot,
             certain=certain,
+            maybe_name=maybe_name,
             groups=groups,
             clause=self._clause if self._negating else 0,
             possessed=possessed,

@@ -10,16 +10,14 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from memory import lexicon
-from memory.judgement import Relation
-from memory.matching import (
+from memory.judging import lexicon
+from memory.judging.judgement import Relation
+from memory.judging.matching import (
     agrees,
-    agrees_text,
     covered,
     is_generic,
     overlap,
     plain_words,
-    related,
     significant,
     slots_meet,
     surfaces,
@@ -27,10 +25,9 @@ from memory.matching import (
     value_differences,
     values,
 )
-from memory.reading import Attitude, Reading
-from memory.subject import SELF
-from memory.terms import Term, TermKind
-from memory.words import TIME_PREPOSITIONS
+from memory.judging.reading import Attitude, Reading
+from memory.judging.terms import Term, TermKind
+from memory.judging.words import TIME_PREPOSITIONS
 
 MAX_SUBSTITUTED_WORDS = 3
 """A fact with more new words than this is a different fact, not a different value."""
@@ -51,7 +48,7 @@ class Verdict:
 
 def compare(new: Reading, old: Reading) -> Verdict:
     """The lexical decision for a pair of readings, with the hints a cosine may use."""
-    subject = different_subject(new, old)
+    subject = new.subject.differs(old.subject, new.content, old.content)
     if subject:
         lexical = overlap(new.content, old.content)
         return Verdict(Relation.DISTINCT, subject, lexical, merge_veto=subject)
@@ -65,28 +62,6 @@ def compare(new: Reading, old: Reading) -> Verdict:
     return Verdict(
         Relation.DISTINCT, pair.distinct_reason(), lexical, pair.hint(), pair.merge_veto()
     )
-
-
-def different_subject(new: Reading, old: Reading) -> str:
-    """Why the two facts are about different people ("" when they are about the same one)."""
-    introduced = new.introduced == old.holder != SELF or old.introduced == new.holder != SELF
-    if new.holder != old.holder and not introduced:
-        return f"different subject: {new.holder_surface} / {old.holder_surface}"
-    for first, second in ((new, old), (old, new)):
-        if first.introduced and first.holder == second.holder and not second.introduced:
-            # "I have a brother who lives in Paris" is about the brother, unless the other fact
-            # mentions him too ("I don't have any pets" does mention a dog).
-            relative = Term(first.introduced.rsplit(" ", 1)[-1], "", TermKind.WORD)
-            if not any(related(relative, term) for term in second.content):
-                return f"different subject: {first.introduced} / {second.holder_surface}"
-    for first, second in ((new, old), (old, new)):
-        subject = first.maybe_subject
-        if subject and not any(
-            agrees_text(subject, term.text) or subject in lexicon.ancestors(term.text)
-            for term in second.content
-        ):
-            return f"different subject: {first.maybe_subject} / {second.holder_surface}"
-    return ""
 
 
 class _Pair:
@@ -107,7 +82,7 @@ class _Pair:
         # Who the facts are about beyond the speaker: one relative, or none. The holders differ
         # only when one fact introduces the relative the other is about ("I have a cat named
         # Luna" / "My cat is called Luna"); then both facts are about it.
-        self.relatives = frozenset(reading.relative for reading in (new, old)) - {""}
+        self.relatives = frozenset(reading.subject.relative for reading in (new, old)) - {""}
         # What both say beyond who it is about ("brother" in two facts about a brother).
         self.shared_keyed = any(
             term.kind not in _UNKEYED and term.text not in self.relatives and term not in only
@@ -129,6 +104,8 @@ class _Pair:
         """The reason the two facts disagree, or "" when they do not."""
         if {self.new.attitude, self.old.attitude} == {Attitude.WISH, Attitude.STATE}:
             return ""  # "I want a Tesla" does not dispute "I drive a BMW"
+        if self._direction_clash():
+            return ""  # "we fly to Lisbon on the 3rd" / "we fly back from Lisbon on the 17th"
         reason = (
             self._order()
             or self._negation(self.new, self.old)
@@ -223,7 +200,8 @@ class _Pair:
             return self.shared_keyed and (label not in _SLOTTED or bool(same_slot))
         # Names need something shared to be values of one attribute ("Sam" / "Samsung"); two
         # facts about one relative share the relative ("My husband is Mark" / "...is Luke").
-        return label != "name" or self.shared_keyed or bool(self.relatives)
+        kinds = _kinds(new_terms) & _kinds(old_terms)  # "Postgres" / "SQLite": two databases
+        return label != "name" or self.shared_keyed or bool(self.relatives) or bool(kinds)
 
     def _rest(self, only: Sequence[Term], differing: Sequence[Term], other: Reading) -> list[Term]:
         """What else one side says. Broad words do not count, except "name" when the other side
@@ -303,12 +281,14 @@ class _Pair:
         new, old = self.new_words, self.old_words
         if not new or not old or max(len(new), len(old)) > MAX_SUBSTITUTED_WORDS:
             return ""
+        if self.differences:
+            return ""  # values differ too ("MOT due in November" / "insurance renews in march")
         if not {term.slot for term in new} & {term.slot for term in old}:
             return ""
         if any(term.in_subject for term in new + old):
             return ""  # "blood type" / "blood pressure": different attributes, not values
         attribute = self._valued_attribute() or self._described_thing()
-        about_other = bool(self.relatives or self.new.maybe_subject or self.old.maybe_subject)
+        about_other = bool(self.relatives or self.new.subject.named or self.old.subject.named)
         copula = self.new.functional and self.old.functional and about_other
         changed = self._change_word() and self._valued_attribute(any_word=True)
         if not (attribute or copula or changed or self._alternatives()):
@@ -326,7 +306,9 @@ class _Pair:
         same. Each fact differs in its value (a few words at most, none after a preposition) and
         in nothing else.
         """
-        if not all(reading.functional or reading.introduced for reading in (self.new, self.old)):
+        if not all(
+            reading.functional or reading.subject.introduced for reading in (self.new, self.old)
+        ):
             return ""
         new, old = self._stated(self.new_only), self._stated(self.old_only)
         if not new or not old or any(term.slot for term in new + old):
@@ -506,6 +488,11 @@ def _identifies(value: Term, attribute: str) -> bool:
     if attribute in value.groups or attribute in lexicon.ancestors(value.text):
         return True
     return value.kind is TermKind.NAME and not value.groups and not lexicon.ancestors(value.text)
+
+
+def _kinds(terms: Sequence[Term]) -> frozenset[str]:
+    """What the terms are kinds of, by the lexicon (a database, an editor)."""
+    return frozenset(parent for term in terms for parent in lexicon.ancestors(term.text))
 
 
 def _ranking(order: tuple[Term, Term]) -> str:

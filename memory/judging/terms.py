@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 
-from memory import lexicon
-from memory.words import stem
+from memory.judging import lexicon
+from memory.judging.words import stem
 
 # Words the lexicon spells out; their inflections are read back to them ("lives" -> "live").
 _KNOWN_FORMS = (
@@ -56,6 +56,8 @@ class Term:
     """The preposition before it in its clause ("in" for Lisbon in "I live in Lisbon")."""
     certain: bool = True
     """For names: False when the only sign is a capital at the start of a sentence."""
+    maybe_name: bool = False
+    """A word written small where a name stands ("in leeds"): a name against a name."""
     groups: tuple[str, ...] = ()
     clause: int = 0
     """Negated terms: which negation they fall under (each implied negation has its own)."""

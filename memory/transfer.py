@@ -1,0 +1,251 @@
+"""Moving a memory between databases: the export document, and bringing one back in.
+
+An export holds every fact (forgotten ones as tombstones without their words), the whole history
+and the digests that keep forgotten facts from being learned again. Importing restores what it
+carries into a store: a fact already there (the same creation second, kind and first wording) is
+left alone, so importing a file twice adds nothing the second time.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from memory.kinds import Kind
+from memory.model import (
+    Fact,
+    FactStatus,
+    HistoryAction,
+    HistoryEntry,
+    MemoryInputError,
+    Origin,
+    Source,
+)
+from memory.store import LARGEST_ID, SQLITE_HEADER, MemoryBackend
+
+EXPORT_FORMAT = "hearth-memory-export"
+EXPORT_VERSION = 2
+"""2 adds the forgotten facts' digests; an export of version 1 imports as well."""
+MAX_EXPORT_BYTES = 256 * 1024 * 1024
+"""An export larger than this is no memory of one household: refused before it is read."""
+_ERRORS_QUOTED = 3
+
+FactId = Field(ge=1, le=LARGEST_ID)
+
+
+class _Part(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+
+class ExportedSource(_Part):
+    """Where an exported fact came from."""
+
+    origin: Origin = Origin.USER
+    utterance: str | None = None
+    evidence: str | None = None
+
+
+class ExportedFact(_Part):
+    """One fact as ``Fact.to_json`` writes it."""
+
+    id: int = FactId
+    text: str | None
+    kind: Kind
+    status: FactStatus
+    pinned: bool = False
+    created_at: datetime
+    updated_at: datetime
+    confirmed_at: datetime
+    confirm_count: int = Field(1, ge=1)
+    conflicts_with: list[int] = []
+    source: ExportedSource = ExportedSource()
+
+
+class ExportedEntry(_Part):
+    """One history entry as ``HistoryEntry.to_json`` writes it."""
+
+    fact_id: int = FactId
+    at: datetime
+    action: HistoryAction
+    text: str | None = None
+    other_id: int | None = None
+    detail: dict[str, object] = {}
+
+
+class ExportedTombstone(_Part):
+    """A digest of a forgotten fact's wording (never the words)."""
+
+    fact_id: int = FactId
+    digest: str = Field(pattern=r"^[0-9a-f]{64}$")
+
+
+class ExportDocument(_Part):
+    """A whole export."""
+
+    format: Literal["hearth-memory-export"]
+    version: Literal[1, 2]
+    facts: list[ExportedFact]
+    history: list[ExportedEntry] = []
+    tombstones: list[ExportedTombstone] = []
+
+
+@dataclass(frozen=True)
+class ImportOutcome:
+    """What importing an export did."""
+
+    added: tuple[int, ...]
+    """Ids of the facts brought in, in the store they now live in."""
+    already_there: int
+    """Facts of the export the store already held, left as they are."""
+
+
+def export_text(
+    facts: Sequence[Fact], history: Sequence[HistoryEntry], tombstones: Sequence[tuple[int, str]]
+) -> str:
+    """The export document for a memory, as JSON text."""
+    document = {
+        "format": EXPORT_FORMAT,
+        "version": EXPORT_VERSION,
+        "facts": [fact.to_json() for fact in facts],
+        "history": [entry.to_json() for entry in history],
+        "tombstones": [{"fact_id": fact_id, "digest": digest} for fact_id, digest in tombstones],
+    }
+    return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+
+
+def read_export(path: Path) -> ExportDocument:
+    """Read and check an export file; MemoryInputError says what is wrong with it."""
+    try:
+        size = path.stat().st_size
+        if not path.is_file():
+            raise MemoryInputError(f"{path}: is not a file; give the path of an export")
+        if size > MAX_EXPORT_BYTES:
+            raise MemoryInputError(f"{path}: {size} bytes is too large for a memory export")
+        data = path.read_bytes()
+    except OSError as exc:
+        raise MemoryInputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if data.startswith(SQLITE_HEADER):
+        raise MemoryInputError(
+            f"{path}: is a SQLite database, not an export; make one with `hearth memory export`"
+        )
+    try:
+        raw = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise MemoryInputError(f"{path}: not an export: the file is not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        raise MemoryInputError(
+            f"{path}: not an export: invalid JSON at line {exc.lineno} column {exc.colno}: "
+            f"{exc.msg}"
+        ) from None
+    if not isinstance(raw, dict) or raw.get("format") != EXPORT_FORMAT:
+        raise MemoryInputError(f"{path}: not a Hearth memory export (no \"format\": "
+                               f"\"{EXPORT_FORMAT}\")")  # fmt: skip
+    try:
+        document = ExportDocument.model_validate(raw)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(part) for part in error['loc'])}: {error['msg']}"
+            for error in exc.errors()[:_ERRORS_QUOTED]
+        )
+        raise MemoryInputError(f"{path}: not a valid memory export: {problems}") from None
+    _check_consistent(path, document)
+    return document
+
+
+def _check_consistent(path: Path, document: ExportDocument) -> None:
+    ids = [fact.id for fact in document.facts]
+    if len(ids) != len(set(ids)):
+        raise MemoryInputError(f"{path}: not a valid memory export: a fact id appears twice")
+    for fact in document.facts:
+        if (fact.status is FactStatus.FORGOTTEN) != (fact.text is None):
+            raise MemoryInputError(
+                f"{path}: not a valid memory export: fact {fact.id} is {fact.status.value} "
+                f"{'without' if fact.text is None else 'with'} text"
+            )
+    known = set(ids)
+    strays = {entry.fact_id for entry in document.history} | {
+        tombstone.fact_id for tombstone in document.tombstones
+    }
+    if strays - known:
+        raise MemoryInputError(
+            f"{path}: not a valid memory export: history names fact {min(strays - known)}, "
+            "which it does not hold"
+        )
+
+
+def restore(
+    store: MemoryBackend, document: ExportDocument, clean: Callable[[str], str]
+) -> ImportOutcome:
+    """Bring an export's facts, history, links and tombstones into a store (inside a write).
+
+    ``clean`` tidies a statement as remembering does and raises MemoryInputError for one the
+    memory cannot hold. Keys are filed by the caller from the returned ids.
+    """
+    history: dict[int, list[ExportedEntry]] = {}
+    for entry in document.history:
+        history.setdefault(entry.fact_id, []).append(entry)
+    held = store.fact_identities()
+    mapping: dict[int, int] = {}
+    added: list[ExportedFact] = []
+    for fact in sorted(document.facts, key=lambda item: item.id):
+        entries = history.get(fact.id, [])
+        first_text = entries[0].text if entries else fact.text
+        identity = (int(fact.created_at.timestamp()), fact.kind.value, first_text)
+        if identity in held:
+            mapping[fact.id] = held[identity]
+            continue
+        text = clean(fact.text) if fact.text is not None else None
+        mapping[fact.id] = store.restore_fact(
+            fact.id,
+            text,
+            fact.kind,
+            fact.status,
+            Source(fact.source.origin, fact.source.utterance, fact.source.evidence),
+            fact.pinned,
+            (fact.created_at.timestamp(), fact.updated_at.timestamp(),
+             fact.confirmed_at.timestamp()),
+            fact.confirm_count,
+        )  # fmt: skip
+        added.append(fact)
+    brought = {fact.id for fact in added}
+    for entry in document.history:  # in the export's order, so the whole history reads the same
+        if entry.fact_id in brought:
+            other = mapping.get(entry.other_id) if entry.other_id is not None else None
+            store.append_history(mapping[entry.fact_id], entry.action, entry.text, other,
+                                 dict(entry.detail), entry.at.timestamp())  # fmt: skip
+    for fact in added:
+        store.append_history(
+            mapping[fact.id], HistoryAction.IMPORT, fact.text, detail={"export_id": fact.id}
+        )
+    for tombstone in document.tombstones:
+        if tombstone.fact_id in brought:
+            store.add_tombstones(mapping[tombstone.fact_id], [tombstone.digest])
+    _link_conflicts(store, added, mapping, history)
+    return ImportOutcome(tuple(mapping[fact.id] for fact in added), len(mapping) - len(added))
+
+
+def _link_conflicts(
+    store: MemoryBackend,
+    added: Sequence[ExportedFact],
+    mapping: dict[int, int],
+    history: dict[int, list[ExportedEntry]],
+) -> None:
+    """Link again the open conflicts among active facts, with the score their link recorded."""
+    active = {fact.id for fact in added if fact.status is FactStatus.ACTIVE}
+    for fact in added:
+        for other in fact.conflicts_with:
+            if fact.id not in active or other not in active or other < fact.id:
+                continue
+            scores = [
+                entry.detail.get("score")
+                for entry in history.get(fact.id, [])
+                if entry.action is HistoryAction.LINK and entry.other_id == other
+            ]
+            score = next((s for s in reversed(scores) if isinstance(s, int | float)), 0.0)
+            store.link_conflict(mapping[fact.id], mapping[other], float(score))

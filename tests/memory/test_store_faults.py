@@ -1,0 +1,305 @@
+"""Faults a careful user meets: each is named for what it is, nothing is lost, no traceback.
+
+Locks, full disks, damaged pages, logs deleted under a writer, ids no fact can have, paths that
+are no database file. The cases that need a user without root's override of file permissions
+run the real command with those privileges dropped (``setpriv``) when the tests run as root.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import signal
+import sqlite3
+import stat
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from memory import Action, Memory, MemoryInputError, Origin, Source, StoreError
+from memory.store import FactStore
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def hearth(*argv: str, privileged: bool = True, timeout: float = 60) -> subprocess.CompletedProcess:
+    """Run ``hearth`` as a user would, with file permissions enforced unless ``privileged``."""
+    command = [sys.executable, "-m", "assistant", *argv]
+    if not privileged and os.geteuid() == 0:
+        setpriv = shutil.which("setpriv")
+        if setpriv is None:
+            pytest.skip("running as root without setpriv: file permissions cannot be enforced")
+        command = [setpriv, "--inh-caps=-all", "--bounding-set=-all", *command]
+    environment = {**os.environ, "XDG_CONFIG_HOME": "/nonexistent", "HEARTH_TRACE": ""}
+    return subprocess.run(
+        command, capture_output=True, text=True, cwd=ROOT, timeout=timeout, env=environment
+    )
+
+
+def refused(result: subprocess.CompletedProcess, *words: str) -> str:
+    """The message of a command that refused with exit 2; every word must be in it."""
+    assert result.returncode == 2, result.stderr
+    assert "Traceback" not in result.stderr
+    for word in words:
+        assert word in result.stderr, result.stderr
+    return result.stderr
+
+
+@pytest.fixture
+def path(tmp_path: Path) -> Path:
+    path = tmp_path / "memory.db"
+    memory = Memory.open(path)
+    memory.remember("I like jazz", "preference")
+    memory.close()
+    return path
+
+
+# Ids ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fact_id", [2**63, 2**63 + 1, 10**30, 0, -1, -(2**63) - 1])
+def test_an_id_no_fact_can_have_is_no_fact(fact_id: int) -> None:
+    memory = Memory(FactStore.open(":memory:"))
+    memory.remember("I like jazz", "preference")
+    calls = (
+        memory.get,
+        memory.forget,
+        memory.resolve,
+        memory.keep_both,
+        memory.history,
+        memory.near_misses,
+        lambda i: memory.set_pinned(i, True),
+        lambda i: memory.set_pinned(i, False),
+    )
+    for call in calls:
+        with pytest.raises(MemoryInputError, match=f"no fact {fact_id}"):
+            call(fact_id)
+
+
+@pytest.mark.parametrize("command", ["show", "forget", "resolve", "pin", "unpin", "history"])
+def test_the_command_line_says_so_for_a_huge_id(path: Path, command: str) -> None:
+    result = hearth("memory", command, str(2**63), "--db", str(path))
+    refused(result, f"no fact {2**63}")
+
+
+# Paths that are no database file ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("target", "said"), [("/dev/null", "a device"), ("fifo", "a FIFO"), (".", "a folder")]
+)
+@pytest.mark.parametrize("command", [["list"], ["remember", "I like tea"]])
+def test_a_path_that_is_no_file_is_refused_without_hanging(
+    tmp_path: Path, target: str, said: str, command: list[str]
+) -> None:
+    if target == "fifo":
+        os.mkfifo(tmp_path / "fifo")
+    database = target if target.startswith("/") else str(tmp_path / target)
+    result = hearth("memory", *command, "--db", database, timeout=30)
+    message = refused(result, said)
+    assert "damaged" not in message
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["list"], ["show", "1"], ["history"], ["conflicts"], ["recall", "jazz"], ["export", "OUT"]],
+)
+def test_a_command_that_only_reads_creates_no_store(tmp_path: Path, command: list[str]) -> None:
+    typo = tmp_path / "typo" / "memroy.db"
+    command = [str(tmp_path / "out.json") if word == "OUT" else word for word in command]
+    result = hearth("memory", *command, "--db", str(typo))
+    refused(result, "no memory database here")
+    assert not typo.parent.exists()
+
+
+def test_an_empty_database_path_is_named_as_such(tmp_path: Path) -> None:
+    settings = tmp_path / "assistant.yaml"
+    settings.write_text('memory:\n  database: ""\n')
+    refused(hearth("memory", "list", "--config", str(settings)), "memory.database", "empty path")
+    refused(hearth("memory", "list", "--db", ""), "--db", "empty")
+
+
+def test_an_empty_file_made_by_someone_else_becomes_private(tmp_path: Path) -> None:
+    path = tmp_path / "memory.db"
+    path.touch()
+    path.chmod(0o644)
+    Memory.open(path).remember("I like jazz", "preference")
+    for name in ("memory.db", "memory.db-wal", "memory.db-shm"):
+        assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o600, name
+
+
+# Busy, not writable: never called damaged -------------------------------------------------------
+
+
+def test_a_store_locked_by_another_writer_is_busy_not_damaged(path: Path) -> None:
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    holder.execute("UPDATE facts SET pinned = 1")
+    try:
+        memory = Memory(FactStore.open(path, busy_timeout_seconds=0.2))
+        # Reading needs no lock: the store opens and lists at once.
+        assert [fact.text for fact in memory.facts()] == ["I like jazz"]
+        with pytest.raises(StoreError, match="busy") as error:
+            memory.remember("I like tea", "preference")
+        assert "damaged" not in str(error.value)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert memory.remember("I like tea", "preference").action is Action.ADDED
+
+
+def test_a_read_only_folder_is_named(path: Path) -> None:
+    folder = path.parent
+    folder.chmod(0o555)
+    try:
+        message = refused(
+            hearth("memory", "remember", "I like tea", "--db", str(path), privileged=False),
+            "cannot write in the folder",
+        )
+    finally:
+        folder.chmod(0o755)
+    assert "damaged" not in message
+
+
+def test_a_stale_read_only_shared_index_is_named(path: Path) -> None:
+    # A -shm left behind by another user (the service, say), readable but not writable here.
+    shutil.copy(path, path.parent / "copy.db")
+    keeper = sqlite3.connect(path)
+    keeper.execute("SELECT count(*) FROM facts").fetchone()
+    shm = Path(f"{path}-shm")
+    stale = shm.read_bytes()
+    keeper.close()
+    shm.write_bytes(stale)
+    shm.chmod(0o444)
+    before = digest(path)
+    listing = hearth("memory", "list", "--db", str(path), privileged=False)
+    assert listing.returncode == 0 and "I like jazz" in listing.stdout, listing.stderr
+    message = refused(
+        hearth("memory", "remember", "I like tea", "--db", str(path), privileged=False),
+        "memory.db-shm",
+        "read-only",
+    )
+    assert "damaged" not in message
+    assert digest(path) == before
+
+
+# Real damage --------------------------------------------------------------------------------------
+
+
+def scribble_over(path: Path, index: str) -> None:
+    """Overwrite the root page of one index, as a failing disk or a stray write would."""
+    with sqlite3.connect(path) as raw:
+        root = raw.execute("SELECT rootpage FROM sqlite_master WHERE name = ?", (index,))
+        page = root.fetchone()[0]
+        size = raw.execute("PRAGMA page_size").fetchone()[0]
+    raw.close()
+    data = bytearray(path.read_bytes())
+    data[(page - 1) * size + 8 : page * size] = b"\xa5" * (size - 8)
+    path.write_bytes(bytes(data))
+
+
+def test_a_damaged_page_is_found_at_opening_and_no_write_goes_into_it(tmp_path: Path) -> None:
+    path = tmp_path / "memory.db"
+    memory = Memory.open(path)
+    for number in range(60):
+        memory.remember(f"Locker {number} holds the {number * 7}th blue bag", "fact")
+    memory.close()
+    scribble_over(path, "fact_keys_fact")
+    before = digest(path)
+
+    memory = Memory.open(path)
+    assert len(memory.facts()) == 60  # what can still be read is readable
+    with pytest.raises(StoreError, match=r"damaged .*quick_check.*refusing to write"):
+        memory.remember("I like tea", "preference")
+    memory.close()
+    message = refused(hearth("memory", "remember", "I like tea", "--db", str(path)), "damaged")
+    assert "refusing to write" in message
+    assert digest(path) == before
+
+    # What it says to do works: export what can be read, import it into a new store.
+    saved = tmp_path / "saved.json"
+    assert hearth("memory", "export", str(saved), "--db", str(path)).returncode == 0
+    fresh = tmp_path / "fresh.db"
+    assert hearth("memory", "import", str(saved), "--db", str(fresh)).returncode == 0
+    assert len(Memory.open(fresh).facts()) == 60
+
+
+# Transactions -------------------------------------------------------------------------------------
+
+
+def test_a_full_disk_is_reported_not_the_rollback_that_could_not_run(tmp_path: Path) -> None:
+    path = tmp_path / "memory.db"
+    Memory.open(path).close()
+    connection = sqlite3.connect(path, isolation_level=None)
+    pages = connection.execute("PRAGMA page_count").fetchone()[0]
+    connection.execute(f"PRAGMA max_page_count = {pages}")  # the disk is full from here on
+    memory = Memory(FactStore(connection, str(path)))
+    with pytest.raises(StoreError, match="disk is full") as error:
+        for number in range(40):
+            memory.remember(f"Locker {number} holds " + "x" * 900, "fact")
+    assert "rollback" not in str(error.value)
+    stored = len(memory.facts())
+    connection.execute(f"PRAGMA max_page_count = {pages * 10}")  # room again
+    assert memory.remember("I like jazz", "preference").action is Action.ADDED
+    assert len(memory.facts()) == stored + 1
+
+
+WRITER = textwrap.dedent(
+    """
+    import sys
+    from memory import Memory
+    memory = Memory.open(sys.argv[1])
+    for line in sys.stdin:
+        print(memory.remember(line.strip(), "fact").fact.id, flush=True)
+    """
+)
+
+
+def test_a_log_deleted_under_a_running_writer_loses_no_acknowledged_fact(tmp_path: Path) -> None:
+    path = tmp_path / "memory.db"
+    writer = subprocess.Popen(
+        [sys.executable, "-c", WRITER, str(path)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
+    assert writer.stdin is not None and writer.stdout is not None
+
+    def remember(text: str) -> int:
+        writer.stdin.write(text + "\n")
+        writer.stdin.flush()
+        return int(writer.stdout.readline())
+
+    acknowledged = {remember("I like jazz"): "I like jazz"}
+    Path(f"{path}-wal").unlink()  # a cleaner, or a careless rm
+    acknowledged[remember("My sister lives in Madrid")] = "My sister lives in Madrid"
+    acknowledged[remember("I take the bus to work")] = "I take the bus to work"
+    os.kill(writer.pid, signal.SIGKILL)
+    writer.wait()
+
+    memory = Memory.open(path)
+    assert {fact.id: fact.text for fact in memory.facts()} == acknowledged
+    assert memory.remember("I like tea", "preference").action is Action.ADDED
+
+
+def test_a_forgotten_fact_stays_forgotten_after_a_log_is_saved(tmp_path: Path) -> None:
+    """The rescue of a deleted log reopens the store; tombstones and links keep working."""
+    path = tmp_path / "memory.db"
+    memory = Memory.open(path)
+    smoke = memory.remember("I smoke", "fact").fact
+    memory.forget(smoke.id)
+    Path(f"{path}-wal").unlink()
+    memory.remember("My favourite editor is Vim", "preference")
+    outcome = memory.remember("My favourite editor is Emacs", "preference")
+    assert outcome.action is Action.CONFLICT
+    relearned = memory.remember("I smoke", "fact", Source(Origin.EXTRACTED, "I smoke", "I smoke"))
+    assert relearned.action is Action.IGNORED_FORGOTTEN

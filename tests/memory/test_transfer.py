@@ -1,0 +1,200 @@
+"""Export and import: never onto a database, a faithful round trip, idempotent, clear refusals."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from memory import (
+    Action,
+    FactStatus,
+    HistoryAction,
+    Memory,
+    MemoryInputError,
+    Origin,
+    Source,
+    read_export,
+)
+from memory.store import FactStore
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def hearth(*argv: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "assistant", *argv], capture_output=True, text=True, cwd=ROOT
+    )
+
+
+def told(path: Path) -> Memory:
+    """A memory that has seen a little of everything: a conflict, a resolution, a revival,
+    a pin, a forgotten fact."""
+    memory = Memory.open(path)
+    memory.remember("My favourite editor is Vim", "preference")
+    memory.remember("My favourite editor is Emacs", "preference")
+    smoke = memory.remember("I smoke", "fact").fact
+    memory.forget(smoke.id)
+    memory.remember("I live in Lisbon", "place")
+    porto = memory.remember("I live in Porto", "place").fact
+    memory.resolve(porto.id)
+    memory.remember("Lisbon is where I live", "place")
+    memory.remember("My sister Ana lives in Madrid", "person", pinned=True)
+    return memory
+
+
+def history_by_fact(memory: Memory) -> dict[int, list[tuple[str, str | None, int | None]]]:
+    entries: dict[int, list[tuple[str, str | None, int | None]]] = {}
+    for entry in memory.history():
+        if entry.action is not HistoryAction.IMPORT:
+            entries.setdefault(entry.fact_id, []).append(
+                (entry.action.value, entry.text, entry.other_id)
+            )
+    return entries
+
+
+def test_an_export_onto_the_database_itself_is_refused_and_the_database_survives(tmp_path):
+    path = tmp_path / "memory.db"
+    told(path).close()
+    result = hearth("memory", "export", str(path), "--db", str(path))
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "is the memory database itself" in result.stderr
+    for spelling in (tmp_path / "." / "memory.db", Path(f"{path}-wal")):
+        with pytest.raises(MemoryInputError, match="memory database itself"):
+            Memory.open(path).export(spelling)
+    assert len(Memory.open(path).facts(include_all=True)) == 6
+
+
+def test_an_export_never_overwrites_another_database(tmp_path):
+    other = tmp_path / "backup.db"
+    told(other).close()
+    memory = Memory.open(tmp_path / "memory.db")
+    with pytest.raises(MemoryInputError, match="SQLite database"):
+        memory.export(other)
+    assert len(Memory.open(other).facts(include_all=True)) == 6
+
+
+def test_an_import_brings_back_facts_links_history_and_tombstones(tmp_path):
+    original = told(tmp_path / "memory.db")
+    exported = tmp_path / "export.json"
+    assert original.export(exported) == 6
+    restored = Memory.open(tmp_path / "restored.db")
+    outcome = restored.import_export(read_export(exported))
+    assert len(outcome.added) == 6 and outcome.already_there == 0
+
+    def summary(memory: Memory) -> list[tuple]:
+        return [
+            (f.id, f.text, f.kind, f.status, f.pinned, f.confirm_count, f.conflicts_with,
+             int(f.created_at))
+            for f in memory.facts(include_all=True)
+        ]  # fmt: skip
+
+    assert summary(restored) == summary(original)
+    assert history_by_fact(restored) == history_by_fact(original)
+    assert [entry.action for entry in restored.history(1)][-1] is HistoryAction.IMPORT
+    # The conflict is open again, the forgotten fact stays forgotten, recall and the index work.
+    assert {(pair.older.id, pair.newer.id) for pair in restored.conflicts()} == {(1, 2), (4, 5)}
+    heard = Source(Origin.EXTRACTED, "I smoke", "I smoke")
+    assert restored.remember("I smoke", "fact", heard).action is Action.IGNORED_FORGOTTEN
+    assert restored.remember("My favourite editor is Vim", "preference").action is Action.MERGED
+    assert "Madrid" in restored.recall("where does Ana live").render()
+
+
+def test_importing_twice_or_into_its_own_store_adds_nothing(tmp_path):
+    original = told(tmp_path / "memory.db")
+    exported = tmp_path / "export.json"
+    original.export(exported)
+    document = read_export(exported)
+    assert original.import_export(document).added == ()
+    restored = Memory.open(tmp_path / "restored.db")
+    restored.import_export(document)
+    before = (restored.facts(include_all=True), restored.history())
+    again = restored.import_export(document)
+    assert again.added == () and again.already_there == 6
+    assert (restored.facts(include_all=True), restored.history()) == before
+
+
+def test_an_import_beside_other_facts_keeps_both_and_new_ids(tmp_path):
+    told(tmp_path / "memory.db").export(tmp_path / "export.json")
+    other = Memory.open(tmp_path / "other.db")
+    other.remember("I drink tea every morning", "routine")
+    other.remember("I walk the dog at 7am", "routine")
+    outcome = other.import_export(read_export(tmp_path / "export.json"))
+    assert len(outcome.added) == 6
+    texts = {f.text for f in other.facts(include_all=True)}
+    assert {"I drink tea every morning", "My favourite editor is Emacs"} <= texts
+    by_text = {f.text: f for f in other.facts()}
+    vim, emacs = by_text["My favourite editor is Vim"], by_text["My favourite editor is Emacs"]
+    assert vim.conflicts_with == (emacs.id,) and emacs.conflicts_with == (vim.id,)
+
+
+def test_an_export_of_version_1_imports(tmp_path):
+    told(tmp_path / "memory.db").export(tmp_path / "export.json")
+    document = json.loads((tmp_path / "export.json").read_text())
+    document["version"] = 1
+    del document["tombstones"]
+    (tmp_path / "v1.json").write_text(json.dumps(document))
+    restored = Memory.open(tmp_path / "restored.db")
+    assert len(restored.import_export(read_export(tmp_path / "v1.json")).added) == 6
+
+
+BAD_EXPORTS = [
+    (b"SQLite format 3\x00" + b"\x00" * 200, "is a SQLite database, not an export"),
+    (b'{"facts": [', "invalid JSON at line 1"),
+    (b"\xff\xfe garbage", "not UTF-8"),
+    (b'{"format": "something-else"}', "not a Hearth memory export"),
+    (b'{"format": "hearth-memory-export", "version": 9, "facts": []}', "version"),
+    (
+        b'{"format": "hearth-memory-export", "version": 2, "facts": [{"id": 1, "text": "x", '
+        b'"kind": "hobby", "status": "active", "created_at": "2026-01-01T00:00:00+00:00", '
+        b'"updated_at": "2026-01-01T00:00:00+00:00", '
+        b'"confirmed_at": "2026-01-01T00:00:00+00:00"}]}',
+        "facts.0.kind",
+    ),
+    (
+        b'{"format": "hearth-memory-export", "version": 2, "facts": [], "history": [{"fact_id":'
+        b' 7, "at": "2026-01-01T00:00:00+00:00", "action": "add"}]}',
+        "fact 7, which it does not hold",
+    ),
+]
+
+
+@pytest.mark.parametrize(("content", "said"), BAD_EXPORTS)
+def test_a_file_that_is_no_export_is_refused_clearly_and_creates_nothing(tmp_path, content, said):
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(content)
+    database = tmp_path / "new" / "memory.db"
+    result = hearth("memory", "import", str(bad), "--db", str(database))
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert said in result.stderr, result.stderr
+    assert not database.parent.exists()
+
+
+def test_an_import_that_fails_partway_brings_in_nothing(tmp_path):
+    told(tmp_path / "memory.db").export(tmp_path / "export.json")
+    document = json.loads((tmp_path / "export.json").read_text())
+    document["facts"][-1]["text"] = "x" * 5000  # more than a fact can hold
+    (tmp_path / "long.json").write_text(json.dumps(document))
+    restored = Memory(FactStore.open(":memory:"))
+    with pytest.raises(MemoryInputError, match="at most"):
+        restored.import_export(read_export(tmp_path / "long.json"))
+    assert restored.facts(include_all=True) == [] and restored.history() == []
+
+
+def test_the_command_line_round_trip(tmp_path):
+    told(tmp_path / "memory.db").close()
+    exported, restored = tmp_path / "export.json", tmp_path / "restored.db"
+    assert (
+        hearth("memory", "export", str(exported), "--db", str(tmp_path / "memory.db")).returncode
+        == 0
+    )
+    first = hearth("memory", "import", str(exported), "--db", str(restored), "--json")
+    assert first.returncode == 0, first.stderr
+    assert json.loads(first.stdout) == {"added": [1, 2, 3, 4, 5, 6], "already_there": 0}
+    second = hearth("memory", "import", str(exported), "--db", str(restored))
+    assert second.returncode == 0 and "imported 0 facts" in second.stdout
+    assert "6 were already here" in second.stdout
+    assert Memory.open(restored).get(4).status is FactStatus.ACTIVE
