@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
+from memory.backends import Location, open_backend
 from memory.embedder import Embedder, EmbedderError
 from memory.judging import CosineBands, Judgement, Relation, cosine_bands, index_keys, judge
 from memory.kinds import Kind, normalise_kind
@@ -36,7 +37,7 @@ from memory.model import (
     Source,
 )
 from memory.recall import Recall, RecallPolicy, choose_recall
-from memory.store import SQLITE_HEADER, FactStore, MemoryBackend
+from memory.store import SQLITE_HEADER, MemoryBackend
 from memory.transfer import ExportDocument, ImportOutcome, export_text, restore
 from memory.vectors import VectorIndex
 
@@ -56,7 +57,7 @@ class ConflictPair:
 
 
 class Memory:
-    """Hearth's memory of facts about its people, over a storage backend (FactStore: SQLite)."""
+    """Hearth's memory of facts about its people, over a storage backend (SQLite or PostgreSQL)."""
 
     def __init__(
         self,
@@ -75,16 +76,19 @@ class Memory:
     @classmethod
     def open(
         cls,
-        path: Path | str,
+        path: Location,
         embedder: Embedder | None = None,
         bands: CosineBands | None = None,
         policy: RecallPolicy | None = None,
         *,
         create: bool = True,
+        wait: bool = True,
     ) -> Memory:
-        """Open the memory database at ``path``, creating it unless ``create`` is False (see
-        FactStore.open for what is refused)."""
-        return cls(FactStore.open(path, create=create), embedder, bands, policy)
+        """Open the memory at ``path``: a SQLite file, or a ``postgresql://`` URL or
+        PostgresTarget for a household's shared database. It is created unless ``create`` is
+        False (see FactStore.open and PostgresStore.open for what is refused); ``wait=False``
+        lets a shared memory start while its database cannot be reached."""
+        return cls(open_backend(path, create=create, wait=wait), embedder, bands, policy)
 
     def close(self) -> None:
         """Close the database."""
@@ -466,8 +470,13 @@ class Memory:
 
     @contextmanager
     def _writing(self) -> Iterator[None]:
-        with self._database_errors(), self.store.atomic():
-            yield
+        try:
+            with self._database_errors(), self.store.atomic():
+                yield
+        except BaseException:
+            # The vector cache may hold a fact the rollback undid, whose id a later fact takes.
+            self._vectors = None
+            raise
 
     @contextmanager
     def _reading(self) -> Iterator[None]:

@@ -59,6 +59,11 @@ class StoreError(Exception):
     """The memory database cannot be used; the message says which file and why."""
 
 
+class MemoryUnavailable(StoreError):
+    """The shared memory database cannot be reached right now (down, or the network is): nothing
+    asked of it was done, and the next call tries again. Hearth keeps running and says so."""
+
+
 @runtime_checkable
 class MemoryBackend(Protocol):
     """What the memory's rules (``memory.facts``, ``memory.transfer``) ask of a storage backend.
