@@ -1,4 +1,5 @@
-"""The fact store: similarity, merge and conflict decisions, SQLite storage with history, recall."""
+"""The fact store: similarity, merge and conflict decisions, storage with history (SQLite on one
+device, PostgreSQL for a household), recall."""
 
 from memory.embedder import Embedder, EmbedderError, make_embedder
 from memory.extraction import (
@@ -11,6 +12,7 @@ from memory.extraction import (
 from memory.facts import ConflictPair, Memory, clean_statement
 from memory.judging import CosineBands, Judgement, Relation, cosine_bands, judge
 from memory.kinds import Kind, UnknownKindError, guess_kind, normalise_kind
+from memory.location import PostgresTarget, is_postgres_url
 from memory.model import (
     Action,
     Fact,
@@ -24,7 +26,7 @@ from memory.model import (
     Source,
 )
 from memory.recall import CONFLICT_NOTICE, Recall, RecalledFact, RecallPolicy
-from memory.store import StoreError
+from memory.store import MemoryUnavailable, StoreError
 from memory.transfer import ExportDocument, ImportOutcome, read_export
 
 __all__ = [
@@ -47,8 +49,10 @@ __all__ = [
     "Kind",
     "Memory",
     "MemoryInputError",
+    "MemoryUnavailable",
     "NearMiss",
     "Origin",
+    "PostgresTarget",
     "Recall",
     "RecallPolicy",
     "RecalledFact",
@@ -61,6 +65,7 @@ __all__ = [
     "cosine_bands",
     "extraction_request",
     "guess_kind",
+    "is_postgres_url",
     "judge",
     "make_embedder",
     "normalise_kind",

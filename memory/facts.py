@@ -38,7 +38,15 @@ from memory.model import (
 )
 from memory.recall import Recall, RecallPolicy, choose_recall
 from memory.store import SQLITE_HEADER, MemoryBackend
-from memory.transfer import ExportDocument, ImportOutcome, export_text, restore
+from memory.transfer import (
+    ExportDocument,
+    ImportOutcome,
+    carry_records,
+    document_of,
+    export_text,
+    restore,
+    restore_mapped,
+)
 from memory.vectors import VectorIndex
 
 log = logging.getLogger(__name__)
@@ -427,6 +435,32 @@ class Memory:
             for fact in self.store.facts_by_ids(list(outcome.added)):
                 if fact.text is not None:
                     self.store.set_keys(fact.id, index_keys(fact.text))
+        return outcome
+
+    def migrate_to(self, target: Memory) -> ImportOutcome:
+        """Copy this memory into another store (a device's SQLite file into the household's
+        PostgreSQL database, or back): every fact, the whole history, the open conflicts, the
+        tombstones, the near-miss records, and the vectors of the configured embedder's model.
+
+        Idempotent, as importing is: a fact the target already holds is left as it is, so a
+        second run (or a run into the store it came from) adds nothing. The source is read in
+        one transaction and the target written in one, so a failure part way brings in nothing.
+        """
+        model = self._embedder.model if self._embedder is not None else None
+        with self._writing():  # the writers' lock: a consistent picture of a shared source
+            facts = self.store.list_facts(list(FactStatus))
+            document = document_of(facts, self.store.history(), self.store.tombstones())
+            misses = self.store.near_misses()
+            vectors = None
+            if model is not None:
+                ids, matrix = self.store.vectors(model)
+                vectors = (model, ids, matrix) if matrix is not None else None
+        with target._writing():
+            outcome, mapping = restore_mapped(target.store, document, clean_statement)
+            for fact in target.store.facts_by_ids(list(outcome.added)):
+                if fact.text is not None:
+                    target.store.set_keys(fact.id, index_keys(fact.text))
+            carry_records(misses, vectors, target.store, mapping)
         return outcome
 
     # -- helpers ---------------------------------------------------------------------------------

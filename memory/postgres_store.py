@@ -382,13 +382,14 @@ class PostgresStore:
              miss.reason, self.clock()),
         )  # fmt: skip
 
-    def near_misses(self, fact_id: int) -> list[NearMiss]:
-        """Near-miss records that involve a fact."""
-        rows = self._rows(
-            "SELECT fact_id, other_id, score, fact_kind, other_kind, reason FROM near_misses "
-            "WHERE fact_id = %s OR other_id = %s ORDER BY id",
-            (fact_id, fact_id),
-        )
+    def near_misses(self, fact_id: int | None = None) -> list[NearMiss]:
+        """Near-miss records that involve a fact (every record when None)."""
+        query = "SELECT fact_id, other_id, score, fact_kind, other_kind, reason FROM near_misses"
+        if fact_id is None:
+            rows = self._rows(query + " ORDER BY id")
+        else:
+            where = " WHERE fact_id = %s OR other_id = %s ORDER BY id"
+            rows = self._rows(query + where, (fact_id, fact_id))
         return [
             NearMiss(int(a), int(b), score, Kind(ka), Kind(kb), why)
             for a, b, score, ka, kb, why in rows

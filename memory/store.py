@@ -113,7 +113,7 @@ class MemoryBackend(Protocol):
     def link_conflict(self, fact_id: int, other_id: int, score: float) -> None: ...
     def unlink_conflict(self, fact_id: int, other_id: int) -> None: ...
     def add_near_miss(self, miss: NearMiss) -> None: ...
-    def near_misses(self, fact_id: int) -> list[NearMiss]: ...
+    def near_misses(self, fact_id: int | None = None) -> list[NearMiss]: ...
     def set_vector(self, fact_id: int, model: str, vector: np.ndarray) -> None: ...
     def vectors(self, model: str) -> tuple[list[int], np.ndarray | None]: ...
     def append_history(
@@ -636,13 +636,14 @@ class FactStore:
              miss.reason, self.clock()),
         )  # fmt: skip
 
-    def near_misses(self, fact_id: int) -> list[NearMiss]:
-        """Near-miss records that involve a fact."""
+    def near_misses(self, fact_id: int | None = None) -> list[NearMiss]:
+        """Near-miss records that involve a fact (every record when None)."""
+        query = "SELECT fact_id, other_id, score, fact_kind, other_kind, reason FROM near_misses"
         rows = self._db.execute(
-            "SELECT fact_id, other_id, score, fact_kind, other_kind, reason FROM near_misses "
-            "WHERE fact_id = ? OR other_id = ? ORDER BY id",
-            (fact_id, fact_id),
-        )
+            query + (" ORDER BY id" if fact_id is None else
+                     " WHERE fact_id = ? OR other_id = ? ORDER BY id"),
+            () if fact_id is None else (fact_id, fact_id),
+        )  # fmt: skip
         return [NearMiss(a, b, score, Kind(ka), Kind(kb), why) for a, b, score, ka, kb, why in rows]
 
     # -- tombstones ------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ server's binaries are not installed, and the session's summary then says so loud
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import pytest
 
@@ -29,19 +29,34 @@ def postgres_server() -> Iterator[PostgresServer]:
     server.remove()
 
 
+class Databases:
+    """``databases()`` gives the URL of an empty database of the session's server; each is
+    emptied for another test after this one (or at once by ``recycle``)."""
+
+    def __init__(self, server: PostgresServer):
+        self.server = server
+        self._handed: list[str] = []
+
+    def __call__(self) -> str:
+        self._handed.append(self.server.new_database())
+        return self._handed[-1]
+
+    def recycle(self, url: str) -> None:
+        """Empty a database now (ending its connections), for the next ``databases()``."""
+        self._handed.remove(url)
+        self.server.hand_back(url)
+
+    def recycle_all(self) -> None:
+        for url in list(self._handed):
+            self.recycle(url)
+
+
 @pytest.fixture
-def postgres_databases(postgres_server: PostgresServer) -> Iterator[Callable[[], str]]:
-    """``new()`` gives the URL of an empty database of the session's server; each is emptied
-    again after the test."""
-    handed: list[str] = []
-
-    def new() -> str:
-        handed.append(postgres_server.new_database())
-        return handed[-1]
-
-    yield new
-    for url in handed:
-        postgres_server.hand_back(url)
+def postgres_databases(postgres_server: PostgresServer) -> Iterator[Databases]:
+    """Empty databases of the session's PostgreSQL server (see Databases)."""
+    databases = Databases(postgres_server)
+    yield databases
+    databases.recycle_all()
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
