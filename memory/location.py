@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, unquote, urlencode, urlsplit, urlunsplit
 
 from memory.postgres_schema import SCHEMA
 from memory.store import StoreError
@@ -68,6 +68,15 @@ class PostgresTarget:
         """The URL as messages show it (no password)."""
         return shown_url(self.url)
 
+    def scrub(self, text: str, *secrets: str) -> str:
+        """A message from the driver with the URL shown and every password in it blanked
+        (libpq quotes the part of a URL it cannot parse, password and all)."""
+        text = text.replace(self.url, self.shown)
+        for secret in sorted({*_url_passwords(self.url), *secrets}, key=len, reverse=True):
+            if secret:
+                text = text.replace(secret, "***")
+        return text
+
     def connect_arguments(self) -> dict[str, Any]:
         """psycopg's connection arguments beside the URL (each wins over the URL's own)."""
         milliseconds = {
@@ -91,6 +100,20 @@ class PostgresTarget:
         if self.password_file is not None:
             arguments["password"] = read_password(self.password_file)
         return arguments
+
+
+def _url_passwords(url: str) -> set[str]:
+    """A URL's passwords as written and as meant (percent-decoded)."""
+    parts = urlsplit(url)
+    found = set()
+    if "@" in parts.netloc:
+        login = parts.netloc.rsplit("@", 1)[0]
+        if ":" in login:
+            found.add(login.split(":", 1)[1])
+    for key, value in parse_qsl(parts.query, keep_blank_values=True):
+        if key == "password":
+            found.add(value)
+    return found | {unquote(secret) for secret in found}
 
 
 def read_password(path: Path) -> str:

@@ -37,7 +37,10 @@ log = logging.getLogger(__name__)
 
 _UNREACHABLE_STATES = frozenset({"57P01", "57P02", "57P03", "08000", "08003", "08006", "08001"})
 """SQLSTATEs that mean the server is going away, starting up or the link broke."""
-_LOGIN_STATES = {"28P01": "refused the password", "28000": "refused the login"}
+_PASSWORD_REFUSED = ("password authentication failed", "no password supplied", "authentication")
+_TRANSIENT = ("starting up", "shutting down", "in recovery", "too many", "not yet accepting")
+"""What a server says when it will take the connection a moment later (libpq reports the
+server's words without their SQLSTATE)."""
 
 
 @dataclass(frozen=True)
@@ -127,24 +130,27 @@ class PostgresLink:
         return self._connection
 
     def _open(self) -> psycopg.Connection:
+        arguments = self.target.connect_arguments()
         try:
-            return psycopg.connect(self.target.url, **self.target.connect_arguments())
+            return psycopg.connect(self.target.url, **arguments)
         except psycopg.Error as exc:
-            state = getattr(exc, "sqlstate", None)
-            if state in _LOGIN_STATES:
-                raise StoreError(
-                    f"{self.target.shown}: the database {_LOGIN_STATES[state]}: {_first_line(exc)}"
-                    " (the password comes from memory.password_file, PGPASSWORD or PGPASSFILE)"
-                ) from None
-            if state == "3D000":
-                raise StoreError(
-                    f"{self.target.shown}: {_first_line(exc)}; create it first (see the README)"
-                ) from None
-            if state is not None and state not in _UNREACHABLE_STATES:
-                raise StoreError(f"{self.target.shown}: {_first_line(exc)}") from None
-            raise MemoryUnavailable(
-                f"{self.target.shown}: cannot reach the memory database: {_first_line(exc)}"
-            ) from None
+            reason = self.target.scrub(_first_line(exc), arguments.get("password", ""))
+            raise self._refusal(exc, reason.removeprefix("connection failed: ")) from None
+
+    def _refusal(self, error: psycopg.Error, reason: str) -> StoreError:
+        """A failed connection: a refusal to fix (a bad URL, the login, a missing database) is
+        a StoreError; a server down, starting or full, or a failing network, is unavailable."""
+        said = reason.lower()
+        if isinstance(error, psycopg.ProgrammingError) or said.startswith("connection is bad"):
+            return StoreError(f"{self.target.shown}: not a usable database URL: {reason}")
+        if any(words in said for words in _PASSWORD_REFUSED):
+            return StoreError(
+                f"{self.target.shown}: the database refused the login: {reason} (the password "
+                "comes from memory.password_file, PGPASSWORD, PGPASSFILE or ~/.pgpass)"
+            )
+        if "fatal:" in said and not any(words in said for words in _TRANSIENT):
+            return StoreError(f"{self.target.shown}: the database refused Hearth: {reason}")
+        return MemoryUnavailable(f"{self.target.shown}: cannot reach the memory database: {reason}")
 
     def _give_up(self, failure: MemoryUnavailable) -> None:
         """A connection attempt failed: the next waits ``retry_seconds``."""
@@ -211,7 +217,9 @@ class PostgresLink:
             )
         if isinstance(error, pg_errors.UniqueViolation):
             return DuplicateKey(f"{self.target.shown}: {_first_line(error)}")
-        return StoreError(f"{self.target.shown}: memory database error: {_first_line(error)}")
+        return StoreError(
+            f"{self.target.shown}: memory database error: {self.target.scrub(_first_line(error))}"
+        )
 
     # -- transactions ----------------------------------------------------------------------------
 

@@ -123,7 +123,8 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
         DECLARE
             counted BIGINT;
         BEGIN
-            UPDATE memory_version SET version = version + 1, txid = pg_current_xact_id()
+            -- Named in full: the trigger runs under whatever search_path its writer has.
+            UPDATE hearth.memory_version SET version = version + 1, txid = pg_current_xact_id()
                 WHERE id = 1 AND txid IS DISTINCT FROM pg_current_xact_id()
                 RETURNING version INTO counted;
             IF FOUND THEN

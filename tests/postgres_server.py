@@ -18,6 +18,7 @@ import subprocess
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import quote
 
 import psycopg
 
@@ -153,6 +154,12 @@ class PostgresServer:
             for (schema,) in schemas:
                 admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
         self._clean.append(name)
+
+
+def as_role(url: str, role: str, password: str | None = None) -> str:
+    """The same database's URL, logging in as another role (with a password in the URL)."""
+    login = role if password is None else f"{role}:{quote(password, safe='')}"
+    return url.replace(f"//{ADMIN_ROLE}@", f"//{login}@", 1)
 
 
 def start_server() -> PostgresServer | None:

@@ -12,6 +12,7 @@ from tests.conftest import Databases
 
 BACKENDS = ("sqlite", "postgresql")
 
+
 class Files:
     """``files()`` gives a new SQLite file's path in a folder of the test's own; ``recycle``
     deletes one."""
