@@ -10,6 +10,7 @@ from memory import (
     Memory,
     PostgresTarget,
     RecallPolicy,
+    StoreError,
     cosine_bands,
     is_postgres_url,
     make_embedder,
@@ -17,8 +18,16 @@ from memory import (
 
 
 def database_option(text: str) -> Path | str:
-    """A ``--db`` value as typed: a ``postgresql://`` URL stays text, anything else is a path."""
-    return text.strip() if is_postgres_url(text.strip()) else Path(text)
+    """A ``--db`` value as typed: a ``postgresql://`` URL stays text, a path becomes a Path;
+    StoreError for another kind of URL (never taken for a file named ``mysql:``)."""
+    if is_postgres_url(text.strip()):
+        return text.strip()
+    if "://" in text:
+        raise StoreError(
+            f"{text.split('://')[0]}:// is no database Hearth knows: give a SQLite file's path "
+            "or a postgresql:// URL"
+        )
+    return Path(text)
 
 
 def memory_location(

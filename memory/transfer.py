@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
@@ -186,8 +186,34 @@ def _check_consistent(path: Path, document: ExportDocument) -> None:
 def document_of(
     facts: Sequence[Fact], history: Sequence[HistoryEntry], tombstones: Sequence[tuple[int, str]]
 ) -> ExportDocument:
-    """The export document of a store's contents, as ``read_export`` would give it back."""
-    return ExportDocument.model_validate(json.loads(export_text(facts, history, tombstones)))
+    """The export document of a store's contents, its times kept to the microsecond (an export
+    file keeps whole seconds)."""
+
+    def when(timestamp: float) -> datetime:
+        return datetime.fromtimestamp(timestamp, UTC)
+
+    return ExportDocument(
+        format=EXPORT_FORMAT,
+        version=EXPORT_VERSION,
+        facts=[
+            ExportedFact(
+                id=fact.id, text=fact.text, kind=fact.kind, status=fact.status,
+                pinned=fact.pinned, created_at=when(fact.created_at),
+                updated_at=when(fact.updated_at), confirmed_at=when(fact.confirmed_at),
+                confirm_count=fact.confirm_count, conflicts_with=list(fact.conflicts_with),
+                source=ExportedSource(origin=fact.source.origin, utterance=fact.source.utterance,
+                                      evidence=fact.source.evidence),
+            )
+            for fact in facts
+        ],
+        history=[
+            ExportedEntry(fact_id=entry.fact_id, at=when(entry.at), action=entry.action,
+                          text=entry.text, other_id=entry.other_id, detail=dict(entry.detail))
+            for entry in history
+        ],
+        tombstones=[ExportedTombstone(fact_id=fact_id, digest=digest)
+                    for fact_id, digest in tombstones],
+    )  # fmt: skip
 
 
 def restore(

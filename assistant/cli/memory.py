@@ -125,13 +125,9 @@ def _json_flag(parser: argparse.ArgumentParser) -> None:
 
 def _with_memory(args: argparse.Namespace, handler: Handler, writes: bool) -> int:
     settings = settings_from(args)
-    database = getattr(args, "db", None)
-    if database is not None and not database.strip():
-        raise UserError("--db: the memory database path is empty")
     try:
         # A command that only reads never creates a store (a mistyped --db stays a mistake).
-        memory = open_memory(settings, database_option(database) if database else None,
-                             create=writes)  # fmt: skip
+        memory = open_memory(settings, _db_option(args), create=writes)
     except StoreError as exc:
         raise UserError(str(exc)) from None
     try:
@@ -140,6 +136,16 @@ def _with_memory(args: argparse.Namespace, handler: Handler, writes: bool) -> in
         raise UserError(str(exc)) from None
     finally:
         memory.close()
+
+
+def _db_option(args: argparse.Namespace) -> Path | str | None:
+    """``--db`` as given (None: the settings' place)."""
+    database = getattr(args, "db", None)
+    if database is None:
+        return None
+    if not database.strip():
+        raise UserError("--db: the memory database path is empty")
+    return database_option(database)
 
 
 def _describe(fact: Fact) -> str:
@@ -304,9 +310,11 @@ def _migrate(args: argparse.Namespace) -> int:
     settings = settings_from(args)
     if not args.to.strip():
         raise UserError("--to: the database to migrate to is empty")
-    source_option = getattr(args, "db", None)
-    source = memory_location(settings, database_option(source_option) if source_option else None)
-    target = memory_location(settings, database_option(args.to))
+    try:
+        source = memory_location(settings, _db_option(args))
+        target = memory_location(settings, database_option(args.to))
+    except StoreError as exc:
+        raise UserError(str(exc)) from None
     if _same_place(source, target):
         raise UserError(f"--to {_shown(target)}: is the memory being migrated itself")
     try:
