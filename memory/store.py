@@ -64,6 +64,10 @@ class MemoryUnavailable(StoreError):
     asked of it was done, and the next call tries again. Hearth keeps running and says so."""
 
 
+class DuplicateKey(StoreError):
+    """A row that must be unique is there already (the schedule: an occurrence decided)."""
+
+
 @runtime_checkable
 class MemoryBackend(Protocol):
     """What the memory's rules (``memory.facts``, ``memory.transfer``) ask of a storage backend.
