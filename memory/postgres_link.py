@@ -31,7 +31,7 @@ import psycopg
 from psycopg import errors as pg_errors
 
 from memory.location import PostgresTarget
-from memory.store import MemoryUnavailable, StoreError
+from memory.store import DuplicateKey, MemoryUnavailable, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -306,10 +306,6 @@ class PostgresLink:
         if counted > self._seen:
             self._changes += 1
             self._seen = counted
-
-
-class DuplicateKey(StoreError):
-    """A row that must be unique is there already (a decision already recorded)."""
 
 
 def _first_line(error: BaseException) -> str:
