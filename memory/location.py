@@ -19,7 +19,7 @@ from memory.store import StoreError
 POSTGRES_SCHEMES = ("postgresql", "postgres")
 CONNECT_TIMEOUT_SECONDS = 3.0
 STATEMENT_TIMEOUT_SECONDS = 10.0
-BUSY_TIMEOUT_SECONDS = 10.0
+BUSY_TIMEOUT_SECONDS = 5.0
 RETRY_SECONDS = 2.0
 IDLE_IN_TRANSACTION_SECONDS = 30.0
 """A connection that sits in an open transaction this long (a hung device) is ended by the
@@ -59,7 +59,8 @@ class PostgresTarget:
     """The longest a statement may run, and the longest the network may leave a request
     unanswered (TCP), before the call fails."""
     busy_timeout_seconds: float = BUSY_TIMEOUT_SECONDS
-    """How long a write waits for another device's write (the lock) before saying "busy"."""
+    """How long a write waits for another device's write (the lock) before saying "busy";
+    shorter than the statement timeout, so a long wait is told as busy, not as unreachable."""
     retry_seconds: float = RETRY_SECONDS
     """After a failed connection attempt, calls fail at once for this long before the next."""
 

@@ -11,7 +11,7 @@ import pytest
 from config import ConfigError, load_settings
 from memory import Memory, MemoryUnavailable, PostgresTarget, StoreError
 from memory.postgres_schema import LATEST_VERSION, MIGRATIONS
-from memory.postgres_store import PostgresStore
+from memory.postgres_store import MEMORY_LOCK, PostgresStore
 from memory.schema import MIGRATIONS as SQLITE_MIGRATIONS
 from tests.postgres_server import SECRET_PASSWORD, SECRET_ROLE, as_role
 
@@ -179,3 +179,18 @@ def test_the_settings_name_a_shared_memory(tmp_path):
         path.write_text(text)
         with pytest.raises(ConfigError, match=said):
             load_settings(path, environ={}, search_path=[])
+
+
+def test_a_write_waiting_on_another_devices_lock_says_busy_and_changes_nothing(
+    postgres_databases,
+):
+    url = postgres_databases()
+    memory = Memory.open(PostgresTarget(url, busy_timeout_seconds=0.3))
+    with psycopg.connect(url) as other:  # another device, in the middle of a write
+        other.execute("SELECT pg_advisory_xact_lock(%s, %s)", MEMORY_LOCK)
+        with pytest.raises(StoreError, match="busy: another device") as busy:
+            memory.remember("I like jazz", "preference")
+        assert not isinstance(busy.value, MemoryUnavailable)
+    assert memory.facts() == []
+    assert memory.remember("I like jazz", "preference").fact.text == "I like jazz"
+    memory.close()
