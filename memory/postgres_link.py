@@ -74,6 +74,7 @@ class PostgresLink:
         self._depth = 0
         self._next_attempt = 0.0
         self._last_failure: MemoryUnavailable | None = None
+        self._was_connected = False
         self._seen = -1
         """The change count this connection has accounted for (its own commits and others')."""
         self._changes = 0
@@ -124,6 +125,7 @@ class PostgresLink:
         finally:
             self._connecting = False
         self._changes += 1  # others' commits while away went unheard: every cache reloads
+        self._was_connected = True
         if self._last_failure is not None:
             log.info("the memory database at %s is reachable again", self.target.shown)
         self._last_failure = None
@@ -165,7 +167,9 @@ class PostgresLink:
 
     def _forget_connection(self, failure: MemoryUnavailable) -> None:
         self.close()
-        if self._last_failure is None:  # said once an outage, not once a call
+        # Logged once an outage, not once a call; a first connection that fails is the caller's
+        # to report (the command line prints it).
+        if self._last_failure is None and self._was_connected:
             log.warning("%s", failure)
         self._last_failure = failure
 

@@ -337,8 +337,9 @@ def _migrate(args: argparse.Namespace) -> int:
         print_json({"added": list(outcome.added), "already_there": outcome.already_there,
                     "to": _shown(target)})  # fmt: skip
         return EXIT_OK
+    moved = len(outcome.added)
     print(
-        f"migrated {len(outcome.added)} facts with their history to {_shown(target)}"
+        f"migrated {moved} fact{'' if moved == 1 else 's'} with their history to {_shown(target)}"
         + (f"; {outcome.already_there} were already there" if outcome.already_there else "")
     )
     return EXIT_OK
