@@ -85,8 +85,16 @@ class MalformedReply(ModelError):
     spoken = "The language model sent something I couldn't read."
 
 
+class BadModelAddress(ValueError):
+    """``OLLAMA_HOST`` (or the address derived from it) is not a usable server address."""
+
+
 def ollama_base_url(settings: OllamaSettings, environ: Mapping[str, str] | None = None) -> str:
-    """The server address: the setting, else ``OLLAMA_HOST`` read as Ollama's clients read it."""
+    """The server address: the setting, else ``OLLAMA_HOST`` read as Ollama's clients read it.
+
+    Raises BadModelAddress, naming the variable and what is wrong, for an ``OLLAMA_HOST`` that
+    cannot be an address (the ``url`` setting is checked when the settings are loaded).
+    """
     if settings.url:
         return settings.url.rstrip("/")
     env = os.environ if environ is None else environ
@@ -97,19 +105,29 @@ def parse_ollama_host(value: str) -> str:
     """Interpret ``OLLAMA_HOST`` like Ollama's own clients do (envconfig.Host).
 
     No scheme means http; a missing port means 11434 (or 80/443 with an explicit scheme); an empty
-    or unparsable value means http://127.0.0.1:11434.
+    value or one without a host means 127.0.0.1. Where Ollama's clients quietly fall back to the
+    default (a port out of range, a broken IPv6 address), this raises BadModelAddress instead: a
+    request silently sent to another server is harder to find than an error.
     """
-    value = value.strip()
+    value = given = value.strip()
     scheme, default_port = "http", DEFAULT_PORT
     if "://" in value:
         scheme, value = value.split("://", 1)
         default_port = {"http": 80, "https": 443}.get(scheme, DEFAULT_PORT)
+    if scheme not in ("http", "https"):
+        raise BadModelAddress(f"OLLAMA_HOST={given!r}: the scheme must be http or https")
     hostport, _, path = value.partition("/")
     try:
         parts = urlsplit(f"//{hostport}")
-        host, port = parts.hostname, parts.port
+        host = parts.hostname
+    except ValueError:  # "Invalid IPv6 URL": an unclosed bracket
+        raise BadModelAddress(f"OLLAMA_HOST={given!r} is not an address") from None
+    try:
+        port = parts.port
     except ValueError:
-        host, port = None, None
+        port = 0
+    if port == 0:
+        raise BadModelAddress(f"OLLAMA_HOST={given!r}: the port must be a number from 1 to 65535")
     if not host:
         host = "127.0.0.1"
     if port is None:

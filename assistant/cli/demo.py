@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from assistant.cli.common import EXIT_FAILURE, EXIT_OK, settings_from
+from assistant.cli.common import EXIT_FAILURE, EXIT_OK, model_address, settings_from
 from assistant.composition import build_brain
 from assistant.memory_setup import open_memory
 from assistant.ollama import ModelError, OllamaClient
@@ -47,6 +47,7 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
 
 def _demo(args: argparse.Namespace) -> int:
     settings = _with_vocabulary(settings_from(args))
+    model_address(settings)
     folder = args.output_dir or Path(tempfile.mkdtemp(prefix="hearth-demo-"))
     folder.mkdir(parents=True, exist_ok=True)
     database = Path(args.db) if args.db else folder / "demo-memory.db"

@@ -7,6 +7,7 @@ import socket
 import pytest
 
 from assistant.ollama import (
+    BadModelAddress,
     ChatMessage,
     MalformedReply,
     ModelNotPulled,
@@ -128,3 +129,22 @@ def test_ollama_host_is_read_as_ollamas_clients_read_it(value, expected):
 def test_the_setting_wins_over_the_environment():
     assert ollama_base_url(OllamaSettings(url="http://a:1/"), {"OLLAMA_HOST": "b"}) == "http://a:1"
     assert ollama_base_url(OllamaSettings(), {"OLLAMA_HOST": "b:2"}) == "http://b:2"
+
+
+@pytest.mark.parametrize(
+    ("value", "problem"),
+    [
+        # Ollama's own clients quietly use 11434 and 127.0.0.1:80 here: a request sent elsewhere.
+        ("127.0.0.1:99999", "the port must be a number from 1 to 65535"),
+        ("box.lan:0", "the port must be a number from 1 to 65535"),
+        ("box.lan:eleven", "the port must be a number from 1 to 65535"),
+        ("http://[::1", "is not an address"),
+        ("ftp://box.lan", "the scheme must be http or https"),
+    ],
+)
+def test_an_ollama_host_that_is_no_address_is_refused_by_name(value, problem):
+    with pytest.raises(BadModelAddress) as error:
+        parse_ollama_host(value)
+    assert str(error.value) == f"OLLAMA_HOST={value!r}: {problem}" or (
+        str(error.value) == f"OLLAMA_HOST={value!r} {problem}"
+    )

@@ -137,3 +137,10 @@ def test_no_markup_or_pictographs_are_ever_said(text: str) -> None:
 @given(st.text(max_size=200))
 def test_any_text_can_be_made_speakable(text: str) -> None:
     assert isinstance(speakable(text), str)
+
+
+def test_lone_surrogates_are_never_handed_to_the_voice() -> None:
+    # json.loads('"\\ud83d"') gives half an emoji; Piper's UnicodeEncodeError failed the sentence.
+    said = speakable("Here you go \ud83d, and \udcff done.")
+    assert said == "Here you go, and done."
+    said.encode("utf-8")
