@@ -19,6 +19,7 @@ from assistant.learning import Learner
 from assistant.ollama import ChatMessage, ModelError, OllamaClient
 from assistant.prompt import build_system_prompt
 from assistant.reply import AwaitAnswer, HeardUtterance, Note, ReplyPart, Sentence
+from assistant.reply_limit import SpokenBudget
 from assistant.voice_commands import (
     CommandKind,
     mid_sentence,
@@ -48,6 +49,8 @@ class BrainPolicy:
     """Settings of the brain that are not the model's."""
 
     ask_again_seconds: float = 24 * 3600
+    reply_max_chars: int = 600
+    """The most of one model answer said aloud (see ``assistant.reply_limit``)."""
 
 
 class Brain:
@@ -114,16 +117,9 @@ class Brain:
             *self.history.messages(),
             ChatMessage("user", heard.text),
         ]
-        splitter = IncrementalSentenceSplitter()
         said: list[str] = []
         try:
-            for piece in self.client.chat_stream(messages):
-                for sentence in splitter.feed(piece):
-                    said.append(sentence)
-                    yield Sentence(sentence)
-            for sentence in splitter.flush():
-                said.append(sentence)
-                yield Sentence(sentence)
+            yield from self._model_reply(messages, card, said)
         except ModelError as error:
             # Spoken, and in the event stream; the log keeps the detail for a person reading it.
             log.info("reply failed: %s", error)
@@ -136,6 +132,40 @@ class Brain:
         if self.learner is not None:
             self.learner.submit(heard.text, reply, self.history)
         yield from self._ask_about_recalled_conflict(recall)
+
+    def _model_reply(
+        self, messages: list[ChatMessage], card: PersonalityCard, said: list[str]
+    ) -> Iterator[ReplyPart]:
+        """The model's answer sentence by sentence, within its deadlines and its spoken budget;
+        what is said is also added to ``said``. Past the budget the model is no longer read,
+        and the card's note says the rest was left out."""
+        deadline = self.client.deadline()
+        budget = SpokenBudget(self.policy.reply_max_chars)
+        splitter = IncrementalSentenceSplitter()
+        stream = self.client.chat_stream(messages, deadline)
+        try:
+            for piece in stream:
+                for sentence in splitter.feed(piece):
+                    deadline.sentence_done()
+                    if (part := budget.take(sentence)) is not None:
+                        said.append(part)
+                        yield Sentence(part)
+                    if budget.exhausted:
+                        break
+                if budget.exhausted:
+                    break
+        finally:
+            stream.close()  # stops reading: a repetition loop is not read to its end
+        if not budget.exhausted:
+            for sentence in splitter.flush():
+                if (part := budget.take(sentence)) is not None:
+                    said.append(part)
+                    yield Sentence(part)
+        if budget.exhausted:
+            log.info("reply cut short after %d characters", budget.used)
+            yield Note("reply_cut", {"said_chars": budget.used,
+                                     "max_chars": budget.max_chars})  # fmt: skip
+            yield Sentence(card.cut_short)
 
     def _ask_about_recalled_conflict(self, recall: Recall) -> Iterator[ReplyPart]:
         """A disputed fact came up: ask which is current, at most once per ask-again period."""

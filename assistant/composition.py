@@ -34,5 +34,8 @@ def build_brain(settings: Settings, database: Path | None, card: Path | None) ->
         cards=CardKeeper(find_card(card)),
         history=ConversationHistory(conversation.history_chars, conversation.compaction),
         learner=learner,
-        policy=BrainPolicy(ask_again_seconds=settings.memory.ask_again_after_hours * 3600),
+        policy=BrainPolicy(
+            ask_again_seconds=settings.memory.ask_again_after_hours * 3600,
+            reply_max_chars=conversation.reply_max_chars,
+        ),
     )

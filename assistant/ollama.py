@@ -1,7 +1,8 @@
 """Talking to Ollama over HTTP: streamed chat, structured output, and what went wrong, in words.
 
-Every failure becomes one ModelError subclass whose ``spoken`` text is short and specific enough
-to be said aloud in a room: what happened and, where the user can fix it, how.
+Every failure becomes one ModelError subclass (``assistant.model_errors``) whose ``spoken`` text is
+short and specific enough to be said aloud in a room. Replies are read through
+``assistant.model_stream``, so a reply's deadlines hold even against a server that drips.
 """
 
 from __future__ import annotations
@@ -11,14 +12,39 @@ import json
 import logging
 import os
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager, contextmanager, suppress
+from contextlib import AbstractContextManager, suppress
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
 
+from assistant.model_errors import (
+    MalformedReply,
+    ModelError,
+    ModelHttpError,
+    ModelUnreachable,
+    ReplyTimeout,
+    StreamCut,
+)
+from assistant.model_stream import ReplyDeadline, stream_lines, transport_errors
 from config import OllamaSettings
+
+__all__ = [
+    "BadModelAddress",
+    "ChatMessage",
+    "MalformedReply",
+    "ModelError",
+    "ModelNotPulled",
+    "OllamaClient",
+    "OllamaHttpError",
+    "OllamaUnreachable",
+    "ReplyDeadline",
+    "ReplyTimeout",
+    "StreamCut",
+    "ollama_base_url",
+    "parse_ollama_host",
+]
 
 log = logging.getLogger(__name__)
 
@@ -37,13 +63,7 @@ class ChatMessage:
         return {"role": self.role, "content": self.content}
 
 
-class ModelError(Exception):
-    """The language model could not answer; ``spoken`` says so in one short sentence."""
-
-    spoken = "Something went wrong with the language model."
-
-
-class OllamaUnreachable(ModelError):
+class OllamaUnreachable(ModelUnreachable):
     """Nothing answers at the Ollama address."""
 
     spoken = "I can't reach the language model. Is Ollama running?"
@@ -58,31 +78,8 @@ class ModelNotPulled(ModelError):
         self.spoken = f"The model {_say_model(model)} isn't installed. Run: ollama pull {model}."
 
 
-class ReplyTimeout(ModelError):
-    """No (further) piece of the reply arrived in time."""
-
-    spoken = "The language model took too long to answer."
-
-
-class OllamaHttpError(ModelError):
+class OllamaHttpError(ModelHttpError):
     """Ollama answered with an HTTP error."""
-
-    def __init__(self, status: int, message: str):
-        super().__init__(f"HTTP {status}: {message}")
-        self.status = status
-        self.spoken = f"The language model reported an error, code {status}."
-
-
-class StreamCut(ModelError):
-    """The reply stopped before Ollama said it was done."""
-
-    spoken = "My answer was cut off."
-
-
-class MalformedReply(ModelError):
-    """Ollama sent something that is not its wire format."""
-
-    spoken = "The language model sent something I couldn't read."
 
 
 class BadModelAddress(ValueError):
@@ -166,11 +163,21 @@ class OllamaClient:
             "temperature": self.settings.temperature if temperature is None else temperature,
         }
 
-    def chat_stream(self, messages: Sequence[ChatMessage]) -> Iterator[str]:
+    def deadline(self) -> ReplyDeadline:
+        """Fresh deadlines for one spoken reply, from the settings."""
+        return ReplyDeadline(
+            self.settings.first_sentence_seconds, self.settings.whole_reply_seconds
+        )
+
+    def chat_stream(
+        self, messages: Sequence[ChatMessage], deadline: ReplyDeadline | None = None
+    ) -> Iterator[str]:
         """Stream a reply's text pieces as they arrive.
 
-        Raises a ModelError subclass on any failure; pieces already yielded stay yielded, so a
-        caller that speaks them as they come keeps what was said.
+        ``deadline`` (else :meth:`deadline`) bounds the time to the first sentence and to the
+        whole reply; the caller tells it when a first sentence is complete. Raises a ModelError
+        subclass on any failure; pieces already yielded stay yielded, so a caller that speaks
+        them as they come keeps what was said.
         """
         body = {
             "model": self.settings.model,
@@ -179,31 +186,35 @@ class OllamaClient:
             "keep_alive": self.settings.keep_alive,
             "options": self._options(),
         }
-        with self._errors(), self._http.stream("POST", "/api/chat", json=body) as response:
-            self._check_status(response)
-            done = False
-            lines = response.iter_lines()
+        lines = stream_lines(
+            lambda: self._http.stream("POST", "/api/chat", json=body),
+            self._check_status,
+            deadline or self.deadline(),
+            self._errors,
+        )
+        try:
             for line in lines:
                 if not line.strip():
                     continue
                 chunk = _decode_chunk(line)
                 if "error" in chunk:
-                    raise OllamaHttpError(response.status_code, str(chunk["error"]))
+                    raise OllamaHttpError(200, str(chunk["error"]))
                 piece = chunk.get("message", {}).get("content", "")
                 if not isinstance(piece, str):
                     raise MalformedReply(f"message content is not text: {line[:200]!r}")
                 if piece:
                     yield piece
                 if chunk.get("done"):
-                    done = True
                     break
-            if not done:
+            else:
                 raise StreamCut("the stream ended without a done chunk")
             # Ollama ends the body right after ``done``; read to that end, so the connection goes
             # back to the pool for the next turn instead of being closed and opened again.
-            with suppress(httpx.HTTPError):
+            with suppress(ModelError):
                 for _ in lines:
                     pass
+        finally:
+            lines.close()
 
     def chat(
         self,
@@ -211,7 +222,10 @@ class OllamaClient:
         schema: Mapping[str, Any] | None = None,
         temperature: float | None = None,
     ) -> str:
-        """One whole reply (not streamed); with ``schema``, Ollama's structured output as JSON."""
+        """One whole reply (not streamed); with ``schema``, Ollama's structured output as JSON.
+
+        Bounded as a whole by ``whole_reply_seconds``.
+        """
         body: dict[str, Any] = {
             "model": self.settings.model,
             "messages": [message.to_json() for message in messages],
@@ -221,16 +235,22 @@ class OllamaClient:
         }
         if schema is not None:
             body["format"] = dict(schema)
-        with self._errors():
-            response = self._http.post("/api/chat", json=body)
-            self._check_status(response)
-            try:
-                content = response.json()["message"]["content"]
-            except (ValueError, KeyError, TypeError) as exc:
-                raise MalformedReply(f"unexpected reply body: {response.text[:200]!r}") from exc
-            if not isinstance(content, str):
-                raise MalformedReply("message content is not text")
-            return content
+        whole = self.settings.whole_reply_seconds
+        text = "\n".join(
+            stream_lines(
+                lambda: self._http.stream("POST", "/api/chat", json=body),
+                self._check_status,
+                ReplyDeadline(whole, whole),
+                self._errors,
+            )
+        )
+        try:
+            content = json.loads(text)["message"]["content"]
+        except (ValueError, KeyError, TypeError) as exc:
+            raise MalformedReply(f"unexpected reply body: {text[:200]!r}") from exc
+        if not isinstance(content, str):
+            raise MalformedReply("message content is not text")
+        return content
 
     def pulled_models(self) -> list[str]:
         """Names of the models Ollama has pulled (``/api/tags``)."""
@@ -255,24 +275,7 @@ class OllamaClient:
         raise OllamaHttpError(response.status_code, message or response.reason_phrase)
 
     def _errors(self) -> AbstractContextManager[None]:
-        return _transport_errors(self.base_url)
-
-
-@contextmanager
-def _transport_errors(base_url: str) -> Iterator[None]:
-    """Map httpx's transport exceptions onto ModelError subclasses."""
-    try:
-        yield
-    except ModelError:
-        raise
-    except (httpx.ConnectError, httpx.ConnectTimeout) as error:
-        raise OllamaUnreachable(f"cannot connect to {base_url}: {error}") from error
-    except (httpx.ReadTimeout, httpx.WriteTimeout, httpx.PoolTimeout) as error:
-        raise ReplyTimeout(f"no reply from {base_url} in time") from error
-    except (httpx.RemoteProtocolError, httpx.ReadError) as error:
-        raise StreamCut(f"connection to {base_url} broke: {error}") from error
-    except httpx.HTTPError as error:
-        raise ModelError(f"{base_url}: {error}") from error
+        return transport_errors(self.base_url, OllamaUnreachable)
 
 
 def _decode_chunk(line: str) -> dict[str, Any]:

@@ -40,6 +40,11 @@ class OllamaSettings(Section):
     connect_timeout_seconds: PositiveSeconds = 3.0
     reply_timeout_seconds: PositiveSeconds = 30.0
     """Longest wait for the first piece of a reply (a cold model load counts), or between pieces."""
+    first_sentence_seconds: PositiveSeconds = 45.0
+    """Longest from the question to the first whole sentence of the answer, however the server
+    sends it (a server dripping a byte a second never trips the wait between pieces)."""
+    whole_reply_seconds: PositiveSeconds = 120.0
+    """Longest from the question to the end of the answer; what was said by then stays said."""
 
     @field_validator("url")
     @classmethod
@@ -187,6 +192,9 @@ class ConversationSettings(Section):
     """Summarise older turns with the model instead of dropping them."""
     learn_facts: bool = True
     """Extract durable facts the user states and remember them."""
+    reply_max_chars: int = Field(600, ge=50, le=20_000)
+    """The most of one answer said aloud (600 is about 35 s); the sentence that crosses it is cut
+    after a whole word, the rest dropped, and the card's ``cut_short`` note said."""
 
 
 class VoiceProcessSettings(Section):

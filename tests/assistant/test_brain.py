@@ -33,9 +33,15 @@ def server():
 def make_brain(server, tmp_path):
     brains = []
 
-    def make(learn: bool = False, history_chars: int = 6000, ask_again: float = 86400) -> Brain:
+    def make(
+        learn: bool = False,
+        history_chars: int = 6000,
+        ask_again: float = 86400,
+        reply_max_chars: int = 600,
+        **ollama: float,
+    ) -> Brain:
         database = tmp_path / "memory.db"
-        settings = OllamaSettings(url=server.url)
+        settings = OllamaSettings(url=server.url, **ollama)
         learner = (
             Learner(
                 lambda: Memory.open(database), lambda: OllamaClient(settings), learn_facts=learn
@@ -49,7 +55,7 @@ def make_brain(server, tmp_path):
             CardKeeper(packaged_file("personality.yaml")),
             ConversationHistory(history_chars, compaction=True),
             learner,
-            BrainPolicy(ask_again_seconds=ask_again),
+            BrainPolicy(ask_again_seconds=ask_again, reply_max_chars=reply_max_chars),
         )
         brains.append(brain)
         return brain
@@ -248,3 +254,65 @@ def test_the_worker_wakes_a_waiting_loop_as_soon_as_it_has_output(server, tmp_pa
         ]
     finally:
         worker.close()
+
+
+CUT_SHORT = "That's enough from me for now; ask me to go on if you want more."
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        Reply(text="and then the river " * 400),  # a repetition loop: 7.6 kB, no full stop
+        Reply(pieces=["Once upon a time. " + "word " * 1_000_000]),  # one 5 MB message
+    ],
+    ids=["repetition-loop", "five-megabytes"],
+)
+def test_a_runaway_answer_is_said_only_up_to_its_budget_with_the_cards_note(
+    make_brain, server, reply
+):
+    server.script(reply)
+    brain = make_brain(reply_max_chars=300)
+    started = time.monotonic()
+    parts = say(brain, "Tell me a story.")
+    said = spoken(parts)
+    assert said[-1] == CUT_SHORT
+    assert sum(len(sentence) for sentence in said[:-1]) <= 300
+    assert all(not s.endswith((" ", ",")) for s in said)
+    assert any(isinstance(p, Note) and p.event == "reply_cut" for p in parts)
+    assert brain.history.last.assistant == " ".join(said[:-1])  # what was said, no more
+    assert time.monotonic() - started < 10
+    # The next question is answered as usual.
+    server.script(Reply(text="It is in Kenya."))
+    assert spoken(say(brain, "Where is Nairobi?")) == ["It is in Kenya."]
+
+
+def test_a_reply_of_the_right_length_is_said_whole(make_brain, server):
+    text = "Nairobi is the capital of Kenya. It sits on a high plateau. It is busy."
+    server.script(Reply(text=text))
+    assert spoken(say(make_brain(reply_max_chars=300), "Tell me about Nairobi.")) == [
+        "Nairobi is the capital of Kenya.",
+        "It sits on a high plateau.",
+        "It is busy.",
+    ]
+
+
+def test_a_dripping_server_is_given_up_at_the_first_sentence_deadline(make_brain, server):
+    server.script(Reply(text="Nairobi is the capital of Kenya.", drip_seconds=0.02))
+    brain = make_brain(first_sentence_seconds=0.5, reply_timeout_seconds=5)
+    started = time.monotonic()
+    parts = say(brain, "What is the capital of Kenya?")
+    assert spoken(parts) == ["The language model took too long to answer."]
+    assert time.monotonic() - started < 2.5
+    errors = [p.fields for p in parts if isinstance(p, Note) and p.event == "error"]
+    assert errors[0]["kind"] == "ReplyTimeout"
+    assert spoken(say(brain, "And now?"))[0].startswith("You asked: And now")
+
+
+def test_an_answer_that_will_not_end_is_stopped_at_the_whole_reply_deadline(make_brain, server):
+    pieces = ["Nairobi is the capital. ", *(["and it goes on. "] * 400)]
+    server.script(Reply(pieces=pieces, delay_between=0.02))
+    brain = make_brain(reply_max_chars=20_000, whole_reply_seconds=1.0)
+    said = spoken(say(brain, "Tell me about Nairobi."))
+    assert said[0] == "Nairobi is the capital."
+    assert said[-1] == "The language model was taking too long, so I stopped there."
+    assert 3 < len(said) < 200
