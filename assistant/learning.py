@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from assistant.conversation import ConversationHistory, Exchange
+from assistant.evidence import evidence_problem
 from assistant.ollama import ChatMessage, ModelError, OllamaClient
 from assistant.reply import Note
 from memory import (
@@ -138,6 +139,11 @@ class Learner:
         ]
         raw = client.chat(messages, schema=EXTRACTION_SCHEMA, temperature=0.0)
         for fact in parse_extraction(raw, turn.user):
+            problem = evidence_problem(fact.statement, fact.evidence, turn.user)
+            if problem is not None:
+                # A model must not put words in a person's mouth, whatever the conversation said.
+                log.warning("not learning %r: %s", fact.statement, problem)
+                continue
             source = Source(Origin.EXTRACTED, utterance=turn.user, evidence=fact.evidence)
             try:
                 outcome = memory.remember(fact.statement, fact.kind, source)
