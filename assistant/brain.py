@@ -15,6 +15,15 @@ from dataclasses import dataclass
 from assistant.card_keeper import CardKeeper
 from assistant.conflict_question import Choice, ConflictQuestion
 from assistant.conversation import ConversationHistory
+from assistant.fact_repair import (
+    Correction,
+    ValueQuestion,
+    answer_value,
+    corrected_statement,
+    missing_value,
+    parse_correction,
+    value_prefix,
+)
 from assistant.learning import Learner
 from assistant.ollama import ChatMessage, ModelError, OllamaClient
 from assistant.prompt import build_system_prompt
@@ -26,7 +35,7 @@ from assistant.voice_commands import (
     parse_voice_command,
     to_second_person,
 )
-from audio import IncrementalSentenceSplitter
+from audio import IncrementalSentenceSplitter, Via
 from config import PersonalityCard
 from memory import (
     Action,
@@ -51,6 +60,22 @@ class BrainPolicy:
     ask_again_seconds: float = 24 * 3600
     reply_max_chars: int = 600
     """The most of one model answer said aloud (see ``assistant.reply_limit``)."""
+    correction_window_seconds: float = 30.0
+    """Audio seconds after a fact is stored in which "No, I said ..." corrects it (a follow-up
+    within the listener's window always does)."""
+
+
+MAX_VALUE_TRIES = 2
+"""How often Hearth asks for a value it did not catch before it lets the statement go."""
+
+
+@dataclass(frozen=True)
+class _JustStored:
+    """The fact the last turn stored, which the next utterance may correct."""
+
+    fact_id: int
+    text: str
+    t: float
 
 
 class Brain:
@@ -71,13 +96,14 @@ class Brain:
         self.history = history
         self.learner = learner
         self.policy = policy or BrainPolicy()
-        self._pending: ConflictQuestion | None = None
+        self._pending: ConflictQuestion | ValueQuestion | None = None
+        self._just_stored: _JustStored | None = None
         self.card: PersonalityCard | None = None
         """The personality card of the turn in progress (its voice says the sentences)."""
 
     @property
-    def pending_question(self) -> ConflictQuestion | None:
-        """The conflict question awaiting an answer, if any."""
+    def pending_question(self) -> ConflictQuestion | ValueQuestion | None:
+        """The question awaiting an answer (which fact is current, or a missing value), if any."""
         return self._pending
 
     def respond(self, heard: HeardUtterance) -> Iterator[ReplyPart]:
@@ -90,12 +116,33 @@ class Brain:
             yield Note("error", {"what": "personality card", "message": card_state.announce})
             yield Sentence(card_state.announce)
         pending, self._pending = self._pending, None
-        if pending is not None:
+        just_stored, self._just_stored = self._just_stored, None
+        if isinstance(pending, ConflictQuestion):
             choice = pending.interpret(heard.text, _choice_scores(heard))
             if choice is not None:
                 yield from self._settle(pending, choice)
                 return
             yield Note("conflict_unanswered", {"facts": [pending.older.id, pending.newer.id]})
+        elif isinstance(pending, ValueQuestion):
+            if parse_voice_command(heard.text) is None:
+                value = answer_value(heard.text)
+                if value is not None:
+                    yield from self._take_value(pending, value, heard)
+                    return
+                if pending.tries < MAX_VALUE_TRIES and len(heard.text.split()) <= 3:
+                    # Misheard again ("then"): once more, with a way to make it easier.
+                    yield from self._ask_value(
+                        ValueQuestion(pending.prefix, pending.fact_id, pending.utterance,
+                                      pending.tries + 1),
+                        "Sorry, I didn't catch that. You can spell it.",
+                    )  # fmt: skip
+                    return
+            yield Note("value_unanswered", {"asked": pending.text(), "heard": heard.text})
+        if just_stored is not None and self._may_correct(just_stored, heard):
+            correction = parse_correction(heard.text)
+            if correction is not None:
+                yield from self._correct(just_stored, correction, heard)
+                return
         command = parse_voice_command(heard.text)
         if command is not None:
             handlers = {
@@ -220,7 +267,16 @@ class Brain:
     # -- local commands --------------------------------------------------------------------------
 
     def _remember(self, statement: str, heard: HeardUtterance) -> Iterator[ReplyPart]:
-        source = Source(Origin.USER, utterance=heard.text, evidence=statement)
+        prefix = missing_value(statement)
+        if prefix is not None:
+            # "My favourite editor is then": the ear lost the value; storing it would keep a
+            # fact that says nothing. Ask for the missing part instead.
+            yield Note("memory", {"action": "value_missing", "heard": statement})
+            yield from self._ask_value(ValueQuestion(prefix, utterance=heard.text))
+            return
+        yield from self._store(statement, heard, Source(Origin.USER, heard.text, statement))
+
+    def _store(self, statement: str, heard: HeardUtterance, source: Source) -> Iterator[ReplyPart]:
         try:
             outcome = self.memory.remember(statement, guess_kind(statement), source, pinned=True)
         except MemoryInputError as error:
@@ -232,10 +288,63 @@ class Brain:
             yield from self._ask(ConflictQuestion(outcome.conflicts[0], outcome.fact))
             return
         said = to_second_person(outcome.fact.text or statement)
+        self._just_stored = _JustStored(outcome.fact.id, outcome.fact.text or statement, heard.t)
         if outcome.action is Action.MERGED:
             yield Sentence(f"I know. {said}.")
         else:
             yield Sentence(f"Okay, I'll remember that {mid_sentence(said)}.")
+
+    # -- setting a misheard fact right -----------------------------------------------------------
+
+    def _may_correct(self, stored: _JustStored, heard: HeardUtterance) -> bool:
+        within = 0 <= heard.t - stored.t <= self.policy.correction_window_seconds
+        return heard.via is Via.FOLLOW_UP or within
+
+    def _correct(
+        self, stored: _JustStored, correction: Correction, heard: HeardUtterance
+    ) -> Iterator[ReplyPart]:
+        if correction.right is None:  # "That's wrong." Then what is right?
+            question = ValueQuestion(value_prefix(stored.text), stored.fact_id, heard.text)
+            yield from self._ask_value(question, "Sorry.")
+            return
+        text = corrected_statement(stored.text, correction)
+        yield from self._apply_correction(stored.fact_id, text, heard)
+
+    def _apply_correction(
+        self, fact_id: int, text: str, heard: HeardUtterance
+    ) -> Iterator[ReplyPart]:
+        source = Source(Origin.USER, utterance=heard.text, evidence=text)
+        try:
+            outcome = self.memory.correct(fact_id, text, source, guess_kind(text))
+        except MemoryInputError as error:
+            log.info("correction no longer applies: %s", error)
+            yield Note("error", {"what": "memory", "message": str(error)})
+            yield Sentence("I couldn't change that one.")
+            return
+        yield Note("memory", _outcome_fields(outcome))
+        if outcome.conflicts:
+            yield from self._ask(ConflictQuestion(outcome.conflicts[0], outcome.fact))
+            return
+        self._just_stored = _JustStored(fact_id, outcome.fact.text or text, heard.t)
+        said = to_second_person(outcome.fact.text or text)
+        yield Sentence(f"Sorry about that. {said[:1].upper()}{said[1:]}.")
+
+    def _ask_value(self, question: ValueQuestion, before: str | None = None) -> Iterator[ReplyPart]:
+        self._pending = question
+        text = question.text() if before is None else f"{before} {question.text()}"
+        yield Note("value_question", {"text": text, "fact": question.fact_id})
+        yield Sentence(text)
+        yield AwaitAnswer({}, ())
+
+    def _take_value(
+        self, question: ValueQuestion, value: str, heard: HeardUtterance
+    ) -> Iterator[ReplyPart]:
+        statement = question.statement(value)
+        if question.fact_id is not None:
+            yield from self._apply_correction(question.fact_id, statement, heard)
+            return
+        utterance = f"{question.utterance} / {heard.text}"
+        yield from self._store(statement, heard, Source(Origin.USER, utterance, statement))
 
     def _forget(self, description: str, heard: HeardUtterance) -> Iterator[ReplyPart]:
         try:

@@ -229,8 +229,15 @@ class Memory:
 
     # -- correcting ------------------------------------------------------------------------------
 
-    def correct(self, fact_id: int, text: str, source: Source | None = None) -> RememberOutcome:
-        """Set right the wording of a fact that was misheard ("No, I said Vim").
+    def correct(
+        self,
+        fact_id: int,
+        text: str,
+        source: Source | None = None,
+        kind: str | Kind | None = None,
+    ) -> RememberOutcome:
+        """Set right the wording of a fact that was misheard ("No, I said Vim"); ``kind``, when
+        given, replaces the kind too (a misheard word can change it).
 
         The fact takes the new wording; the misheard one stays in its history, in a ``correct``
         entry, never silently rewritten. The corrected fact is then compared with the rest of the
@@ -243,17 +250,19 @@ class Memory:
         vector = self._embed(text)
         with self._writing():
             fact = self._active(fact_id)
-            self.store.correct_fact(fact_id, text, source)
+            new_kind = fact.kind if kind is None else _kind(kind)
+            self.store.correct_fact(fact_id, text, new_kind, source)
             self.store.append_history(
-                fact_id, HistoryAction.CORRECT, text, detail={"misheard_text": fact.text}
-            )
+                fact_id, HistoryAction.CORRECT, text,
+                detail={"misheard_text": fact.text, "kind": new_kind.value},
+            )  # fmt: skip
             self.store.set_keys(fact_id, index_keys(text))
             if vector is not None and self._embedder is not None:
                 self.store.set_vector(fact_id, self._embedder.model, vector)
                 if self._vectors is not None:
                     self._vectors.add(fact_id, vector)
-            judged = [(f, j) for f, j in self._compare(text, fact.kind, vector) if f.id != fact_id]
-            linked, misses = self._link_related(fact_id, text, fact.kind, judged)
+            judged = [(f, j) for f, j in self._compare(text, new_kind, vector) if f.id != fact_id]
+            linked, misses = self._link_related(fact_id, text, new_kind, judged)
             final = self.store.get_fact(fact_id)
             assert final is not None
             conflicts = tuple(self.store.facts_by_ids([f.id for f in linked]))

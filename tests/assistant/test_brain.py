@@ -334,3 +334,103 @@ def test_a_model_cannot_plant_facts_the_user_never_stated(make_brain, server):
     say(brain, "What is the capital of Kenya?")
     assert brain.learner.wait_idle(20)
     assert brain.memory.facts() == []
+
+
+def history_actions(brain: Brain, fact_id: int) -> list[str]:
+    return [entry.action.value for entry in brain.memory.history(fact_id)]
+
+
+@pytest.mark.parametrize(
+    "correction",
+    ["No, I said Vim.", "That's wrong, it's Vim.", "Not then, Vim.", "V I M.", "Vee eye em.",
+     "No, I said my favourite editor is Vim."],
+)  # fmt: skip
+def test_a_misheard_fact_is_corrected_in_the_next_breath(make_brain, server, correction):
+    brain = make_brain()
+    assert spoken(say(brain, "Remember that my favourite editor is Vin.")) == [
+        "Okay, I'll remember that your favourite editor is Vin."
+    ]
+    parts = say(brain, correction)
+    assert spoken(parts) == ["Sorry about that. Your favourite editor is Vim."]
+    [fact] = brain.memory.facts()
+    assert fact.text == "My favourite editor is Vim"
+    assert history_actions(brain, fact.id) == ["add", "correct"]
+    assert brain.memory.history(fact.id)[-1].detail["misheard_text"] == (
+        "My favourite editor is Vin"
+    )
+    assert any(isinstance(p, Note) and p.fields.get("action") == "corrected" for p in parts)
+    assert server.chat_requests() == []
+
+
+def test_a_correction_only_applies_to_the_fact_just_stored(make_brain, server):
+    brain = make_brain()
+    say(brain, "Remember that my favourite editor is Vin.")
+    say(brain, "What is the capital of Kenya?")  # another turn in between
+    say(brain, "No, I said Vim.")  # now it is for the model, not a correction
+    assert [f.text for f in brain.memory.facts()] == ["My favourite editor is Vin"]
+    assert server.chat_requests()[-1]["messages"][-1]["content"] == "No, I said Vim."
+
+
+def test_a_correction_that_reveals_a_conflict_is_asked(make_brain):
+    brain = make_brain()
+    say(brain, "Remember that my sister lives in Madrid.")
+    assert spoken(say(brain, "Remember that my mister lives in Barcelona.")) == [
+        "Okay, I'll remember that your mister lives in Barcelona."  # misheard: no conflict yet
+    ]
+    parts = say(brain, "No, I said my sister lives in Barcelona.")
+    assert spoken(parts) == [
+        "Earlier you told me your sister lives in Madrid; now you say Barcelona. "
+        "Which one is current?"
+    ]
+    assert len(brain.memory.conflicts()) == 1
+    assert spoken(say(brain, "Barcelona.")) == ["Got it: Barcelona it is."]
+    assert [f.text for f in brain.memory.facts()] == ["My sister lives in Barcelona"]
+
+
+@pytest.mark.parametrize("heard", ["my favourite editor is then", "my favourite editor has been",
+                                   "my favourite editor is"])  # fmt: skip
+def test_a_statement_without_its_value_is_asked_about_not_stored(make_brain, heard):
+    brain = make_brain()
+    parts = say(brain, f"Remember that {heard}.")
+    assert spoken(parts) == ["Your favourite editor is what?"]
+    assert brain.memory.facts() == []
+    assert any(isinstance(p, AwaitAnswer) for p in parts)
+    assert brain.pending_question is not None
+    assert spoken(say(brain, "Vim.")) == ["Okay, I'll remember that your favourite editor is Vim."]
+    [fact] = brain.memory.facts()
+    assert fact.text == "My favourite editor is Vim"
+    assert fact.source.utterance == f"Remember that {heard}. / Vim."
+
+
+def test_a_value_misheard_again_is_asked_once_more_then_let_go(make_brain, server):
+    brain = make_brain()
+    say(brain, "Remember that my favourite editor is then.")
+    assert spoken(say(brain, "Then.")) == [
+        "Sorry, I didn't catch that. You can spell it. Your favourite editor is what?"
+    ]
+    assert spoken(say(brain, "V I M.")) == [
+        "Okay, I'll remember that your favourite editor is Vim."
+    ]
+    say(brain, "Remember that my favourite colour is.")
+    say(brain, "Um.")
+    parts = say(brain, "Then.")  # a third miss: the question is dropped, the model answers
+    assert any(isinstance(p, Note) and p.event == "value_unanswered" for p in parts)
+    assert [f.text for f in brain.memory.facts()] == ["My favourite editor is Vim"]
+
+
+def test_a_new_request_instead_of_the_value_is_answered(make_brain, server):
+    brain = make_brain()
+    say(brain, "Remember that my favourite editor is then.")
+    parts = say(brain, "What is the capital of Kenya?")
+    assert spoken(parts)[0].startswith("You asked: What is the capital of Kenya")
+    assert brain.memory.facts() == [] and brain.pending_question is None
+
+
+def test_a_bare_thats_wrong_asks_for_the_right_value(make_brain):
+    brain = make_brain()
+    say(brain, "Remember that my dog is called Rax.")
+    assert spoken(say(brain, "That's wrong.")) == ["Sorry. Your dog is called what?"]
+    assert spoken(say(brain, "Rex.")) == ["Sorry about that. Your dog is called Rex."]
+    [fact] = brain.memory.facts()
+    assert fact.text == "My dog is called Rex"
+    assert history_actions(brain, fact.id) == ["add", "correct"]

@@ -25,7 +25,7 @@ def test_a_correction_keeps_the_misheard_wording_in_the_history(memory):
     last = memory.history(fact.id)[-1]
     assert last.action is HistoryAction.CORRECT
     assert last.text == "My dog is called Rex"
-    assert last.detail == {"misheard_text": "My dog is called Rax"}
+    assert last.detail == {"misheard_text": "My dog is called Rax", "kind": "person"}
     # Found by its new words, not by the misheard ones.
     assert memory.find("my dog is called Rex").id == fact.id
     assert [f.text for f in memory.facts()] == ["My dog is called Rex"]
@@ -33,12 +33,13 @@ def test_a_correction_keeps_the_misheard_wording_in_the_history(memory):
 
 def test_a_correction_can_reveal_a_conflict(memory):
     emacs = memory.remember("My favourite editor is Emacs", "preference").fact
-    misheard = memory.remember("My favourite train is then", "preference").fact
-    outcome = memory.correct(misheard.id, "My favourite editor is Vim")
+    misheard = memory.remember("Vim is my favourite train", "fact").fact
+    outcome = memory.correct(misheard.id, "My favourite editor is Vim", kind="preference")
     assert outcome.action is Action.CONFLICT
     assert [f.id for f in outcome.conflicts] == [emacs.id]
     assert memory.get(emacs.id).conflicts_with == (misheard.id,)
     assert memory.get(misheard.id).status is FactStatus.ACTIVE
+    assert memory.get(misheard.id).kind.value == "preference"
 
 
 def test_only_an_active_fact_can_be_corrected(memory):
