@@ -308,6 +308,15 @@ class Brain:
             yield from self._ask_value(question, "Sorry.")
             return
         text = corrected_statement(stored.text, correction)
+        if text.casefold() == stored.text.casefold():
+            # The ear made the same mistake twice: saying "sorry" and changing nothing would
+            # pretend it was fixed. Ask for it another way instead.
+            question = ValueQuestion(value_prefix(stored.text), stored.fact_id, heard.text)
+            said = to_second_person(stored.text)
+            yield from self._ask_value(
+                question, f"I still hear {mid_sentence(said)}. Could you say it another way?"
+            )
+            return
         yield from self._apply_correction(stored.fact_id, text, heard)
 
     def _apply_correction(

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from assistant.voice_commands import as_statement, to_second_person
-from assistant.wording import FUNCTION_WORDS, NEGATIONS, is_function_word, words
+from assistant.wording import FUNCTION_WORDS, NEGATIONS, content_words, is_function_word, words
 
 _LINKS = (
     "has been", "have been", "is called", "are called", "is named", "is", "are", "am", "was",
@@ -59,6 +59,8 @@ _NOT_VALUES = frozenset(
     "that's it|that's fine|that's right|right|correct|great|perfect|cool|stop|sorry".split("|")
 )
 """What follows "no" in "no thanks", "no worries": manners, not a value."""
+_AS_IN = re.compile(r"^(?P<value>.+?),?\s+(?:like|as in)\s+(?P<example>.+)$", re.I)
+""""Ingrid, like Ingrid Bergman": the value, then an example that holds it."""
 MAX_VALUE_WORDS = 5
 """An answer longer than this is a new request, not the value asked for."""
 
@@ -138,9 +140,11 @@ def parse_correction(utterance: str) -> Correction | None:
         return Correction(spelled)
     if not _WRONG_CUE.match(text):
         return None
-    rest = _LEAD_INS.sub("", text).strip(" ,.;:!-")
+    rest = _without_example(_LEAD_INS.sub("", text).strip(" ,.;:!-"))
     if rest.lower() in _NOT_VALUES:
         return None  # "no thanks", "no, that's right": not a correction at all
+    if _LINK.search(rest) and len(words(rest)) >= 3:
+        return Correction(rest)  # the whole statement said again, however long
     return Correction(_value(rest))
 
 
@@ -158,15 +162,16 @@ def corrected_statement(statement: str, correction: Correction) -> str:
     value (after the last linking word, else the last word); a whole statement replaces all."""
     assert correction.right is not None
     right = correction.right
-    if _LINK.search(right) and len(words(right)) >= 3:
-        return as_statement(right)
+    prefix = value_prefix(statement)
+    said_again = set(content_words(words(right))) & set(content_words(words(prefix)))
+    if _LINK.search(right) and len(words(right)) >= 3 and said_again:
+        return as_statement(right)  # the whole statement, said again ("No, I said my cat ...")
     if correction.wrong:
         pattern = re.compile(rf"\b{re.escape(correction.wrong)}\b", re.I)
         found = list(pattern.finditer(statement))
         if found:
             last = found[-1]
             return as_statement(statement[: last.start()] + right + statement[last.end() :])
-    prefix = value_prefix(statement)
     return as_statement(f"{prefix} {right}" if prefix else right)
 
 
@@ -189,6 +194,14 @@ def spelled_word(text: str) -> str | None:
     return word[0].upper() + word[1:]
 
 
+def _without_example(text: str) -> str:
+    """ "Ingrid, like Ingrid Bergman" -> "Ingrid"; anything else as it is."""
+    example = _AS_IN.match(text)
+    if example and set(words(example["value"])) <= set(words(example["example"])):
+        return example["value"]
+    return text
+
+
 def _value(text: str) -> str | None:
     """The value words of an answer, tidied; None when they are only small words or too many."""
     text = text.strip(" ,.;:!-")
@@ -197,6 +210,7 @@ def _value(text: str) -> str | None:
     spelled = spelled_word(text)
     if spelled is not None:
         return spelled
+    text = _without_example(text)
     value = words(text)
     if not value or len(value) > MAX_VALUE_WORDS:
         return None

@@ -434,3 +434,17 @@ def test_a_bare_thats_wrong_asks_for_the_right_value(make_brain):
     [fact] = brain.memory.facts()
     assert fact.text == "My dog is called Rex"
     assert history_actions(brain, fact.id) == ["add", "correct"]
+
+
+def test_the_same_mishearing_twice_is_not_taken_for_a_correction(make_brain):
+    brain = make_brain()
+    say(brain, "Remember that my cat is called angry.")
+    assert spoken(say(brain, "No, I said angry.")) == [
+        "I still hear your cat is called angry. Could you say it another way? "
+        "Your cat is called what?"
+    ]
+    assert [e.action.value for e in brain.memory.history(1)] == ["add"]
+    assert spoken(say(brain, "Ingrid, like Ingrid Bergman.")) == [
+        "Sorry about that. Your cat is called Ingrid."
+    ]
+    assert brain.memory.history(1)[-1].detail["misheard_text"] == "My cat is called angry"

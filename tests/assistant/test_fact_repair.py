@@ -50,6 +50,9 @@ def test_a_missing_value_is_found(statement, prefix):
         ("Vee eye em.", Correction("Vim")),  # letters as Whisper writes them
         ("It's spelled V I M.", Correction("Vim")),
         ("No, I said my favourite editor is Vim.", Correction("my favourite editor is Vim")),
+        ("No, I said my cat is called in Greek.", Correction("my cat is called in Greek")),
+        ("No, I said Ingrid, like Ingrid Bergman.", Correction("Ingrid")),
+        ("No, Ingrid as in Ingrid Bergman.", Correction("Ingrid")),
         ("That's wrong.", Correction(None)),
         ("No.", Correction(None)),
     ],
