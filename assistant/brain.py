@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from assistant.card_keeper import CardKeeper
+from assistant.chat_client import ChatClient, ChatMessage
 from assistant.conflict_question import Choice, ConflictQuestion
 from assistant.conversation import ConversationHistory
 from assistant.fact_repair import (
@@ -25,7 +26,7 @@ from assistant.fact_repair import (
     value_prefix,
 )
 from assistant.learning import Learner
-from assistant.ollama import ChatMessage, ModelError, OllamaClient
+from assistant.model_errors import ModelError
 from assistant.prompt import build_system_prompt
 from assistant.reply import AwaitAnswer, HeardUtterance, Note, ReplyPart, Sentence
 from assistant.reply_limit import SpokenBudget
@@ -84,7 +85,7 @@ class Brain:
     def __init__(
         self,
         memory: Memory,
-        client: OllamaClient,
+        client: ChatClient,
         cards: CardKeeper,
         history: ConversationHistory,
         learner: Learner | None = None,

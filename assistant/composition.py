@@ -6,11 +6,13 @@ from pathlib import Path
 
 from assistant.brain import Brain, BrainPolicy
 from assistant.card_keeper import CardKeeper
+from assistant.chat_client import ChatClient
 from assistant.conversation import ConversationHistory
 from assistant.learning import Learner
 from assistant.memory_setup import open_memory
 from assistant.ollama import OllamaClient
-from config import Settings, find_card
+from assistant.openai_chat import OpenAIClient
+from config import OllamaSettings, Settings, find_card
 
 
 def build_brain(settings: Settings, database: Path | None, card: Path | None) -> Brain:
@@ -22,7 +24,7 @@ def build_brain(settings: Settings, database: Path | None, card: Path | None) ->
     learner = (
         Learner(
             lambda: open_memory(settings, database),
-            lambda: OllamaClient(settings.ollama),
+            lambda: make_chat_client(settings.ollama),
             learn_facts=conversation.learn_facts,
         )
         if conversation.learn_facts or conversation.compaction
@@ -30,7 +32,7 @@ def build_brain(settings: Settings, database: Path | None, card: Path | None) ->
     )
     return Brain(
         memory=open_memory(settings, database),
-        client=OllamaClient(settings.ollama),
+        client=make_chat_client(settings.ollama),
         cards=CardKeeper(find_card(card)),
         history=ConversationHistory(conversation.history_chars, conversation.compaction),
         learner=learner,
@@ -39,3 +41,8 @@ def build_brain(settings: Settings, database: Path | None, card: Path | None) ->
             reply_max_chars=conversation.reply_max_chars,
         ),
     )
+
+
+def make_chat_client(settings: OllamaSettings) -> ChatClient:
+    """The client for the configured model API: Ollama's, or an OpenAI-compatible server's."""
+    return OpenAIClient(settings) if settings.api == "openai" else OllamaClient(settings)

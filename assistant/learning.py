@@ -14,9 +14,10 @@ import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from assistant.chat_client import ChatClient, ChatMessage
 from assistant.conversation import ConversationHistory, Exchange
 from assistant.evidence import evidence_problem
-from assistant.ollama import ChatMessage, ModelError, OllamaClient
+from assistant.model_errors import ModelError
 from assistant.reply import Note
 from memory import (
     EXTRACTION_INSTRUCTIONS,
@@ -60,7 +61,7 @@ class Learner:
     def __init__(
         self,
         open_memory: Callable[[], Memory],
-        open_client: Callable[[], OllamaClient],
+        open_client: Callable[[], ChatClient],
         learn_facts: bool = True,
     ):
         self._open_memory = open_memory
@@ -116,7 +117,7 @@ class Learner:
             memory.close()
             client.close()
 
-    def _learn(self, turn: _Turn, memory: Memory, client: OllamaClient) -> None:
+    def _learn(self, turn: _Turn, memory: Memory, client: ChatClient) -> None:
         if self._learn_facts:
             try:
                 self._extract(turn, memory, client)
@@ -132,7 +133,7 @@ class Learner:
             else:
                 self._outbox.put(_Summary(turn.folded, summary))
 
-    def _extract(self, turn: _Turn, memory: Memory, client: OllamaClient) -> None:
+    def _extract(self, turn: _Turn, memory: Memory, client: ChatClient) -> None:
         messages = [
             ChatMessage("system", EXTRACTION_INSTRUCTIONS),
             ChatMessage("user", extraction_request(turn.user, turn.reply)),

@@ -11,14 +11,11 @@ import ipaddress
 import json
 import logging
 import os
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager, suppress
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
-import httpx
-
+from assistant.chat_client import ChatClient, ChatMessage, StreamedPiece
 from assistant.model_errors import (
     MalformedReply,
     ModelError,
@@ -27,7 +24,7 @@ from assistant.model_errors import (
     ReplyTimeout,
     StreamCut,
 )
-from assistant.model_stream import ReplyDeadline, stream_lines, transport_errors
+from assistant.model_stream import ReplyDeadline
 from config import OllamaSettings
 
 __all__ = [
@@ -49,18 +46,6 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 DEFAULT_PORT = 11434
-
-
-@dataclass(frozen=True)
-class ChatMessage:
-    """One message of a chat: role is system, user or assistant."""
-
-    role: str
-    content: str
-
-    def to_json(self) -> dict[str, str]:
-        """The message as Ollama's wire format has it."""
-        return {"role": self.role, "content": self.content}
 
 
 class OllamaUnreachable(ModelUnreachable):
@@ -138,94 +123,45 @@ def parse_ollama_host(value: str) -> str:
     return f"{base}/{path}".rstrip("/") if path else base
 
 
-class OllamaClient:
+class OllamaClient(ChatClient):
     """A small client for the parts of Ollama's API Hearth uses."""
 
-    def __init__(self, settings: OllamaSettings, environ: Mapping[str, str] | None = None):
-        self.settings = settings
-        self.base_url = ollama_base_url(settings, environ)
-        timeout = httpx.Timeout(
-            connect=settings.connect_timeout_seconds,
-            read=settings.reply_timeout_seconds,
-            write=settings.connect_timeout_seconds,
-            pool=settings.connect_timeout_seconds,
-        )
-        # trust_env=False: a proxy meant for the internet must not swallow a LAN model server.
-        self._http = httpx.Client(base_url=self.base_url, timeout=timeout, trust_env=False)
+    chat_path = "/api/chat"
+    unreachable = OllamaUnreachable
+    http_error = OllamaHttpError
 
-    def close(self) -> None:
-        """Release the connection pool."""
-        self._http.close()
+    def __init__(self, settings: OllamaSettings, environ: Mapping[str, str] | None = None):
+        super().__init__(settings, ollama_base_url(settings, environ))
+
+    def pulled_models(self) -> list[str]:
+        """Names of the models Ollama has pulled (``/api/tags``)."""
+        body = self._get_json("/api/tags")
+        try:
+            return [model["name"] for model in body["models"]]
+        except (KeyError, TypeError) as exc:
+            raise MalformedReply("unexpected /api/tags body") from exc
 
     def _options(self, temperature: float | None = None) -> dict[str, Any]:
         return {
             "num_ctx": self.settings.context_tokens,
-            "temperature": self.settings.temperature if temperature is None else temperature,
+            "temperature": self._temperature(temperature),
         }
 
-    def deadline(self) -> ReplyDeadline:
-        """Fresh deadlines for one spoken reply, from the settings."""
-        return ReplyDeadline(
-            self.settings.first_sentence_seconds, self.settings.whole_reply_seconds
-        )
-
-    def chat_stream(
-        self, messages: Sequence[ChatMessage], deadline: ReplyDeadline | None = None
-    ) -> Iterator[str]:
-        """Stream a reply's text pieces as they arrive.
-
-        ``deadline`` (else :meth:`deadline`) bounds the time to the first sentence and to the
-        whole reply; the caller tells it when a first sentence is complete. Raises a ModelError
-        subclass on any failure; pieces already yielded stay yielded, so a caller that speaks
-        them as they come keeps what was said.
-        """
-        body = {
+    def _stream_body(self, messages: Sequence[ChatMessage]) -> dict[str, Any]:
+        return {
             "model": self.settings.model,
             "messages": [message.to_json() for message in messages],
             "stream": True,
             "keep_alive": self.settings.keep_alive,
             "options": self._options(),
         }
-        lines = stream_lines(
-            lambda: self._http.stream("POST", "/api/chat", json=body),
-            self._check_status,
-            deadline or self.deadline(),
-            self._errors,
-        )
-        try:
-            for line in lines:
-                if not line.strip():
-                    continue
-                chunk = _decode_chunk(line)
-                if "error" in chunk:
-                    raise OllamaHttpError(200, str(chunk["error"]))
-                piece = chunk.get("message", {}).get("content", "")
-                if not isinstance(piece, str):
-                    raise MalformedReply(f"message content is not text: {line[:200]!r}")
-                if piece:
-                    yield piece
-                if chunk.get("done"):
-                    break
-            else:
-                raise StreamCut("the stream ended without a done chunk")
-            # Ollama ends the body right after ``done``; read to that end, so the connection goes
-            # back to the pool for the next turn instead of being closed and opened again.
-            with suppress(ModelError):
-                for _ in lines:
-                    pass
-        finally:
-            lines.close()
 
-    def chat(
+    def _whole_body(
         self,
         messages: Sequence[ChatMessage],
-        schema: Mapping[str, Any] | None = None,
-        temperature: float | None = None,
-    ) -> str:
-        """One whole reply (not streamed); with ``schema``, Ollama's structured output as JSON.
-
-        Bounded as a whole by ``whole_reply_seconds``.
-        """
+        schema: Mapping[str, Any] | None,
+        temperature: float | None,
+    ) -> dict[str, Any]:
         body: dict[str, Any] = {
             "model": self.settings.model,
             "messages": [message.to_json() for message in messages],
@@ -235,47 +171,32 @@ class OllamaClient:
         }
         if schema is not None:
             body["format"] = dict(schema)
-        whole = self.settings.whole_reply_seconds
-        text = "\n".join(
-            stream_lines(
-                lambda: self._http.stream("POST", "/api/chat", json=body),
-                self._check_status,
-                ReplyDeadline(whole, whole),
-                self._errors,
-            )
-        )
+        return body
+
+    def _read_line(self, line: str) -> StreamedPiece:
+        if not line.strip():
+            return StreamedPiece()
+        chunk = _decode_chunk(line)
+        if "error" in chunk:
+            raise OllamaHttpError(200, str(chunk["error"]))
+        piece = chunk.get("message", {}).get("content", "")
+        if not isinstance(piece, str):
+            raise MalformedReply(f"message content is not text: {line[:200]!r}")
+        return StreamedPiece(piece, bool(chunk.get("done")))
+
+    def _whole_content(self, text: str) -> object:
         try:
-            content = json.loads(text)["message"]["content"]
+            return json.loads(text)["message"]["content"]
         except (ValueError, KeyError, TypeError) as exc:
             raise MalformedReply(f"unexpected reply body: {text[:200]!r}") from exc
-        if not isinstance(content, str):
-            raise MalformedReply("message content is not text")
-        return content
 
-    def pulled_models(self) -> list[str]:
-        """Names of the models Ollama has pulled (``/api/tags``)."""
-        with self._errors():
-            response = self._http.get("/api/tags")
-            self._check_status(response)
-            try:
-                return [model["name"] for model in response.json()["models"]]
-            except (ValueError, KeyError, TypeError) as exc:
-                raise MalformedReply("unexpected /api/tags body") from exc
+    def _error_message(self, body: object) -> str:
+        return str(body.get("error", "")) if isinstance(body, dict) else ""
 
-    def _check_status(self, response: httpx.Response) -> None:
-        if response.status_code < 400:
-            return
-        response.read()
-        try:
-            message = str(response.json().get("error", ""))
-        except ValueError:
-            message = response.text[:200]
-        if response.status_code == 404 and "not found" in message and "model" in message:
-            raise ModelNotPulled(self.settings.model)
-        raise OllamaHttpError(response.status_code, message or response.reason_phrase)
-
-    def _errors(self) -> AbstractContextManager[None]:
-        return transport_errors(self.base_url, OllamaUnreachable)
+    def _missing_model(self, status: int, message: str) -> ModelError | None:
+        if status == 404 and "not found" in message and "model" in message:
+            return ModelNotPulled(self.settings.model)
+        return None
 
 
 def _decode_chunk(line: str) -> dict[str, Any]:

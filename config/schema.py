@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Annotated, Literal
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 MAX_SECONDS = 86_400.0
 """No duration in the settings is longer than a day: a larger one (1e308) is a typo, and the audio
@@ -28,10 +28,16 @@ class Section(BaseModel):
 
 
 class OllamaSettings(Section):
-    """Where the language model lives and how it is asked."""
+    """Where the language model lives and how it is asked (Ollama, or an OpenAI-compatible
+    server such as llama.cpp's ``llama-server``, LM Studio or vLLM)."""
 
+    api: Literal["ollama", "openai"] = "ollama"
+    """``ollama``: Ollama's ``/api/chat``. ``openai``: ``/v1/chat/completions`` with server-sent
+    events, as llama.cpp's server, LM Studio and vLLM speak it (``url`` is then required)."""
     url: str | None = None
     """Base address; empty: ``OLLAMA_HOST`` as Ollama's own clients read it, else the local one."""
+    api_key: str | None = None
+    """Sent as a bearer token when set (``openai`` servers started with a key); never logged."""
     model: str = "llama3.2:3b"
     keep_alive: str = "10m"
     """How long Ollama keeps the model loaded after a request (Ollama's duration syntax)."""
@@ -64,6 +70,12 @@ class OllamaSettings(Section):
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ValueError(f"{url!r} is not an http:// or https:// address with a host")
         return url
+
+    @model_validator(mode="after")
+    def _openai_needs_an_address(self) -> OllamaSettings:
+        if self.api == "openai" and not self.url:
+            raise ValueError("api: openai needs the server's url (OLLAMA_HOST is Ollama's)")
+        return self
 
 
 class EmbedderSettings(Section):

@@ -241,3 +241,29 @@ def test_each_sentence_is_made_while_the_one_before_plays(hearth, ollama):
     # And each sentence is said whole, once, in order.
     said = [e["job"] for e in run.of("speak_start")]
     assert said == [1, 2, 3]
+
+
+def test_an_openai_compatible_server_answers_aloud_and_its_failures_are_spoken(hearth, tmp_path):
+    from tests.openai_server import OpenAIServer
+
+    server = OpenAIServer().start()
+    try:
+        server.script(
+            Reply(text="Nairobi is the capital of Kenya. It is high and green.", cut_after=6),
+            Reply(status=503, error="loading model"),
+            Reply(text="Kampala is the capital of Uganda."),
+        )
+        parts = [silence(1.0)]
+        for question in ("Hey Jarvis, tell me about Kenya.", "And about Uganda?",
+                         "What is the capital of Uganda?"):  # fmt: skip
+            parts += [speech(question), silence(9.0)]
+        run = hearth(timeline(*parts), f"ollama:\n  api: openai\n  url: {server.url}/v1\n")
+        assert run.returncode == 0, run.summary()
+        replies = [r["text"] for r in run.of("reply")]
+        assert replies[0].startswith("Nairobi is the capital of Kenya.")
+        assert replies[0].endswith("My answer was cut off.")
+        assert "code 503" in replies[1]
+        assert replies[2] == "Kampala is the capital of Uganda."
+        assert server.chat_requests()[0]["messages"][0]["role"] == "system"
+    finally:
+        server.stop()
