@@ -42,17 +42,18 @@ class EventLog:
 
     def close(self) -> None:
         """Close the file."""
-        if self._file is not None:
+        file, self._file = self._file, None
+        if file is not None:
             try:
-                self._file.close()
+                file.close()
             except OSError as error:
+                self._file = file
                 self._give_up(error)
-            self._file = None
 
     def _give_up(self, error: OSError) -> None:
         self.failure = f"cannot write the events to {self.path}: {error.strerror or error}"
         log.error("%s; going on without them", self.failure)
-        with contextlib.suppress(OSError):
-            assert self._file is not None
-            self._file.close()  # may fail again on the unwritten rest; that rest is lost anyway
-        self._file = None
+        file, self._file = self._file, None
+        if file is not None:
+            with contextlib.suppress(OSError):
+                file.close()  # may fail again on the unwritten rest; that rest is lost anyway

@@ -44,7 +44,7 @@ NEGATIONS = frozenset(
 """Words that turn a statement round: they count as content, on both sides of a comparison."""
 
 _WORD = re.compile(r"[\w]+(?:'[\w]+)?")
-_FUZZY_MIN_CHARS = 6
+_FUZZY_MIN_STEM = 5
 _FUZZY_RATIO = 0.85
 """Spelling variants ("favourite" / "favorite") match; short words and numbers must be exact."""
 
@@ -76,7 +76,7 @@ def same_word(a: str, b: str) -> bool:
     stem_a, stem_b = stem(a), stem(b)
     if stem_a == stem_b:
         return True
-    if min(len(stem_a), len(stem_b)) < _FUZZY_MIN_CHARS - 1 or not (a + b).isalpha():
+    if min(len(stem_a), len(stem_b)) < _FUZZY_MIN_STEM or not (a + b).isalpha():
         return False
     return SequenceMatcher(None, stem_a, stem_b).ratio() >= _FUZZY_RATIO
 

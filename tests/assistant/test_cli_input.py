@@ -138,3 +138,15 @@ def test_an_infinite_duration_is_refused_before_running(tmp_path, recording):
     config.write_text("listener:\n  follow_up_seconds: .inf\n")
     refused(hearth(tmp_path, "--config", str(config), "run", "--input", str(recording)),
             "listener.follow_up_seconds", "finite number")  # fmt: skip
+
+
+def test_the_event_log_gives_up_a_file_that_takes_no_more_and_goes_on(tmp_path):
+    from assistant.event_log import EventLog
+
+    seen = []
+    log = EventLog(Path("/dev/full"), seen.append)
+    log.write({"t": 0.0, "event": "wake"})
+    log.write({"t": 1.0, "event": "utterance", "text": "hello"})
+    log.close()
+    assert log.failure == "cannot write the events to /dev/full: No space left on device"
+    assert [record["event"] for record in seen] == ["wake", "utterance"]  # the watcher still sees
