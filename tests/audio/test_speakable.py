@@ -144,3 +144,8 @@ def test_lone_surrogates_are_never_handed_to_the_voice() -> None:
     said = speakable("Here you go \ud83d, and \udcff done.")
     assert said == "Here you go, and done."
     said.encode("utf-8")
+
+
+def test_control_characters_are_never_handed_to_the_voice() -> None:
+    # A NUL (a model's "\\u0000") made Piper raise ValueError for the whole sentence.
+    assert speakable("Nul\x00here and a bell\x07 too.") == "Nul here and a bell too."
