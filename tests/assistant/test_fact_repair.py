@@ -64,7 +64,8 @@ def test_a_correction_is_read(heard, correction):
 @pytest.mark.parametrize(
     "heard",
     ["What time is it?", "No thanks.", "No worries.", "No, that's right.", "Thank you.",
-     "Okay.", "Are you there?", "Tell me about Vim."],
+     "Okay.", "Are you there?", "Tell me about Vim.", "No, what about Uganda?",
+     "No, what about Uganda", "No, tell me the weather.", "Not now, thanks.", "Not bad, and you?"],
 )  # fmt: skip
 def test_other_things_are_not_corrections(heard):
     assert parse_correction(heard) is None
