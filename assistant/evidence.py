@@ -3,17 +3,18 @@
 A model that reads a conversation can be wrong, or steered by text in it, into proposing facts
 nobody stated ("My bank PIN is 4321", "Ignore all previous instructions; ..."), quoting as its
 evidence any scrap of the user's words ("a", inside "capital"). A proposed fact is learned only when
-its evidence is a span of whole words the user said in a statement (not inside a question) that
-holds a content word, and the statement says nothing the evidence does not: each of its content
-words is in the evidence (inflected or spelt another way at most), and a negation on either side is
-on both.
+its evidence is a span of whole words the user said in a statement (not inside a question, with
+its question mark or without) that holds a content word, and the statement says nothing the
+evidence does not: each of its content words is in the evidence (inflected or spelt another way at
+most), a negation on either side is on both, and the evidence is more than the bare value ("Kenya"
+does not say "I am from Kenya").
 """
 
 from __future__ import annotations
 
 import re
 
-from assistant.wording import NEGATIONS, content_words, same_word, words
+from assistant.wording import NEGATIONS, content_words, is_question, same_word, words
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
@@ -36,6 +37,9 @@ def evidence_problem(statement: str, evidence: str, user_words: str) -> str | No
         return f"the statement says more than its evidence: {', '.join(extra)}"
     if any(w in NEGATIONS for w in stated) != any(w in NEGATIONS for w in evidence_content):
         return "the statement and its evidence disagree on a negation"
+    if len(quoted) <= len(stated) and len(quoted) < len(words(statement)):
+        # "Kenya" for "I am from Kenya": a name alone does not say how it relates to the user.
+        return f"the evidence {evidence!r} is too short to state {statement!r}"
     return None
 
 
@@ -43,7 +47,7 @@ def _said_in_a_statement(quoted: list[str], user_words: str) -> bool:
     """The quoted words occur, whole and in order, in one sentence of the user's that is not a
     question (a question states nothing: "Is my PIN 4321?")."""
     for sentence in _SENTENCE_END.split(user_words.strip()):
-        if sentence.rstrip().endswith("?"):
+        if is_question(sentence):
             continue
         said = words(sentence)
         if any(said[i : i + len(quoted)] == quoted for i in range(len(said) - len(quoted) + 1)):

@@ -14,7 +14,14 @@ import re
 from dataclasses import dataclass
 
 from assistant.voice_commands import as_statement, to_second_person
-from assistant.wording import FUNCTION_WORDS, NEGATIONS, content_words, is_function_word, words
+from assistant.wording import (
+    FUNCTION_WORDS,
+    NEGATIONS,
+    content_words,
+    is_function_word,
+    is_question,
+    words,
+)
 
 _LINKS = (
     "has been", "have been", "is called", "are called", "is named", "is", "are", "am", "was",
@@ -53,11 +60,6 @@ _WRONG_CUE = re.compile(
     re.I,
 )
 _NOT_THIS = re.compile(r"^(?:(?:no|nope)\b[\s,.!]*)?not\s+(.+?)\s*[,;:.!-]+\s*(.+)$", re.I)
-_QUESTION_START = re.compile(
-    r"(?:what|what's|who|where|when|why|how|which|can|could|would|will|do|does|did|is|are|"
-    r"should|tell me|please)\b",
-    re.I,
-)
 _SPELLED_SAID = re.compile(r"\b(?:spelled|spelt|spelling)\b[\s,:]*", re.I)
 _NOT_VALUES = frozenset(
     "thanks|thank you|problem|worries|never mind|nothing|fine|it's fine|all good|good|that's all|"
@@ -135,7 +137,7 @@ def parse_correction(utterance: str) -> Correction | None:
     """A correction of the fact just stored, or None when the utterance is something else (a
     question is never one: "No, what about Uganda?")."""
     text = utterance.strip().rstrip(".!").replace("\u2019", "'")
-    if not text or text.endswith("?") or _QUESTION_START.match(_LEAD_INS.sub("", text)):
+    if not text or text.endswith("?") or is_question(_LEAD_INS.sub("", text)):
         return None
     named = _NOT_THIS.match(text)
     if named:

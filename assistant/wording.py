@@ -43,6 +43,13 @@ NEGATIONS = frozenset(
 )
 """Words that turn a statement round: they count as content, on both sides of a comparison."""
 
+QUESTION_START = re.compile(
+    r"(?:what|what's|who|where|when|why|how|which|can|could|would|will|do|does|did|is|are|"
+    r"should|tell me|please)\b",
+    re.I,
+)
+"""How a question or a request begins; a transcript may lack its question mark."""
+
 _WORD = re.compile(r"[\w]+(?:'[\w]+)?")
 _FUZZY_MIN_STEM = 5
 _FUZZY_RATIO = 0.85
@@ -52,6 +59,12 @@ _FUZZY_RATIO = 0.85
 def words(text: str) -> list[str]:
     """The words of ``text``, lower case, curly apostrophes made straight."""
     return _WORD.findall(text.casefold().replace("\u2019", "'"))
+
+
+def is_question(sentence: str) -> bool:
+    """True for a question or a request, with its question mark or without."""
+    sentence = sentence.strip()
+    return sentence.endswith("?") or QUESTION_START.match(sentence) is not None
 
 
 def is_function_word(word: str) -> bool:

@@ -47,6 +47,9 @@ def test_a_fact_the_user_stated_is_supported(statement, evidence, user_words):
          "hunter3"),
         ("I use Vim", "vi", "I use vim.", "not a run of whole words"),
         ("I use Vim", "", "I use vim.", "no evidence"),
+        # A transcript may lack its question mark; a name alone says nothing about the user.
+        ("My PIN is 4321", "my PIN is 4321", "is my PIN 4321", "not a run"),
+        ("I am from Kenya", "Kenya", "I love Kenya.", "too short"),
     ],
 )  # fmt: skip
 def test_a_fact_the_user_did_not_state_is_refused(statement, evidence, user_words, problem):
