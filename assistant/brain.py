@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from assistant.card_keeper import CardKeeper
 from assistant.chat_client import ChatClient, ChatMessage
@@ -118,27 +118,10 @@ class Brain:
             yield Sentence(card_state.announce)
         pending, self._pending = self._pending, None
         just_stored, self._just_stored = self._just_stored, None
-        if isinstance(pending, ConflictQuestion):
-            choice = pending.interpret(heard.text, _choice_scores(heard))
-            if choice is not None:
-                yield from self._settle(pending, choice)
-                return
-            yield Note("conflict_unanswered", {"facts": [pending.older.id, pending.newer.id]})
-        elif isinstance(pending, ValueQuestion):
-            if parse_voice_command(heard.text) is None:
-                value = answer_value(heard.text)
-                if value is not None:
-                    yield from self._take_value(pending, value, heard)
-                    return
-                if pending.tries < MAX_VALUE_TRIES and len(heard.text.split()) <= 3:
-                    # Misheard again ("then"): once more, with a way to make it easier.
-                    yield from self._ask_value(
-                        ValueQuestion(pending.prefix, pending.fact_id, pending.utterance,
-                                      pending.tries + 1),
-                        "Sorry, I didn't catch that. You can spell it.",
-                    )  # fmt: skip
-                    return
-            yield Note("value_unanswered", {"asked": pending.text(), "heard": heard.text})
+        parts, done = self._answer_pending(pending, heard)
+        yield from parts
+        if done:
+            return
         if just_stored is not None and self._may_correct(just_stored, heard):
             correction = parse_correction(heard.text)
             if correction is not None:
@@ -154,6 +137,31 @@ class Brain:
             yield from handlers[command.kind](command.subject, heard)
             return
         yield from self._ask_model(heard, card_state.card)
+
+    def _answer_pending(
+        self, pending: ConflictQuestion | ValueQuestion | None, heard: HeardUtterance
+    ) -> tuple[list[ReplyPart], bool]:
+        """What to say when a question was pending, and whether that answers the turn."""
+        if isinstance(pending, ConflictQuestion):
+            choice = pending.interpret(heard.text, _choice_scores(heard))
+            if choice is not None:
+                return list(self._settle(pending, choice)), True
+            return [
+                Note("conflict_unanswered", {"facts": [pending.older.id, pending.newer.id]})
+            ], False
+        if isinstance(pending, ValueQuestion):
+            if parse_voice_command(heard.text) is None:
+                value = answer_value(heard.text)
+                if value is not None:
+                    return list(self._take_value(pending, value, heard)), True
+                if pending.tries < MAX_VALUE_TRIES and len(heard.text.split()) <= 3:
+                    # Misheard again ("then"): once more, with a way to make it easier.
+                    again = replace(pending, tries=pending.tries + 1)
+                    return list(
+                        self._ask_value(again, "Sorry, I didn't catch that. You can spell it.")
+                    ), True
+            return [Note("value_unanswered", {"asked": pending.text(), "heard": heard.text})], False
+        return [], False
 
     # -- the model -------------------------------------------------------------------------------
 
