@@ -343,7 +343,7 @@ class Brain:
         if outcome.conflicts:
             yield from self._ask(ConflictQuestion(outcome.conflicts[0], outcome.fact))
             return
-        self._just_stored = _JustStored(fact_id, outcome.fact.text or text, heard.t)
+        self._just_stored = _JustStored(outcome.fact.id, outcome.fact.text or text, heard.t)
         said = to_second_person(outcome.fact.text or text)
         yield Sentence(f"Sorry about that. {said[:1].upper()}{said[1:]}.")
 

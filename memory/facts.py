@@ -242,8 +242,9 @@ class Memory:
         The fact takes the new wording; the misheard one stays in its history, in a ``correct``
         entry, never silently rewritten. The corrected fact is then compared with the rest of the
         store as a new statement is: a disagreement is linked as a conflict and returned (action
-        CONFLICT) to be asked about. Raises MemoryInputError for a fact that is not active, or
-        text that cannot be a fact.
+        CONFLICT) to be asked about; the same fact already stored takes the correction as a
+        confirmation, and the corrected one is superseded by it (action MERGED, no duplicate).
+        Raises MemoryInputError for a fact that is not active, or text that cannot be a fact.
         """
         text = clean_statement(text)
         source = source or Source()
@@ -262,6 +263,10 @@ class Memory:
                 if self._vectors is not None:
                     self._vectors.add(fact_id, vector)
             judged = [(f, j) for f, j in self._compare(text, new_kind, vector) if f.id != fact_id]
+            same = [f for f, j in judged
+                    if j.relation is Relation.SAME and f.status is FactStatus.ACTIVE]  # fmt: skip
+            if same:
+                return self._merge_correction(fact_id, text, source, same[0])
             linked, misses = self._link_related(fact_id, text, new_kind, judged)
             final = self.store.get_fact(fact_id)
             assert final is not None
@@ -269,6 +274,19 @@ class Memory:
         action = Action.CONFLICT if linked else Action.CORRECTED
         reason = "; ".join(j.reason for f, j in judged if f in linked)
         return RememberOutcome(action, final, conflicts, tuple(misses), reason)
+
+    def _merge_correction(
+        self, fact_id: int, text: str, source: Source, known: Fact
+    ) -> RememberOutcome:
+        """The corrected fact was known already: confirm that one, supersede the corrected one."""
+        self.store.confirm_fact(known.id, text, source, known.pinned)
+        detail = {"previous_text": known.text, "reason": "a correction"}
+        self.store.append_history(known.id, HistoryAction.MERGE, text, fact_id, detail)
+        self.store.set_status(fact_id, FactStatus.SUPERSEDED)
+        self.store.append_history(fact_id, HistoryAction.SUPERSEDE, text, known.id)
+        merged = self.store.get_fact(known.id)
+        assert merged is not None
+        return RememberOutcome(Action.MERGED, merged, reason="the corrected fact was known")
 
     # -- resolving and forgetting ----------------------------------------------------------------
 

@@ -52,3 +52,15 @@ def test_only_an_active_fact_can_be_corrected(memory):
     live = memory.remember("My cat is called Tom").fact
     with pytest.raises(MemoryInputError, match="empty"):
         memory.correct(live.id, "   ")
+
+
+def test_a_correction_to_a_fact_already_known_confirms_it_without_a_duplicate(memory):
+    known = memory.remember("My cat is called Ingrid", "person").fact
+    misheard = memory.remember("My dog is called angry", "person").fact
+    outcome = memory.correct(misheard.id, "My cat is called Ingrid", kind="person")
+    assert outcome.action is Action.MERGED and outcome.fact.id == known.id
+    assert outcome.fact.confirm_count == 2
+    assert [f.text for f in memory.facts()] == ["My cat is called Ingrid"]
+    assert memory.get(misheard.id).status is FactStatus.SUPERSEDED
+    actions = [e.action for e in memory.history(misheard.id)]
+    assert actions == [HistoryAction.ADD, HistoryAction.CORRECT, HistoryAction.SUPERSEDE]
