@@ -159,11 +159,27 @@ def read_wav(path: str | Path) -> np.ndarray:
         block_bytes = fmt.frame_bytes * fmt.sample_rate * _BLOCK_SECONDS
         pieces = []
         remaining = size
+        frames_read = 0
         while remaining > 0:
             raw = file.read(min(block_bytes, remaining))
             remaining -= len(raw)
-            pieces.append(converter.process(_decode(raw, fmt), last=remaining <= 0))
+            block = _decode(raw, fmt)
+            if fmt.is_float:
+                _check_finite(path, block, frames_read, fmt.sample_rate)
+            frames_read += len(block)
+            pieces.append(converter.process(block, last=remaining <= 0))
         return np.concatenate(pieces)
+
+
+def _check_finite(path: Path, block: np.ndarray, first_frame: int, sample_rate: int) -> None:
+    """Float samples must be numbers: a NaN would be heard as silence, and infinity as a click."""
+    bad = np.flatnonzero(~np.isfinite(block).all(axis=1))
+    if bad.size:
+        seconds = (first_frame + bad[0]) / sample_rate
+        raise WavError(
+            f"{path}: damaged float audio: {bad.size} sample frame(s) hold NaN or infinity, the "
+            f"first at {seconds:.3f} s"
+        )
 
 
 def write_wav(path: str | Path, samples: np.ndarray, sample_rate: int = SAMPLE_RATE) -> None:

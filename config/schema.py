@@ -9,25 +9,37 @@ from __future__ import annotations
 import re
 from pathlib import Path
 from typing import Annotated, Literal
+from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-PositiveSeconds = Annotated[float, Field(gt=0)]
+MAX_SECONDS = 86_400.0
+"""No duration in the settings is longer than a day: a larger one (1e308) is a typo, and the audio
+clock counts samples, where it would overflow."""
+PositiveSeconds = Annotated[float, Field(gt=0, le=MAX_SECONDS)]
+Seconds = Annotated[float, Field(ge=0, le=MAX_SECONDS)]
 Probability = Annotated[float, Field(ge=0, le=1)]
 
 
 class Section(BaseModel):
     """Base of every settings section: immutable, strict about unknown keys."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # No infinity or NaN anywhere: ".inf" is valid YAML, but a value of no use, and not JSON.
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
 
 class OllamaSettings(Section):
-    """Where the language model lives and how it is asked."""
+    """Where the language model lives and how it is asked (Ollama, or an OpenAI-compatible
+    server such as llama.cpp's ``llama-server``, LM Studio or vLLM)."""
 
+    api: Literal["ollama", "openai"] = "ollama"
+    """``ollama``: Ollama's ``/api/chat``. ``openai``: ``/v1/chat/completions`` with server-sent
+    events, as llama.cpp's server, LM Studio and vLLM speak it (``url`` is then required)."""
     url: str | None = None
     """Base address; empty: ``OLLAMA_HOST`` as Ollama's own clients read it, else the local one."""
+    api_key: str | None = None
+    """Sent as a bearer token when set (``openai`` servers started with a key); never logged."""
     model: str = "llama3.2:3b"
     keep_alive: str = "10m"
     """How long Ollama keeps the model loaded after a request (Ollama's duration syntax)."""
@@ -36,6 +48,36 @@ class OllamaSettings(Section):
     connect_timeout_seconds: PositiveSeconds = 3.0
     reply_timeout_seconds: PositiveSeconds = 30.0
     """Longest wait for the first piece of a reply (a cold model load counts), or between pieces."""
+    first_sentence_seconds: PositiveSeconds = 45.0
+    """Longest from the question to the first whole sentence of the answer, however the server
+    sends it (a server dripping a byte a second never trips the wait between pieces)."""
+    whole_reply_seconds: PositiveSeconds = 120.0
+    """Longest from the question to the end of the answer; what was said by then stays said."""
+
+    @field_validator("url")
+    @classmethod
+    def _an_http_address(cls, url: str | None) -> str | None:
+        if not url:
+            return None
+        try:
+            parts = urlsplit(url)
+        except ValueError:  # an unclosed IPv6 bracket
+            raise ValueError(f"{url!r} is not an address") from None
+        try:
+            port = parts.port
+        except ValueError:
+            port = 0
+        if port == 0:
+            raise ValueError(f"{url!r}: the port must be a number from 1 to 65535")
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError(f"{url!r} is not an http:// or https:// address with a host")
+        return url
+
+    @model_validator(mode="after")
+    def _openai_needs_an_address(self) -> OllamaSettings:
+        if self.api == "openai" and not self.url:
+            raise ValueError("api: openai needs the server's url (OLLAMA_HOST is Ollama's)")
+        return self
 
 
 class EmbedderSettings(Section):
@@ -58,11 +100,11 @@ class MemorySettings(Section):
 
     database: Path | None = None
     """SQLite file; empty: ``$STATE_DIRECTORY`` under systemd, else ~/.local/share/hearth."""
-    stale_after_days: float = Field(180, gt=0)
+    stale_after_days: float = Field(180, gt=0, le=36_500)
     """Unconfirmed this long, a fact is recalled as possibly out of date (pinned facts never)."""
     recall_budget_chars: int = Field(1200, ge=100)
     recall_max_facts: int = Field(12, ge=1)
-    ask_again_after_hours: float = Field(24, ge=0)
+    ask_again_after_hours: float = Field(24, ge=0, le=8_760)
     """An unanswered conflict question is asked again at most this often."""
     embedder: EmbedderSettings | None = None
 
@@ -123,11 +165,11 @@ class ListenerSettings(Section):
     """The conversation's rhythm."""
 
     follow_up_seconds: PositiveSeconds = 25.0
-    hint_interval_seconds: float = Field(300.0, ge=0)
+    hint_interval_seconds: Seconds = 300.0
     """At most one "say the wake word first" hint per this many seconds (0: never hint)."""
     auto_mute: bool = True
     """Ignore the microphone while Hearth speaks (no echo of its own voice)."""
-    settle_seconds: float = Field(0.3, ge=0)
+    settle_seconds: Seconds = 0.3
     """After speaking, how long the microphone stays closed so the room's echo dies down."""
     barge_in: bool = False
     """Let the wake word or a stop word interrupt Hearth while it speaks (needs no echo)."""
@@ -174,6 +216,9 @@ class ConversationSettings(Section):
     """Summarise older turns with the model instead of dropping them."""
     learn_facts: bool = True
     """Extract durable facts the user states and remember them."""
+    reply_max_chars: int = Field(600, ge=50, le=20_000)
+    """The most of one answer said aloud (600 is about 35 s); the sentence that crosses it is cut
+    after a whole word, the rest dropped, and the card's ``cut_short`` note said."""
 
 
 class VoiceProcessSettings(Section):
@@ -186,7 +231,7 @@ class VoiceProcessSettings(Section):
     speak_deadline_seconds: PositiveSeconds = 30.0
     max_restarts: int = Field(5, ge=1)
     restart_window_seconds: PositiveSeconds = 300.0
-    backoff_initial_seconds: float = Field(0.2, ge=0)
+    backoff_initial_seconds: Seconds = 0.2
     backoff_max_seconds: PositiveSeconds = 5.0
 
 

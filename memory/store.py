@@ -460,6 +460,14 @@ class FactStore:
             (text, now, now, int(pinned), source.utterance, source.evidence, fact_id),
         )
 
+    def correct_fact(self, fact_id: int, text: str, kind: Kind, source: Source) -> None:
+        """Give a fact its right wording: not a confirmation, so the count stays as it was."""
+        self._db.execute(
+            "UPDATE facts SET text = ?, kind = ?, updated_at = ?, "
+            "utterance = coalesce(?, utterance), evidence = coalesce(?, evidence) WHERE id = ?",
+            (text, kind.value, self.clock(), source.utterance, source.evidence, fact_id),
+        )
+
     def set_status(self, fact_id: int, status: FactStatus) -> None:
         """Change a fact's status (active / superseded); forgetting has its own method."""
         self._db.execute(

@@ -34,6 +34,9 @@ class Reply:
     """Send a line that is not JSON after this many pieces."""
     status: int = 200
     error: str | None = None
+    drip_seconds: float = 0.0
+    """Send the stream a byte at a time, this long apart: every read gets something, so a
+    timeout between reads never fires (a wedged proxy, a model server thrashing its swap)."""
 
     def stream_pieces(self) -> list[str]:
         if self.pieces is not None:
@@ -162,7 +165,13 @@ class OllamaServer:
                     if index and reply.delay_between:
                         time.sleep(reply.delay_between)
                     line = self._chunk(body, {"role": "assistant", "content": piece}, done=False)
-                    self._write_chunk(json.dumps(line).encode() + b"\n")
+                    data = json.dumps(line).encode() + b"\n"
+                    if reply.drip_seconds:
+                        for byte in data:
+                            time.sleep(reply.drip_seconds)
+                            self._write_chunk(bytes([byte]))
+                    else:
+                        self._write_chunk(data)
                 final = self._chunk(body, {"role": "assistant", "content": ""}, done=True)
                 self._write_chunk(json.dumps(final).encode() + b"\n")
                 self.wfile.write(b"0\r\n\r\n")
