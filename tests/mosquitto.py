@@ -65,11 +65,15 @@ class Watcher:
     def __init__(self, broker: Mosquitto) -> None:
         self._lock = threading.Lock()
         self.messages: list[Message] = []
-        self._client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="hearth-test-watcher")
+        subscribed = threading.Event()
+        self._client = mqtt.Client(CallbackAPIVersion.VERSION2)
         self._client.on_connect = lambda client, *_: client.subscribe("#", qos=1)
+        self._client.on_subscribe = lambda *_: subscribed.set()
         self._client.on_message = self._on_message
         self._client.connect("127.0.0.1", broker.port)
         self._client.loop_start()
+        if not subscribed.wait(timeout=10):
+            raise AssertionError(f"could not subscribe on the broker at port {broker.port}")
 
     def _on_message(self, client, userdata, message) -> None:
         with self._lock:

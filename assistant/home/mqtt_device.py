@@ -11,6 +11,7 @@ while the broker is away. Commands from Home Assistant wait in a queue for ``tak
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import logging
 import os
@@ -18,7 +19,7 @@ import queue
 import socket
 import ssl
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from enum import Enum
 from importlib import metadata
 from typing import Any
@@ -107,9 +108,6 @@ class MqttDevice:
             client_id=f"hearth-{self.identity.device_id}",
             protocol=mqtt.MQTTv311,
         )
-        # A fault in a callback is logged by paho, never the end of the network thread.
-        client.suppress_exceptions = True
-        client.enable_logger(logging.getLogger("paho.mqtt"))
         client.will_set(self.topics.availability, OFFLINE, qos=QOS, retain=True)
         client.reconnect_delay_set(
             min_delay=settings.reconnect_min_seconds, max_delay=settings.reconnect_max_seconds
@@ -126,10 +124,10 @@ class MqttDevice:
         if settings.url.scheme == "mqtts":
             ca = str(settings.ca_file.expanduser()) if settings.ca_file else None
             client.tls_set(ca_certs=ca, cert_reqs=ssl.CERT_REQUIRED)
-        client.on_connect = self._on_connect
-        client.on_connect_fail = self._on_connect_fail
-        client.on_disconnect = self._on_disconnect
-        client.on_message = self._on_message
+        client.on_connect = _guarded(self._on_connect)
+        client.on_connect_fail = _guarded(self._on_connect_fail)
+        client.on_disconnect = _guarded(self._on_disconnect)
+        client.on_message = _guarded(self._on_message)
         return client
 
     # -- the caller's side -------------------------------------------------------------------
@@ -272,3 +270,17 @@ class MqttDevice:
             return
         log.debug("command from MQTT: %s", command)
         self._commands.put(command)
+
+
+def _guarded(callback: Callable[..., None]) -> Callable[..., None]:
+    """``callback`` for paho's network thread: a fault in it is logged with its traceback, and
+    the thread, which keeps the connection alive, goes on."""
+
+    @functools.wraps(callback)
+    def guarded(*args: Any) -> None:
+        try:
+            callback(*args)
+        except Exception:
+            log.exception("MQTT %s failed", callback.__name__)
+
+    return guarded
