@@ -147,7 +147,7 @@ class RemoteSpeechSettings(Section):
     connect_timeout_seconds: PositiveSeconds = 0.5
     """Longest wait for the service to accept a connection."""
     call_timeout_seconds: PositiveSeconds = 5.0
-    """Longest one call may take in all, from connecting to the last of its answer."""
+    """Longest one call may take once connected, to the last of its answer."""
     retry_after_seconds: float = Field(30.0, ge=0)
     """After a failed call, the local model is used this long before the service is tried again."""
 
@@ -161,7 +161,7 @@ class RemoteSpeechSettings(Section):
 
     @property
     def remote_allowance_seconds(self) -> float:
-        """The most a remote call adds before the local fallback starts."""
+        """The longest a remote call can take before the local fallback starts."""
         return self.connect_timeout_seconds + self.call_timeout_seconds
 
 
