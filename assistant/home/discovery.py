@@ -5,8 +5,9 @@ Home Assistant finds the device whenever it starts. All entities share the devic
 device per Hearth) and the availability topic, whose retained ``online`` and last will
 ``offline`` make Home Assistant show Hearth unavailable when it dies. Conventions as Home
 Assistant 2024.3's MQTT integration reads them: ``unique_id`` per entity, ``object_id`` for a
-predictable entity id, an ``enum`` sensor with its ``options``, an ``event`` entity with its
-``event_types``, a ``text`` entity for announcements (that release has no MQTT ``notify``).
+predictable entity id, an ``enum`` sensor (its ``options`` are read by later releases; 2024.3
+drops the key), an ``event`` entity with its ``event_types``, a ``text`` entity for
+announcements (that release has no MQTT ``notify``).
 """
 
 from __future__ import annotations
