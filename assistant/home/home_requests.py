@@ -42,16 +42,18 @@ _SHAPES: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
     (re.compile(r"^(?:dim|brighten)\s+(?P<thing>.+)$"), _DEVICE),
     # open the garage door / close the blinds / lock the back door
     (re.compile(r"^(?:open|close|shut|raise|lower|lock|unlock)\s+(?P<thing>.+)$"), _DEVICE),
-    # is the back door locked / are the lights on in the kitchen
+    # is the back door locked / are the lights on in the kitchen ("lock": tiny.en across a room)
     (re.compile(
-        r"^(?:is|are)\s+(?P<thing>.+?)\s+(?:on|off|open|closed|shut|locked|unlocked|running)"
+        r"^(?:is|are)\s+(?P<thing>.+?)\s+"
+        r"(?:on|off|open|closed|shut|locked|lock|unlocked|running)"
         r"(?:\s+in\s+(?P<room>.+))?$"
     ), _DEVICE),
     # set the living room to 20 degrees / set the bedroom lights to blue
     (re.compile(r"^set\s+(?P<thing>.+?)\s+to\s+\S.*$"), _DEVICE_OR_ROOM),
-    # what's the temperature in the living room / how warm is it in the bedroom
+    # what's the temperature in the living room / how warm is it in the bedroom (tiny.en may
+    # write the "the" as another short word: "what's not temperature in the living room")
     (re.compile(
-        r"^(?:what's|what is|how)\s+(?:the\s+)?(?:temperature|warm|cold|hot|humid)"
+        r"^(?:what's|what is|how)\s+(?:\w+\s+)?(?:temperature|warm|cold|hot|humid)"
         r"(?:\s+is\s+it)?\s+in\s+(?P<room>.+)$"
     ), _ROOM),
 )  # fmt: skip
