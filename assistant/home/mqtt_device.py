@@ -99,6 +99,7 @@ class MqttDevice:
         self._retained: dict[str, str] = {}
         """The last payload of every state topic, sent again on each connection."""
         self._link = Link.CONNECTING
+        self._link_lock = threading.Lock()
         self._client = self._make_client(environ)
 
     def _make_client(self, environ: Mapping[str, str] | None) -> mqtt.Client:
@@ -209,10 +210,11 @@ class MqttDevice:
     def _change_link(self, new: Link, reason: str = "") -> None:
         """The one place the link changes (closed stays closed); logs once per outage and once
         when it ends."""
-        old = self._link
-        if old is Link.CLOSED or new is old:
-            return
-        self._link = new
+        with self._link_lock:  # the network thread and close() may both change it
+            old = self._link
+            if old is Link.CLOSED or new is old:
+                return
+            self._link = new
         if new is Link.DOWN:
             log.warning(
                 "MQTT broker %s unreachable (%s): Hearth goes on without it and keeps trying",
@@ -229,10 +231,12 @@ class MqttDevice:
         if reason.is_failure:
             self._change_link(Link.DOWN, f"refused: {reason}")
             return
+        # Connected first: a state published from now on is sent by its caller, and one stored
+        # before is in the snapshot the announcement takes; none falls between the two.
+        self._change_link(Link.CONNECTED)
         wanted = (*self.topics.commands, self.topics.home_assistant_status)
         client.subscribe([(topic, QOS) for topic in wanted])
         self._announce(client)
-        self._change_link(Link.CONNECTED)
 
     def _announce(self, client: mqtt.Client) -> None:
         """Discovery documents, ``online``, and every current state, all retained."""
