@@ -22,7 +22,6 @@ import numpy as np
 from audio import trace
 from audio.devices import AudioDeviceError
 from audio.earcons import Earcon, earcon
-from audio.failpoints import Failpoint, Failpoints
 from audio.format import VAD_FRAME_SAMPLES, samples_to_seconds, seconds_to_samples
 from audio.io import AudioSource
 from audio.listener import (
@@ -74,6 +73,7 @@ from audio.speakable import speakable
 from audio.tts import SpeechChunk, SpeechParameters
 from audio.wakeword import WakeDetection, wake_phrase
 from config import Settings
+from support import Failpoint, Failpoints
 
 log = logging.getLogger(__name__)
 
