@@ -19,6 +19,7 @@ from config.personality import (
 )
 from config.schema import (
     AudioSettings,
+    BrainWatchSettings,
     ConversationSettings,
     EmbedderSettings,
     ListenerSettings,
@@ -38,6 +39,7 @@ __all__ = [
     "CARD_FILE",
     "SETTINGS_FILE",
     "AudioSettings",
+    "BrainWatchSettings",
     "CardVoice",
     "ConfigError",
     "ConversationSettings",

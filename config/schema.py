@@ -178,6 +178,18 @@ class VoiceProcessSettings(Section):
     backoff_max_seconds: PositiveSeconds = 5.0
 
 
+class BrainWatchSettings(Section):
+    """The watchdog around the brain (a turn: recall, the model's stream, the reply)."""
+
+    stall_seconds: PositiveSeconds = 45.0
+    """A turn that shows no progress this long (no piece from the model, no part of the reply) is
+    abandoned with a short apology and the brain is built again. Longer than the model's own
+    ``ollama.reply_timeout_seconds``, so a slow model's timeout is spoken first."""
+    max_stuck_turns: int = Field(2, ge=0)
+    """Abandoned turns still stuck at once (a thread cannot be killed) beyond which the service
+    gives up, so systemd restarts it."""
+
+
 class Settings(Section):
     """Everything in ``assistant.yaml``."""
 
@@ -191,3 +203,4 @@ class Settings(Section):
     audio: AudioSettings = AudioSettings()
     conversation: ConversationSettings = ConversationSettings()
     voice_process: VoiceProcessSettings = VoiceProcessSettings()
+    brain_watch: BrainWatchSettings = BrainWatchSettings()

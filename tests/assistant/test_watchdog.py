@@ -30,8 +30,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from assistant.supervisor import VoiceHealth
-from audio.messages import Heartbeat, Job
+from assistant.voice_health import VoiceHealth
+from audio import Heartbeat, Job, JobKind, State
 from audio.stt import SpeechToText
 from audio.wav import write_wav
 from config import SpeechToTextSettings, VoiceProcessSettings
@@ -438,7 +438,7 @@ def test_memory_survives_kill_9_of_the_supervisor_while_the_learner_writes(ollam
 
 
 def beat(frames: int, t: float = 1.0, jobs=(), waiting: bool = False) -> Heartbeat:
-    return Heartbeat(frames=frames, t=t, state="standby", jobs=tuple(jobs), waiting=waiting)
+    return Heartbeat(frames=frames, t=t, state=State.STANDBY, jobs=tuple(jobs), waiting=waiting)
 
 
 def ready_health(live: bool) -> VoiceHealth:
@@ -478,23 +478,24 @@ def test_silence_is_a_problem_after_the_heartbeat_timeout_unless_a_job_was_annou
     assert health.problem(now=3.9) is None
     assert health.problem(now=4.1) == "no heartbeat for 2.1 s"
 
-    health.on_heartbeat(beat(frames=11, jobs=[Job("speak", 4.5)]), now=4.5)
+    health.on_heartbeat(beat(frames=11, jobs=[Job(JobKind.SPEAK, 4.5)]), now=4.5)
     assert health.problem(now=8.4) is None  # synthesizing: up to its deadline
     assert health.problem(now=8.6) == "speak ran past its 4 s deadline"
 
 
 def test_a_job_may_announce_a_shorter_deadline_never_a_longer_one():
     health = ready_health(live=False)
-    health.on_heartbeat(beat(frames=10, jobs=[Job("speak", 2.0, deadline=3.5)]), now=2.0)
+    health.on_heartbeat(beat(frames=10, jobs=[Job(JobKind.SPEAK, 2.0, deadline=3.5)]), now=2.0)
     assert health.problem(now=5.4) is None
     assert health.problem(now=5.6) == "speak ran past its 3.5 s deadline"
 
     # Never shorter than the heartbeat timeout (2 s): the loop's own leash.
-    health.on_heartbeat(beat(frames=10, jobs=[Job("speak", 6.0, deadline=0.5)]), now=6.0)
+    health.on_heartbeat(beat(frames=10, jobs=[Job(JobKind.SPEAK, 6.0, deadline=0.5)]), now=6.0)
     assert health.problem(now=7.9) is None
     assert health.problem(now=8.1) == "speak ran past its 2 s deadline"
 
-    health.on_heartbeat(beat(frames=11, jobs=[Job("transcribe", 9.0, deadline=60.0)]), now=9.0)
+    transcribing = Job(JobKind.TRANSCRIBE, 9.0, deadline=60.0)
+    health.on_heartbeat(beat(frames=11, jobs=[transcribing]), now=9.0)
     assert health.problem(now=12.9) is None
     assert health.problem(now=13.1) == "transcribe ran past its 4 s deadline"  # the configured one
 
