@@ -159,7 +159,8 @@ class BrainWorker:
         try:
             brain = self._make_brain()
         except BaseException as error:
-            log.exception("cannot build the brain")
+            log.error("cannot build the brain: %s", error)
+            log.debug("building the brain failed", exc_info=True)
             self.error = error
             self._ready.set()
             self._put(0, BrainFailed(str(error) or type(error).__name__))
