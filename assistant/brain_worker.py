@@ -18,11 +18,9 @@ shuts its brain down on its own thread.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import queue
 import re
-import socket
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -31,6 +29,7 @@ from typing import Any
 
 from assistant.brain import Brain
 from assistant.reply import AwaitAnswer, HeardUtterance, Note, Sentence
+from assistant.wake_queue import WakeQueue
 from audio import trace
 from memory import Fact, Kind
 from support import Failpoint, Failpoints
@@ -93,11 +92,7 @@ class BrainWorker:
         self._failpoints = Failpoints.from_environment(generation, environ)
         self._make_brain = make_brain
         self._inbox: queue.Queue[tuple[int, HeardUtterance] | None] = queue.Queue()
-        self._outbox: queue.Queue[tuple[int, WorkerOutput]] = queue.Queue()
-        # A byte per output: wakes whoever waits on ``fileno`` (multiprocessing.connection.wait).
-        self._wake_reader, self._wake_writer = socket.socketpair()
-        self._wake_reader.setblocking(False)
-        self._wake_writer.setblocking(False)
+        self._outbox: WakeQueue[tuple[int, WorkerOutput]] = WakeQueue()
         self._ready = threading.Event()
         self._closed = False
         self._turn = 0
@@ -123,19 +118,11 @@ class BrainWorker:
 
     def fileno(self) -> int:
         """Readable while ``take`` has reply parts (and once after it took them: harmless)."""
-        return self._wake_reader.fileno()
+        return self._outbox.fileno()
 
     def take(self) -> Iterator[tuple[int, WorkerOutput]]:
         """Reply parts produced so far, without waiting."""
-        # Wake-ups first, then the queue: a part put after this is announced by a byte of its own.
-        with contextlib.suppress(BlockingIOError, OSError):
-            while self._wake_reader.recv(4096):
-                pass
-        while True:
-            try:
-                yield self._outbox.get_nowait()
-            except queue.Empty:
-                return
+        return self._outbox.take()
 
     def close(self, timeout: float = 10.0) -> None:
         """Finish the turn in progress (waiting up to ``timeout``; 0: not at all, for a stuck
@@ -146,14 +133,10 @@ class BrainWorker:
         self._inbox.put(None)
         if timeout > 0:
             self._thread.join(timeout)
-        self._wake_reader.close()
-        self._wake_writer.close()
+        self._outbox.close()
 
     def _put(self, reply: int, part: WorkerOutput) -> None:
         self._outbox.put((reply, part))
-        # A full socket buffer already wakes the reader; a closed one means nobody is waiting.
-        with contextlib.suppress(BlockingIOError, OSError):
-            self._wake_writer.send(b"\0")
 
     def _work(self) -> None:
         try:

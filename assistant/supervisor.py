@@ -17,9 +17,8 @@ import multiprocessing
 import signal
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from multiprocessing.connection import Connection
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -40,6 +39,7 @@ from assistant.reply_ledger import ReplyLedger
 from assistant.systemd_notify import SystemdNotifier
 from assistant.turn_watch import Stall, TurnWatch
 from assistant.voice_health import VoiceHealth
+from assistant.voice_runner import VoiceRunner
 from audio import (
     Command,
     Failed,
@@ -56,7 +56,6 @@ from audio import (
     State,
     TimelineSink,
     VoiceIO,
-    run_voice_process,
     trace,
 )
 from config import Settings
@@ -71,9 +70,6 @@ BRAIN_STOP_SECONDS = 2.0
 the model is left behind; its memory writes are transactions, so none is left half-done."""
 BRAIN_START_SECONDS = 60.0
 """The first brain (memory, model client, card) must be built within this."""
-KILL_GRACE_SECONDS = 0.25
-"""After SIGTERM, before SIGKILL. The voice process keeps SIGTERM's default (die at once), so only
-a stopped or wedged process outlives this, and waiting longer would only delay its restart."""
 WATCHDOG_PING_SECONDS = 1.0
 POLL_SECONDS = 0.25
 """Longest sleep of the loop when neither the voice process nor the brain has anything: both
@@ -132,9 +128,7 @@ class Supervisor:
         self._turns = TurnWatch(settings.brain_watch.stall_seconds)
         self._ledger = ReplyLedger()
         self._clock_line = OutputTimeline()
-        self._context = multiprocessing.get_context("spawn")
-        self._process: Any = None
-        self._connection: Connection | None = None
+        self._voice: VoiceRunner | None = None
         self._generation = 0
         self._restarts: deque[float] = deque()
         self._consecutive_failures = 0
@@ -179,8 +173,7 @@ class Supervisor:
     def _step(self) -> None:
         if self._stop_requested and self._draining_since is None:
             self._begin_drain()
-        report = self._receive(POLL_SECONDS)
-        if report is not None:
+        for report in self._receive(POLL_SECONDS):
             self._on_report(report)
         self._forward_brain_output()
         if self._result is not None:
@@ -195,17 +188,17 @@ class Supervisor:
             return
         self._watch()
 
-    def _receive(self, timeout: float) -> Report | None:
-        """The voice process's next report, or None once the brain has output or time is up."""
-        assert self._connection is not None and self._worker is not None
-        try:
-            # Wake for either side: the brain's first sentence must not wait out the timeout.
-            ready = multiprocessing.connection.wait([self._connection, self._worker], timeout)
-            if self._connection in ready:
-                return self._connection.recv()
-        except (EOFError, OSError):
-            return None  # the process died; the watch notices and restarts it
-        return None
+    def _receive(self, timeout: float) -> Iterator[Report]:
+        """The voice process's reports, once there are some, the brain has output, or time is up.
+
+        Taken one by one: when one makes the supervisor restart the voice process, the rest are
+        the old process's, taken (and counted) as it is stopped."""
+        voice, worker = self._voice, self._worker
+        assert voice is not None and worker is not None
+        # Wake for either side: the brain's first sentence must not wait out the timeout.
+        with contextlib.suppress(OSError):
+            multiprocessing.connection.wait([voice, worker], timeout)
+        return voice.take()
 
     # -- reports from the voice process ----------------------------------------------------------
 
@@ -307,11 +300,8 @@ class Supervisor:
             self._send(finish)
 
     def _send(self, command: Command) -> None:
-        if self._connection is None:
-            return
-        # A dead process cannot take it; what was unsaid is re-sent after the restart.
-        with contextlib.suppress(BrokenPipeError, OSError):
-            self._connection.send(command)
+        if self._voice is not None:
+            self._voice.send(command)
 
     # -- watching ------------------------------------------------------------------------------
 
@@ -334,15 +324,17 @@ class Supervisor:
 
     def _problem(self) -> str | None:
         """Why the voice process must be restarted, or None when it is healthy."""
-        if not self._process.is_alive():
+        assert self._voice is not None
+        if not self._voice.alive:
             return self._why_it_left()
         return self._health.problem(time.monotonic())
 
     def _why_it_left(self) -> str | None:
         """A voice process that is gone: what it reported before leaving still counts, and may say
         why it left (the recording ended: no problem at all)."""
+        assert self._voice is not None
         said_why = None
-        for report in self._leftovers():
+        for report in self._voice.leftovers():
             match report:
                 case Failed(reason=reason, retry=True):
                     said_why = reason
@@ -350,12 +342,7 @@ class Supervisor:
                     self._on_report(report)
         if self._input_ended or self._result is not None:
             return None
-        if said_why is not None:
-            return said_why
-        code = self._process.exitcode
-        if code is not None and code < 0:
-            return f"the voice process was killed by {signal.Signals(-code).name}"
-        return f"the voice process exited (code {code})"
+        return said_why if said_why is not None else self._voice.why_it_left()
 
     def _restart(self, reason: str) -> None:
         limits = self.settings.voice_process
@@ -443,7 +430,6 @@ class Supervisor:
     # -- the voice process ---------------------------------------------------------------------
 
     def _start_voice(self, start_sample: int) -> None:
-        parent, child = self._context.Pipe()
         # A restarted demo room goes on with the lines it has not said yet.
         script = self.files.script[self._room_lines_said :]
         # A reply begun and not finished is awaited by the new process as by the old one.
@@ -453,44 +439,19 @@ class Supervisor:
             script,
             owed_replies=self._ledger.owed(),
         )
-        self._process = self._context.Process(
-            target=run_voice_process,
-            args=(child, self.settings, io, self._generation, logging.getLogger().level),
-            name=f"hearth-voice-{self._generation}",
-            daemon=True,
-        )
-        self._process.start()
-        child.close()
-        self._connection = parent
+        self._voice = VoiceRunner(self.settings, io, self._generation)
         self._health = VoiceHealth(self.settings.voice_process, self.files.live, time.monotonic())
         if self._hotwords:
             self._send(SetHotwords(self._hotwords))
 
     def _stop_voice(self) -> None:
-        """Kill for real: terminate, then kill if it does not go. What it reported before it died
-        (heard, said, played) still counts."""
-        if self._process is not None and self._process.is_alive():
-            self._process.terminate()
-            self._process.join(KILL_GRACE_SECONDS)
-            if self._process.is_alive():
-                self._process.kill()
-                self._process.join(1.0)
-        for report in self._leftovers():
+        """Kill it for real; what it reported before it died (heard, said, played) still
+        counts."""
+        if self._voice is None:
+            return
+        for report in self._voice.stop():
             if not isinstance(report, Ready | Failed | InputEnded):
                 self._on_report(report)
-        if self._connection is not None:
-            self._connection.close()
-            self._connection = None
-
-    def _leftovers(self) -> list[Report]:
-        """Every report still in the pipe of a voice process that has stopped."""
-        reports: list[Report] = []
-        if self._connection is None:
-            return reports
-        with contextlib.suppress(EOFError, OSError):
-            while self._connection.poll(0):
-                reports.append(self._connection.recv())
-        return reports
 
     # -- the output timeline (file mode) -------------------------------------------------------
 
@@ -522,15 +483,15 @@ class Supervisor:
     def _check_drain(self) -> None:
         assert self._draining_since is not None
         waited = time.monotonic() - self._draining_since
-        if not self._process.is_alive() or waited > DRAIN_SECONDS:
+        if (self._voice is not None and not self._voice.alive) or waited > DRAIN_SECONDS:
             self._result = EXIT_OK
 
     def _shut_down(self) -> None:
         draining = self._draining_since is not None
-        if self._process is not None and (self._input_ended or draining):
+        if self._voice is not None and (self._input_ended or draining):
             # It is leaving on its own; let it finish cleanly (after SIGTERM, within the drain).
             waited = time.monotonic() - self._draining_since if self._draining_since else 0.0
-            self._process.join(max(0.0, DRAIN_SECONDS - waited))
+            self._voice.join(max(0.0, DRAIN_SECONDS - waited))
         self._stop_voice()
         self._write_sounds(self._clock_line.rest())
         if self._worker is not None:
