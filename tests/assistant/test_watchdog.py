@@ -297,7 +297,8 @@ def test_a_sentence_that_hangs_synthesis_twice_is_dropped_with_a_note_and_the_re
     assert set(ends.values()) == {1}, run.summary()  # each said once, to its end
 
     heard = said_between(run, stt, run.of("reply")[0]["t"], run.of("utterance")[1]["start"])
-    assert "skipped" in heard and "largest" in heard and "nairobi" not in heard, heard
+    # (Piper's "skipped a sentence" is heard as "skip the sentence" at times: the noun decides.)
+    assert "sentence" in heard and "largest" in heard and "nairobi" not in heard, heard
     assert_next_question_answered(run)
 
 
