@@ -5,33 +5,28 @@ built said so, and ``brain_hang`` armed per brain generation."""
 from __future__ import annotations
 
 import time
+from functools import partial
 from multiprocessing.connection import wait
 
 import pytest
 
 from assistant.brain import Brain
 from assistant.brain_worker import BrainFailed, BrainWorker, Progress, ReplyEnd, SpeakText
-from assistant.card_keeper import CardKeeper
-from assistant.conversation import ConversationHistory
-from assistant.ollama import OllamaClient
+from assistant.composition import build_brain
 from assistant.reply import HeardUtterance
-from config import OllamaSettings, packaged_file
-from memory import Memory
+from config import ConversationSettings, OllamaSettings, Settings
 from support import FailpointError
 from tests.ollama_server import Reply
 
 
 @pytest.fixture
 def make_brain(ollama, tmp_path):
-    def make() -> Brain:  # on the worker's thread, which closes what it opened
-        return Brain(
-            Memory.open(tmp_path / "memory.db"),
-            OllamaClient(OllamaSettings(url=ollama.url)),
-            CardKeeper(packaged_file("personality.yaml")),
-            ConversationHistory(6000, compaction=False),
-        )
-
-    return make
+    """The factory ``hearth run`` gives the worker (no learner: nothing in the background)."""
+    settings = Settings(
+        ollama=OllamaSettings(url=ollama.url),
+        conversation=ConversationSettings(learn_facts=False, compaction=False),
+    )
+    return partial(build_brain, settings, tmp_path / "memory.db", None)
 
 
 def parts_of(worker: BrainWorker, reply: int, timeout: float = 10.0) -> list[object]:
