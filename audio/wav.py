@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import struct
-import tempfile
 import wave
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +18,7 @@ import numpy as np
 import soxr
 
 from audio.format import SAMPLE_RATE
+from support import write_atomically
 
 _PCM = 1
 _FLOAT = 3
@@ -188,19 +188,14 @@ def write_wav(path: str | Path, samples: np.ndarray, sample_rate: int = SAMPLE_R
     if samples.dtype != np.int16 or samples.ndim != 1:
         raise ValueError(f"write_wav takes mono int16 samples, not {samples.dtype} {samples.shape}")
     path = Path(path)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as file:
-            # mkstemp makes the file private (0600); a WAV is as readable as the one it replaces
-            os.fchmod(file.fileno(), path.stat().st_mode & 0o777 if path.exists() else 0o644)
-            with wave.open(file, "wb") as writer:
-                writer.setnchannels(1)
-                writer.setsampwidth(2)
-                writer.setframerate(sample_rate)
-                writer.writeframes(samples.astype("<i2", copy=False).tobytes())
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+
+    def write(file: BinaryIO) -> None:
+        with wave.open(file, "wb") as writer:
+            writer.setnchannels(1)
+            writer.setsampwidth(2)
+            writer.setframerate(sample_rate)
+            writer.writeframes(samples.astype("<i2", copy=False).tobytes())
+
+    # A WAV is as readable as the one it replaces (a new one: as a plain open() would make it).
+    mode = path.stat().st_mode & 0o777 if path.exists() else 0o644
+    write_atomically(path, write, mode=mode)

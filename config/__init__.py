@@ -19,6 +19,7 @@ from config.personality import (
 )
 from config.schema import (
     AudioSettings,
+    BrainWatchSettings,
     ClockSettings,
     ConversationSettings,
     EmbedderSettings,
@@ -44,6 +45,7 @@ __all__ = [
     "CARD_FILE",
     "SETTINGS_FILE",
     "AudioSettings",
+    "BrainWatchSettings",
     "CardVoice",
     "ClockSettings",
     "ConfigError",

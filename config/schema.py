@@ -409,6 +409,18 @@ class HomeAssistantSettings(Section):
     """Longest wait for Home Assistant's answer once connected."""
 
 
+class BrainWatchSettings(Section):
+    """The watchdog around the brain (a turn: recall, the model's stream, the reply)."""
+
+    stall_seconds: PositiveSeconds = 45.0
+    """A turn that shows no progress this long (no piece from the model, no part of the reply) is
+    abandoned with a short apology and the brain is built again. Longer than the model's own
+    ``ollama.reply_timeout_seconds``, so a slow model's timeout is spoken first."""
+    max_stuck_turns: int = Field(2, ge=0)
+    """Abandoned turns still stuck at once (a thread cannot be killed) beyond which the service
+    gives up, so systemd restarts it."""
+
+
 class Settings(Section):
     """Everything in ``assistant.yaml``."""
 
@@ -423,6 +435,7 @@ class Settings(Section):
     tts: TextToSpeechSettings = TextToSpeechSettings()
     audio: AudioSettings = AudioSettings()
     conversation: ConversationSettings = ConversationSettings()
+    brain_watch: BrainWatchSettings = BrainWatchSettings()
     clock: ClockSettings = ClockSettings()
     schedule: ScheduleSettings = ScheduleSettings()
     mqtt: MqttSettings | None = None

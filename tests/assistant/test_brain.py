@@ -19,14 +19,12 @@ from assistant.reply import AwaitAnswer, HeardUtterance, Note, Sentence
 from audio.listener import Via
 from config import OllamaSettings, packaged_file
 from memory import FactStatus, Memory, Origin
-from tests.ollama_server import OllamaServer, Reply
+from tests.ollama_server import Reply
 
 
 @pytest.fixture
-def server():
-    server = OllamaServer().start()
-    yield server
-    server.stop()
+def server(ollama):
+    return ollama
 
 
 @pytest.fixture

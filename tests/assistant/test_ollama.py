@@ -22,16 +22,14 @@ from assistant.ollama import (
     parse_ollama_host,
 )
 from config import OllamaSettings
-from tests.ollama_server import OllamaServer, Reply
+from tests.ollama_server import Reply
 
 QUESTION = [ChatMessage("user", "What is the capital of Kenya?")]
 
 
 @pytest.fixture
-def server():
-    server = OllamaServer().start()
-    yield server
-    server.stop()
+def server(ollama):
+    return ollama
 
 
 def client_for(url: str, **overrides) -> OllamaClient:
