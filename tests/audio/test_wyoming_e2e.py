@@ -11,7 +11,7 @@ import pytest
 
 from audio.stt import SpeechToText
 from config import SpeechToTextSettings
-from tests.assistant.conftest import hearth, ollama  # noqa: F401 (fixtures, found by name)
+from tests.assistant.conftest import hearth  # noqa: F401 (a fixture, found by name)
 from tests.ollama_server import Reply
 from tests.servers import free_port
 from tests.speech import silence, speech, timeline
