@@ -10,7 +10,6 @@ import hashlib
 import logging
 import os
 import re
-import tempfile
 import unicodedata
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
@@ -39,6 +38,7 @@ from memory.recall import Recall, RecallPolicy, choose_recall
 from memory.store import SQLITE_HEADER, FactStore, MemoryBackend
 from memory.transfer import ExportDocument, ImportOutcome, export_text, restore
 from memory.vectors import VectorIndex
+from support import write_atomically
 
 log = logging.getLogger(__name__)
 
@@ -573,27 +573,6 @@ def statement_digests(text: str) -> set[str]:
         hashlib.sha256(("seq:" + " ".join(words)).encode()).hexdigest(),
         hashlib.sha256(("bag:" + " ".join(sorted(words))).encode()).hexdigest(),
     }
-
-
-def write_atomically(path: Path, content: str) -> None:
-    """Write a file via a temp file in the same folder: fsync, rename, fsync the folder."""
-    path = Path(path)
-    folder = path.parent if str(path.parent) else Path(".")
-    descriptor, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)
-    try:
-        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-            handle.write(content)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temp_name, path)
-    except BaseException:
-        Path(temp_name).unlink(missing_ok=True)
-        raise
-    directory = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(directory)
-    finally:
-        os.close(directory)
 
 
 def _same_file(first: Path, second: Path) -> bool:
