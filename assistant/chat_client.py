@@ -7,6 +7,7 @@ reply's deadlines, status errors and transport errors are here, once.
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, suppress
@@ -24,6 +25,17 @@ from assistant.model_errors import (
 )
 from assistant.model_stream import ReplyDeadline, stream_lines, transport_errors
 from config import OllamaSettings
+
+
+def decode_object(text: str) -> dict[str, Any]:
+    """One line of a streamed reply (or a whole answer) as the JSON object it must be."""
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise MalformedReply(f"not JSON: {text[:200]!r}") from exc
+    if not isinstance(value, dict):
+        raise MalformedReply(f"not a JSON object: {text[:200]!r}")
+    return value
 
 
 @dataclass(frozen=True)

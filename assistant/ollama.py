@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
-from assistant.chat_client import ChatClient, ChatMessage, StreamedPiece
+from assistant.chat_client import ChatClient, ChatMessage, StreamedPiece, decode_object
 from assistant.model_errors import (
     MalformedReply,
     ModelError,
@@ -176,7 +176,7 @@ class OllamaClient(ChatClient):
     def _read_line(self, line: str) -> StreamedPiece:
         if not line.strip():
             return StreamedPiece()
-        chunk = _decode_chunk(line)
+        chunk = decode_object(line)
         if "error" in chunk:
             raise OllamaHttpError(200, str(chunk["error"]))
         piece = chunk.get("message", {}).get("content", "")
@@ -197,16 +197,6 @@ class OllamaClient(ChatClient):
         if status == 404 and "not found" in message and "model" in message:
             return ModelNotPulled(self.settings.model)
         return None
-
-
-def _decode_chunk(line: str) -> dict[str, Any]:
-    try:
-        chunk = json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise MalformedReply(f"not JSON: {line[:200]!r}") from exc
-    if not isinstance(chunk, dict):
-        raise MalformedReply(f"not a JSON object: {line[:200]!r}")
-    return chunk
 
 
 def _say_model(model: str) -> str:

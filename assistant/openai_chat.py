@@ -13,7 +13,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from assistant.chat_client import ChatClient, ChatMessage, StreamedPiece
+from assistant.chat_client import ChatClient, ChatMessage, StreamedPiece, decode_object
 from assistant.model_errors import MalformedReply, ModelError, ModelHttpError
 from config import OllamaSettings
 
@@ -81,7 +81,7 @@ class OpenAIClient(ChatClient):
         data = line[len("data:") :].strip()
         if data == _DONE:
             return StreamedPiece(done=True)
-        chunk = _decode(data)
+        chunk = decode_object(data)
         if "error" in chunk:
             raise ModelHttpError(200, self._error_message(chunk))
         try:
@@ -113,13 +113,3 @@ class OpenAIClient(ChatClient):
         if status == 404 and "model" in lowered and ("not" in lowered or "exist" in lowered):
             return ModelNotOnServer(self.settings.model, message)
         return None
-
-
-def _decode(data: str) -> dict[str, Any]:
-    try:
-        chunk = json.loads(data)
-    except json.JSONDecodeError as exc:
-        raise MalformedReply(f"not JSON: {data[:200]!r}") from exc
-    if not isinstance(chunk, dict):
-        raise MalformedReply(f"not a JSON object: {data[:200]!r}")
-    return chunk

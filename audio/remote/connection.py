@@ -17,6 +17,7 @@ from typing import BinaryIO
 
 from wyoming.error import Error
 from wyoming.event import Event, Eventable, read_event, write_event
+from wyoming.info import Describe, Info
 
 from config import RemoteSpeechSettings
 
@@ -101,6 +102,14 @@ class WyomingCall:
         if Error.is_type(event.type):
             raise self._error(Failure.REFUSED, Error.from_event(event).text)
         return event
+
+    def describe(self) -> Info:
+        """Ask the service what it offers (``describe`` -> ``info``)."""
+        self.send(Describe())
+        while True:
+            event = self.receive()
+            if Info.is_type(event.type):
+                return Info.from_event(event)
 
     def bad_answer(self, detail: str) -> WyomingError:
         """The error for an answer that breaks the protocol, for the caller to raise."""

@@ -12,7 +12,6 @@ from collections.abc import Iterable
 import numpy as np
 from wyoming.asr import Transcribe, Transcript
 from wyoming.audio import AudioChunk, AudioStart, AudioStop
-from wyoming.info import Describe, Info
 
 from audio.format import SAMPLE_RATE
 from audio.remote.connection import WyomingCall
@@ -65,14 +64,9 @@ class WyomingSpeechToText:
             WyomingError: the service was unreachable, too slow, or is not a speech-to-text one.
         """
         with WyomingCall(self._settings) as call:
-            call.send(Describe())
-            while True:
-                event = call.receive()
-                if Info.is_type(event.type):
-                    break
-        programs = Info.from_event(event).asr
-        if not programs:
-            raise call.bad_answer("it offers no speech-to-text")
+            programs = call.describe().asr
+            if not programs:
+                raise call.bad_answer("it offers no speech-to-text")
         models = ", ".join(model.name for program in programs for model in program.models)
         return f"{programs[0].name} ({models or 'no models listed'})"
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import numpy as np
 import soxr
 from wyoming.audio import AudioChunk, AudioStart, AudioStop
-from wyoming.info import Describe, Info
 from wyoming.tts import Synthesize, SynthesizeVoice
 
 from audio.format import SAMPLE_RATE
@@ -63,12 +62,7 @@ class WyomingTextToSpeech:
             WyomingError: the service was unreachable, too slow, or is not a text-to-speech one.
         """
         with WyomingCall(self._settings) as call:
-            call.send(Describe())
-            while True:
-                event = call.receive()
-                if Info.is_type(event.type):
-                    break
-            programs = Info.from_event(event).tts
+            programs = call.describe().tts
             if not programs:
                 raise call.bad_answer("it offers no text-to-speech")
         voices = sum(len(program.voices) for program in programs)
