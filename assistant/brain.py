@@ -10,15 +10,26 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from assistant.card_keeper import CardKeeper
+from assistant.chat_client import ChatClient, ChatMessage
 from assistant.conflict_question import Choice, ConflictQuestion
 from assistant.conversation import ConversationHistory
+from assistant.fact_repair import (
+    Correction,
+    ValueQuestion,
+    answer_value,
+    corrected_statement,
+    missing_value,
+    parse_correction,
+    value_prefix,
+)
 from assistant.learning import Learner
-from assistant.ollama import ChatMessage, ModelError, OllamaClient
+from assistant.model_errors import ModelError
 from assistant.prompt import build_system_prompt
 from assistant.reply import AwaitAnswer, HeardUtterance, Note, ReplyPart, Sentence
+from assistant.reply_limit import SpokenBudget
 from assistant.schedule import ScheduleDesk
 from assistant.voice_commands import (
     CommandKind,
@@ -26,7 +37,7 @@ from assistant.voice_commands import (
     parse_voice_command,
     to_second_person,
 )
-from audio import IncrementalSentenceSplitter
+from audio import IncrementalSentenceSplitter, Via
 from config import PersonalityCard
 from memory import (
     Action,
@@ -49,6 +60,24 @@ class BrainPolicy:
     """Settings of the brain that are not the model's."""
 
     ask_again_seconds: float = 24 * 3600
+    reply_max_chars: int = 600
+    """The most of one model answer said aloud (see ``assistant.reply_limit``)."""
+    correction_window_seconds: float = 30.0
+    """Audio seconds after a fact is stored in which "No, I said ..." corrects it (a follow-up
+    within the listener's window always does)."""
+
+
+MAX_VALUE_TRIES = 2
+"""How often Hearth asks for a value it did not catch before it lets the statement go."""
+
+
+@dataclass(frozen=True)
+class _JustStored:
+    """The fact the last turn stored, which the next utterance may correct."""
+
+    fact_id: int
+    text: str
+    t: float
 
 
 class Brain:
@@ -57,7 +86,7 @@ class Brain:
     def __init__(
         self,
         memory: Memory,
-        client: OllamaClient,
+        client: ChatClient,
         cards: CardKeeper,
         history: ConversationHistory,
         learner: Learner | None = None,
@@ -72,13 +101,14 @@ class Brain:
         self.policy = policy or BrainPolicy()
         self.desk = desk
         """The clock and the schedule: asked first whether it takes an utterance."""
-        self._pending: ConflictQuestion | None = None
+        self._pending: ConflictQuestion | ValueQuestion | None = None
+        self._just_stored: _JustStored | None = None
         self.card: PersonalityCard | None = None
         """The personality card of the turn in progress (its voice says the sentences)."""
 
     @property
-    def pending_question(self) -> ConflictQuestion | None:
-        """The conflict question awaiting an answer, if any."""
+    def pending_question(self) -> ConflictQuestion | ValueQuestion | None:
+        """The question awaiting an answer (which fact is current, or a missing value), if any."""
         return self._pending
 
     def respond(self, heard: HeardUtterance) -> Iterator[ReplyPart]:
@@ -91,12 +121,16 @@ class Brain:
             yield Note("error", {"what": "personality card", "message": card_state.announce})
             yield Sentence(card_state.announce)
         pending, self._pending = self._pending, None
-        if pending is not None:
-            choice = pending.interpret(heard.text, _choice_scores(heard))
-            if choice is not None:
-                yield from self._settle(pending, choice)
+        just_stored, self._just_stored = self._just_stored, None
+        parts, done = self._answer_pending(pending, heard)
+        yield from parts
+        if done:
+            return
+        if just_stored is not None and self._may_correct(just_stored, heard):
+            correction = parse_correction(heard.text)
+            if correction is not None:
+                yield from self._correct(just_stored, correction, heard)
                 return
-            yield Note("conflict_unanswered", {"facts": [pending.older.id, pending.newer.id]})
         taken = self.desk.take(heard) if self.desk is not None else None
         if taken is not None:
             yield from taken
@@ -112,6 +146,31 @@ class Brain:
             return
         yield from self._ask_model(heard, card_state.card)
 
+    def _answer_pending(
+        self, pending: ConflictQuestion | ValueQuestion | None, heard: HeardUtterance
+    ) -> tuple[list[ReplyPart], bool]:
+        """What to say when a question was pending, and whether that answers the turn."""
+        if isinstance(pending, ConflictQuestion):
+            choice = pending.interpret(heard.text, _choice_scores(heard))
+            if choice is not None:
+                return list(self._settle(pending, choice)), True
+            return [
+                Note("conflict_unanswered", {"facts": [pending.older.id, pending.newer.id]})
+            ], False
+        if isinstance(pending, ValueQuestion):
+            if parse_voice_command(heard.text) is None:
+                value = answer_value(heard.text)
+                if value is not None:
+                    return list(self._take_value(pending, value, heard)), True
+                if pending.tries < MAX_VALUE_TRIES and len(heard.text.split()) <= 3:
+                    # Misheard again ("then"): once more, with a way to make it easier.
+                    again = replace(pending, tries=pending.tries + 1)
+                    return list(
+                        self._ask_value(again, "Sorry, I didn't catch that. You can spell it.")
+                    ), True
+            return [Note("value_unanswered", {"asked": pending.text(), "heard": heard.text})], False
+        return [], False
+
     # -- the model -------------------------------------------------------------------------------
 
     def _ask_model(self, heard: HeardUtterance, card: PersonalityCard) -> Iterator[ReplyPart]:
@@ -123,16 +182,9 @@ class Brain:
             *self.history.messages(),
             ChatMessage("user", heard.text),
         ]
-        splitter = IncrementalSentenceSplitter()
         said: list[str] = []
         try:
-            for piece in self.client.chat_stream(messages):
-                for sentence in splitter.feed(piece):
-                    said.append(sentence)
-                    yield Sentence(sentence)
-            for sentence in splitter.flush():
-                said.append(sentence)
-                yield Sentence(sentence)
+            yield from self._model_reply(messages, card, said)
         except ModelError as error:
             # Spoken, and in the event stream; the log keeps the detail for a person reading it.
             log.info("reply failed: %s", error)
@@ -145,6 +197,40 @@ class Brain:
         if self.learner is not None:
             self.learner.submit(heard.text, reply, self.history)
         yield from self._ask_about_recalled_conflict(recall)
+
+    def _model_reply(
+        self, messages: list[ChatMessage], card: PersonalityCard, said: list[str]
+    ) -> Iterator[ReplyPart]:
+        """The model's answer sentence by sentence, within its deadlines and its spoken budget;
+        what is said is also added to ``said``. Past the budget the model is no longer read,
+        and the card's note says the rest was left out."""
+        deadline = self.client.deadline()
+        budget = SpokenBudget(self.policy.reply_max_chars)
+        splitter = IncrementalSentenceSplitter()
+        stream = self.client.chat_stream(messages, deadline)
+        try:
+            for piece in stream:
+                for sentence in splitter.feed(piece):
+                    deadline.sentence_done()
+                    if (part := budget.take(sentence)) is not None:
+                        said.append(part)
+                        yield Sentence(part)
+                    if budget.exhausted:
+                        break
+                if budget.exhausted:
+                    break
+        finally:
+            stream.close()  # stops reading: a repetition loop is not read to its end
+        if not budget.exhausted:
+            for sentence in splitter.flush():
+                if (part := budget.take(sentence)) is not None:
+                    said.append(part)
+                    yield Sentence(part)
+        if budget.exhausted:
+            log.info("reply cut short after %d characters", budget.used)
+            yield Note("reply_cut", {"said_chars": budget.used,
+                                     "max_chars": budget.max_chars})  # fmt: skip
+            yield Sentence(card.cut_short)
 
     def _ask_about_recalled_conflict(self, recall: Recall) -> Iterator[ReplyPart]:
         """A disputed fact came up: ask which is current, at most once per ask-again period."""
@@ -199,7 +285,16 @@ class Brain:
     # -- local commands --------------------------------------------------------------------------
 
     def _remember(self, statement: str, heard: HeardUtterance) -> Iterator[ReplyPart]:
-        source = Source(Origin.USER, utterance=heard.text, evidence=statement)
+        prefix = missing_value(statement)
+        if prefix is not None:
+            # "My favourite editor is then": the ear lost the value; storing it would keep a
+            # fact that says nothing. Ask for the missing part instead.
+            yield Note("memory", {"action": "value_missing", "heard": statement})
+            yield from self._ask_value(ValueQuestion(prefix, utterance=heard.text))
+            return
+        yield from self._store(statement, heard, Source(Origin.USER, heard.text, statement))
+
+    def _store(self, statement: str, heard: HeardUtterance, source: Source) -> Iterator[ReplyPart]:
         try:
             outcome = self.memory.remember(statement, guess_kind(statement), source, pinned=True)
         except MemoryInputError as error:
@@ -211,10 +306,72 @@ class Brain:
             yield from self._ask(ConflictQuestion(outcome.conflicts[0], outcome.fact))
             return
         said = to_second_person(outcome.fact.text or statement)
+        self._just_stored = _JustStored(outcome.fact.id, outcome.fact.text or statement, heard.t)
         if outcome.action is Action.MERGED:
             yield Sentence(f"I know. {said}.")
         else:
             yield Sentence(f"Okay, I'll remember that {mid_sentence(said)}.")
+
+    # -- setting a misheard fact right -----------------------------------------------------------
+
+    def _may_correct(self, stored: _JustStored, heard: HeardUtterance) -> bool:
+        within = 0 <= heard.t - stored.t <= self.policy.correction_window_seconds
+        return heard.via is Via.FOLLOW_UP or within
+
+    def _correct(
+        self, stored: _JustStored, correction: Correction, heard: HeardUtterance
+    ) -> Iterator[ReplyPart]:
+        if correction.right is None:  # "That's wrong." Then what is right?
+            question = ValueQuestion(value_prefix(stored.text), stored.fact_id, heard.text)
+            yield from self._ask_value(question, "Sorry.")
+            return
+        text = corrected_statement(stored.text, correction)
+        if text.casefold() == stored.text.casefold():
+            # The ear made the same mistake twice: saying "sorry" and changing nothing would
+            # pretend it was fixed. Ask for it another way instead.
+            question = ValueQuestion(value_prefix(stored.text), stored.fact_id, heard.text)
+            said = to_second_person(stored.text)
+            yield from self._ask_value(
+                question, f"I still hear {mid_sentence(said)}. Could you say it another way?"
+            )
+            return
+        yield from self._apply_correction(stored.fact_id, text, heard)
+
+    def _apply_correction(
+        self, fact_id: int, text: str, heard: HeardUtterance
+    ) -> Iterator[ReplyPart]:
+        source = Source(Origin.USER, utterance=heard.text, evidence=text)
+        try:
+            outcome = self.memory.correct(fact_id, text, source, guess_kind(text))
+        except MemoryInputError as error:
+            log.info("correction no longer applies: %s", error)
+            yield Note("error", {"what": "memory", "message": str(error)})
+            yield Sentence("I couldn't change that one.")
+            return
+        yield Note("memory", _outcome_fields(outcome))
+        if outcome.conflicts:
+            yield from self._ask(ConflictQuestion(outcome.conflicts[0], outcome.fact))
+            return
+        self._just_stored = _JustStored(outcome.fact.id, outcome.fact.text or text, heard.t)
+        said = to_second_person(outcome.fact.text or text)
+        yield Sentence(f"Sorry about that. {said[:1].upper()}{said[1:]}.")
+
+    def _ask_value(self, question: ValueQuestion, before: str | None = None) -> Iterator[ReplyPart]:
+        self._pending = question
+        text = question.text() if before is None else f"{before} {question.text()}"
+        yield Note("value_question", {"text": text, "fact": question.fact_id})
+        yield Sentence(text)
+        yield AwaitAnswer({}, ())
+
+    def _take_value(
+        self, question: ValueQuestion, value: str, heard: HeardUtterance
+    ) -> Iterator[ReplyPart]:
+        statement = question.statement(value)
+        if question.fact_id is not None:
+            yield from self._apply_correction(question.fact_id, statement, heard)
+            return
+        utterance = f"{question.utterance} / {heard.text}"
+        yield from self._store(statement, heard, Source(Origin.USER, utterance, statement))
 
     def _forget(self, description: str, heard: HeardUtterance) -> Iterator[ReplyPart]:
         try:

@@ -5,24 +5,34 @@ learner) and is the only one to use them. Turns go in through ``ask``; reply par
 tagged with their reply number, through ``take``; the worker is readable (``fileno``) while
 ``take`` has something, so the supervisor's loop can sleep on it and on the voice process's pipe
 at once and forward a sentence the moment it is known.
+
+It reports progress as the voice process does: every piece of the model's stream (``Progress``)
+and every part of the reply, so the supervisor can tell a slow turn from a stuck one. A stuck
+worker cannot be stopped (a Python thread cannot be killed); the supervisor closes it without
+waiting and starts another, which builds a brain of its own. The stuck thread keeps its own
+memory connection, never shared: SQLite connections belong to the thread that made them, each
+write is a transaction (so a thread stuck mid-turn leaves no half-write), and WAL lets the new
+brain read and write beside it. If the stuck thread ever returns, it finds the close request and
+shuts its brain down on its own thread.
 """
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import queue
 import re
-import socket
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from assistant.brain import Brain
 from assistant.reply import AwaitAnswer, HeardUtterance, Note, Sentence
+from assistant.wake_queue import WakeQueue
 from audio import trace
 from memory import Fact, Kind
+from support import Failpoint, Failpoints
 
 log = logging.getLogger(__name__)
 
@@ -43,9 +53,6 @@ class SpeakText:
 class ReplyEnd:
     """The reply is complete."""
 
-    user: str
-    said: str
-
 
 @dataclass(frozen=True)
 class KnownNames:
@@ -54,24 +61,52 @@ class KnownNames:
     words: tuple[str, ...]
 
 
-WorkerOutput = SpeakText | Note | AwaitAnswer | ReplyEnd | KnownNames
+@dataclass(frozen=True)
+class Progress:
+    """A piece of the model's stream arrived: the turn is alive, though nothing is said yet."""
+
+
+@dataclass(frozen=True)
+class BrainFailed:
+    """The brain could not be built; this worker answers nothing."""
+
+    message: str
+
+
+WorkerOutput = SpeakText | Note | AwaitAnswer | ReplyEnd | KnownNames | Progress | BrainFailed
 
 
 class BrainWorker:
-    """Runs ``Brain.respond`` for one utterance at a time on a dedicated thread."""
+    """Runs ``Brain.respond`` for one utterance at a time on a dedicated thread.
 
-    def __init__(self, make_brain: Callable[[], Brain]):
+    ``generation`` counts the brains built in this run (0 first); failpoints are armed by it.
+    """
+
+    def __init__(
+        self,
+        make_brain: Callable[[], Brain],
+        generation: int = 0,
+        environ: Mapping[str, str] | None = None,
+    ):
+        self.generation = generation
+        self._failpoints = Failpoints.from_environment(generation, environ)
         self._make_brain = make_brain
         self._inbox: queue.Queue[tuple[int, HeardUtterance] | None] = queue.Queue()
-        self._outbox: queue.Queue[tuple[int, WorkerOutput]] = queue.Queue()
-        # A byte per output: wakes whoever waits on ``fileno`` (multiprocessing.connection.wait).
-        self._wake_reader, self._wake_writer = socket.socketpair()
-        self._wake_reader.setblocking(False)
-        self._wake_writer.setblocking(False)
+        self._outbox: WakeQueue[tuple[int, WorkerOutput]] = WakeQueue()
         self._ready = threading.Event()
+        self._closed = False
+        self._turn = 0
+        """The reply being answered; the worker thread's alone."""
         self.error: BaseException | None = None
-        self._thread = threading.Thread(target=self._work, name="hearth-brain", daemon=True)
+        self._thread = threading.Thread(
+            target=self._work, name=f"hearth-brain-{generation}", daemon=True
+        )
         self._thread.start()
+
+    @property
+    def alive(self) -> bool:
+        """True while the thread runs (a closed worker stuck in a turn is still alive)."""
+        return self._thread.is_alive()
 
     def wait_ready(self, timeout: float) -> bool:
         """Block until the brain is built (or failed: see ``error``)."""
@@ -83,62 +118,61 @@ class BrainWorker:
 
     def fileno(self) -> int:
         """Readable while ``take`` has reply parts (and once after it took them: harmless)."""
-        return self._wake_reader.fileno()
+        return self._outbox.fileno()
 
     def take(self) -> Iterator[tuple[int, WorkerOutput]]:
         """Reply parts produced so far, without waiting."""
-        # Wake-ups first, then the queue: a part put after this is announced by a byte of its own.
-        with contextlib.suppress(BlockingIOError):
-            while self._wake_reader.recv(4096):
-                pass
-        while True:
-            try:
-                yield self._outbox.get_nowait()
-            except queue.Empty:
-                return
+        return self._outbox.take()
 
     def close(self, timeout: float = 10.0) -> None:
-        """Finish the turn in progress, close the memory, stop the thread."""
+        """Finish the turn in progress (waiting up to ``timeout``; 0: not at all, for a stuck
+        one), then close the memory and stop the thread. Closing twice is harmless."""
+        if self._closed:
+            return
+        self._closed = True
         self._inbox.put(None)
-        self._thread.join(timeout)
-        self._wake_reader.close()
-        self._wake_writer.close()
+        if timeout > 0:
+            self._thread.join(timeout)
+        self._outbox.close()
 
     def _put(self, reply: int, part: WorkerOutput) -> None:
         self._outbox.put((reply, part))
-        # A full socket buffer already wakes the reader; a closed one means nobody is waiting.
-        with contextlib.suppress(BlockingIOError, OSError):
-            self._wake_writer.send(b"\0")
 
     def _work(self) -> None:
         try:
             brain = self._make_brain()
         except BaseException as error:
+            log.error("cannot build the brain: %s", error)
+            log.debug("building the brain failed", exc_info=True)
             self.error = error
             self._ready.set()
+            self._put(0, BrainFailed(str(error) or type(error).__name__))
             return
         self._ready.set()
+        brain.client = _ReportingClient(brain.client, self._piece_arrived)
         try:
             self._put(0, KnownNames(known_names(brain.memory.facts())))
             while (item := self._inbox.get()) is not None:
-                reply, heard = item
-                self._answer(brain, reply, heard)
-                self._put(reply, KnownNames(known_names(brain.memory.facts())))
+                self._turn, heard = item
+                self._answer(brain, self._turn, heard)
+                self._put(self._turn, KnownNames(known_names(brain.memory.facts())))
         finally:
             if brain.learner is not None:
                 brain.learner.close()
             brain.memory.close()
             brain.client.close()
 
+    def _piece_arrived(self) -> None:
+        self._put(self._turn, Progress())
+
     def _answer(self, brain: Brain, reply: int, heard: HeardUtterance) -> None:
-        said: list[str] = []
+        self._failpoints.hang_if(Failpoint.BRAIN_HANG)
         try:
             for part in brain.respond(heard):
                 if isinstance(part, Sentence):
                     if trace.ENABLED:
                         mark = {"mark": "sentence_ready", "at": time.monotonic()}
                         self._put(reply, Note("trace", mark))
-                    said.append(part.text)
                     voice = brain.card.voice if brain.card else None
                     part = SpeakText(
                         part.text,
@@ -149,9 +183,27 @@ class BrainWorker:
         except Exception as error:  # a bug in a turn must not silence Hearth for good
             log.exception("the turn failed")
             self._put(reply, Note("error", {"what": "turn", "message": str(error)}))
-            said.append(TURN_FAILED)
             self._put(reply, SpeakText(TURN_FAILED, None, None))
-        self._put(reply, ReplyEnd(heard.text, " ".join(said)))
+        self._put(reply, ReplyEnd())
+
+
+class _ReportingClient:
+    """The brain's model client, reporting each piece of a streamed reply as it arrives.
+
+    Everything but ``chat_stream`` goes to the client itself.
+    """
+
+    def __init__(self, inner: Any, on_piece: Callable[[], None]):
+        self._inner = inner
+        self._on_piece = on_piece
+
+    def chat_stream(self, *args: Any, **kwargs: Any) -> Iterator[str]:
+        for piece in self._inner.chat_stream(*args, **kwargs):
+            self._on_piece()
+            yield piece
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
 
 
 def known_names(facts: list[Fact]) -> tuple[str, ...]:

@@ -7,12 +7,14 @@ from pathlib import Path
 
 from assistant.brain import Brain, BrainPolicy
 from assistant.card_keeper import CardKeeper
+from assistant.chat_client import ChatClient
 from assistant.conversation import ConversationHistory
 from assistant.learning import Learner
 from assistant.memory_setup import open_memory
 from assistant.ollama import OllamaClient
+from assistant.openai_chat import OpenAIClient
 from assistant.schedule import ScheduleDesk, make_clock, time_zone
-from config import Settings, find_card
+from config import OllamaSettings, Settings, find_card
 
 
 def build_brain(
@@ -30,7 +32,7 @@ def build_brain(
     learner = (
         Learner(
             lambda: open_memory(settings, database),
-            lambda: OllamaClient(settings.ollama),
+            lambda: make_chat_client(settings.ollama),
             learn_facts=conversation.learn_facts,
         )
         if conversation.learn_facts or conversation.compaction
@@ -38,11 +40,19 @@ def build_brain(
     )
     return Brain(
         memory=open_memory(settings, database),
-        client=OllamaClient(settings.ollama),
+        client=make_chat_client(settings.ollama),
         cards=CardKeeper(find_card(card)),
         history=ConversationHistory(conversation.history_chars, conversation.compaction),
         learner=learner,
-        policy=BrainPolicy(ask_again_seconds=settings.memory.ask_again_after_hours * 3600),
+        policy=BrainPolicy(
+            ask_again_seconds=settings.memory.ask_again_after_hours * 3600,
+            reply_max_chars=conversation.reply_max_chars,
+        ),
         # The clock only, for now: timers and alarms join once the voice loop can ring them.
         desk=ScheduleDesk(make_clock(start_time), time_zone(settings)),
     )
+
+
+def make_chat_client(settings: OllamaSettings) -> ChatClient:
+    """The client for the configured model API: Ollama's, or an OpenAI-compatible server's."""
+    return OpenAIClient(settings) if settings.api == "openai" else OllamaClient(settings)

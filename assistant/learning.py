@@ -14,8 +14,10 @@ import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from assistant.chat_client import ChatClient, ChatMessage
 from assistant.conversation import ConversationHistory, Exchange
-from assistant.ollama import ChatMessage, ModelError, OllamaClient
+from assistant.evidence import evidence_problem
+from assistant.model_errors import ModelError
 from assistant.reply import Note
 from memory import (
     EXTRACTION_INSTRUCTIONS,
@@ -59,7 +61,7 @@ class Learner:
     def __init__(
         self,
         open_memory: Callable[[], Memory],
-        open_client: Callable[[], OllamaClient],
+        open_client: Callable[[], ChatClient],
         learn_facts: bool = True,
     ):
         self._open_memory = open_memory
@@ -115,7 +117,7 @@ class Learner:
             memory.close()
             client.close()
 
-    def _learn(self, turn: _Turn, memory: Memory, client: OllamaClient) -> None:
+    def _learn(self, turn: _Turn, memory: Memory, client: ChatClient) -> None:
         if self._learn_facts:
             try:
                 self._extract(turn, memory, client)
@@ -131,13 +133,18 @@ class Learner:
             else:
                 self._outbox.put(_Summary(turn.folded, summary))
 
-    def _extract(self, turn: _Turn, memory: Memory, client: OllamaClient) -> None:
+    def _extract(self, turn: _Turn, memory: Memory, client: ChatClient) -> None:
         messages = [
             ChatMessage("system", EXTRACTION_INSTRUCTIONS),
             ChatMessage("user", extraction_request(turn.user, turn.reply)),
         ]
         raw = client.chat(messages, schema=EXTRACTION_SCHEMA, temperature=0.0)
         for fact in parse_extraction(raw, turn.user):
+            problem = evidence_problem(fact.statement, fact.evidence, turn.user)
+            if problem is not None:
+                # A model must not put words in a person's mouth, whatever the conversation said.
+                log.warning("not learning %r: %s", fact.statement, problem)
+                continue
             source = Source(Origin.EXTRACTED, utterance=turn.user, evidence=fact.evidence)
             try:
                 outcome = memory.remember(fact.statement, fact.kind, source)

@@ -1,7 +1,8 @@
 """Talking to Ollama over HTTP: streamed chat, structured output, and what went wrong, in words.
 
-Every failure becomes one ModelError subclass whose ``spoken`` text is short and specific enough
-to be said aloud in a room: what happened and, where the user can fix it, how.
+Every failure becomes one ModelError subclass (``assistant.model_errors``) whose ``spoken`` text is
+short and specific enough to be said aloud in a room. Replies are read through
+``assistant.model_stream``, so a reply's deadlines hold even against a server that drips.
 """
 
 from __future__ import annotations
@@ -10,40 +11,44 @@ import ipaddress
 import json
 import logging
 import os
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager, contextmanager, suppress
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
-import httpx
-
+from assistant.chat_client import ChatClient, ChatMessage, StreamedPiece, decode_object
+from assistant.model_errors import (
+    MalformedReply,
+    ModelError,
+    ModelHttpError,
+    ModelUnreachable,
+    ReplyTimeout,
+    StreamCut,
+)
+from assistant.model_stream import ReplyDeadline
 from config import OllamaSettings
+
+__all__ = [
+    "BadModelAddress",
+    "ChatMessage",
+    "MalformedReply",
+    "ModelError",
+    "ModelNotPulled",
+    "OllamaClient",
+    "OllamaHttpError",
+    "OllamaUnreachable",
+    "ReplyDeadline",
+    "ReplyTimeout",
+    "StreamCut",
+    "ollama_base_url",
+    "parse_ollama_host",
+]
 
 log = logging.getLogger(__name__)
 
 DEFAULT_PORT = 11434
 
 
-@dataclass(frozen=True)
-class ChatMessage:
-    """One message of a chat: role is system, user or assistant."""
-
-    role: str
-    content: str
-
-    def to_json(self) -> dict[str, str]:
-        """The message as Ollama's wire format has it."""
-        return {"role": self.role, "content": self.content}
-
-
-class ModelError(Exception):
-    """The language model could not answer; ``spoken`` says so in one short sentence."""
-
-    spoken = "Something went wrong with the language model."
-
-
-class OllamaUnreachable(ModelError):
+class OllamaUnreachable(ModelUnreachable):
     """Nothing answers at the Ollama address."""
 
     spoken = "I can't reach the language model. Is Ollama running?"
@@ -58,35 +63,20 @@ class ModelNotPulled(ModelError):
         self.spoken = f"The model {_say_model(model)} isn't installed. Run: ollama pull {model}."
 
 
-class ReplyTimeout(ModelError):
-    """No (further) piece of the reply arrived in time."""
-
-    spoken = "The language model took too long to answer."
-
-
-class OllamaHttpError(ModelError):
+class OllamaHttpError(ModelHttpError):
     """Ollama answered with an HTTP error."""
 
-    def __init__(self, status: int, message: str):
-        super().__init__(f"HTTP {status}: {message}")
-        self.status = status
-        self.spoken = f"The language model reported an error, code {status}."
 
-
-class StreamCut(ModelError):
-    """The reply stopped before Ollama said it was done."""
-
-    spoken = "My answer was cut off."
-
-
-class MalformedReply(ModelError):
-    """Ollama sent something that is not its wire format."""
-
-    spoken = "The language model sent something I couldn't read."
+class BadModelAddress(ValueError):
+    """``OLLAMA_HOST`` (or the address derived from it) is not a usable server address."""
 
 
 def ollama_base_url(settings: OllamaSettings, environ: Mapping[str, str] | None = None) -> str:
-    """The server address: the setting, else ``OLLAMA_HOST`` read as Ollama's clients read it."""
+    """The server address: the setting, else ``OLLAMA_HOST`` read as Ollama's clients read it.
+
+    Raises BadModelAddress, naming the variable and what is wrong, for an ``OLLAMA_HOST`` that
+    cannot be an address (the ``url`` setting is checked when the settings are loaded).
+    """
     if settings.url:
         return settings.url.rstrip("/")
     env = os.environ if environ is None else environ
@@ -97,19 +87,29 @@ def parse_ollama_host(value: str) -> str:
     """Interpret ``OLLAMA_HOST`` like Ollama's own clients do (envconfig.Host).
 
     No scheme means http; a missing port means 11434 (or 80/443 with an explicit scheme); an empty
-    or unparsable value means http://127.0.0.1:11434.
+    value or one without a host means 127.0.0.1. Where Ollama's clients quietly fall back to the
+    default (a port out of range, a broken IPv6 address), this raises BadModelAddress instead: a
+    request silently sent to another server is harder to find than an error.
     """
-    value = value.strip()
+    value = given = value.strip()
     scheme, default_port = "http", DEFAULT_PORT
     if "://" in value:
         scheme, value = value.split("://", 1)
         default_port = {"http": 80, "https": 443}.get(scheme, DEFAULT_PORT)
+    if scheme not in ("http", "https"):
+        raise BadModelAddress(f"OLLAMA_HOST={given!r}: the scheme must be http or https")
     hostport, _, path = value.partition("/")
     try:
         parts = urlsplit(f"//{hostport}")
-        host, port = parts.hostname, parts.port
+        host = parts.hostname
+    except ValueError:  # "Invalid IPv6 URL": an unclosed bracket
+        raise BadModelAddress(f"OLLAMA_HOST={given!r} is not an address") from None
+    try:
+        port = parts.port
     except ValueError:
-        host, port = None, None
+        port = 0
+    if port == 0:
+        raise BadModelAddress(f"OLLAMA_HOST={given!r}: the port must be a number from 1 to 65535")
     if not host:
         host = "127.0.0.1"
     if port is None:
@@ -123,77 +123,45 @@ def parse_ollama_host(value: str) -> str:
     return f"{base}/{path}".rstrip("/") if path else base
 
 
-class OllamaClient:
+class OllamaClient(ChatClient):
     """A small client for the parts of Ollama's API Hearth uses."""
 
-    def __init__(self, settings: OllamaSettings, environ: Mapping[str, str] | None = None):
-        self.settings = settings
-        self.base_url = ollama_base_url(settings, environ)
-        timeout = httpx.Timeout(
-            connect=settings.connect_timeout_seconds,
-            read=settings.reply_timeout_seconds,
-            write=settings.connect_timeout_seconds,
-            pool=settings.connect_timeout_seconds,
-        )
-        # trust_env=False: a proxy meant for the internet must not swallow a LAN model server.
-        self._http = httpx.Client(base_url=self.base_url, timeout=timeout, trust_env=False)
+    chat_path = "/api/chat"
+    unreachable = OllamaUnreachable
+    http_error = OllamaHttpError
 
-    def close(self) -> None:
-        """Release the connection pool."""
-        self._http.close()
+    def __init__(self, settings: OllamaSettings, environ: Mapping[str, str] | None = None):
+        super().__init__(settings, ollama_base_url(settings, environ))
+
+    def pulled_models(self) -> list[str]:
+        """Names of the models Ollama has pulled (``/api/tags``)."""
+        body = self._get_json("/api/tags")
+        try:
+            return [model["name"] for model in body["models"]]
+        except (KeyError, TypeError) as exc:
+            raise MalformedReply("unexpected /api/tags body") from exc
 
     def _options(self, temperature: float | None = None) -> dict[str, Any]:
         return {
             "num_ctx": self.settings.context_tokens,
-            "temperature": self.settings.temperature if temperature is None else temperature,
+            "temperature": self._temperature(temperature),
         }
 
-    def chat_stream(self, messages: Sequence[ChatMessage]) -> Iterator[str]:
-        """Stream a reply's text pieces as they arrive.
-
-        Raises a ModelError subclass on any failure; pieces already yielded stay yielded, so a
-        caller that speaks them as they come keeps what was said.
-        """
-        body = {
+    def _stream_body(self, messages: Sequence[ChatMessage]) -> dict[str, Any]:
+        return {
             "model": self.settings.model,
             "messages": [message.to_json() for message in messages],
             "stream": True,
             "keep_alive": self.settings.keep_alive,
             "options": self._options(),
         }
-        with self._errors(), self._http.stream("POST", "/api/chat", json=body) as response:
-            self._check_status(response)
-            done = False
-            lines = response.iter_lines()
-            for line in lines:
-                if not line.strip():
-                    continue
-                chunk = _decode_chunk(line)
-                if "error" in chunk:
-                    raise OllamaHttpError(response.status_code, str(chunk["error"]))
-                piece = chunk.get("message", {}).get("content", "")
-                if not isinstance(piece, str):
-                    raise MalformedReply(f"message content is not text: {line[:200]!r}")
-                if piece:
-                    yield piece
-                if chunk.get("done"):
-                    done = True
-                    break
-            if not done:
-                raise StreamCut("the stream ended without a done chunk")
-            # Ollama ends the body right after ``done``; read to that end, so the connection goes
-            # back to the pool for the next turn instead of being closed and opened again.
-            with suppress(httpx.HTTPError):
-                for _ in lines:
-                    pass
 
-    def chat(
+    def _whole_body(
         self,
         messages: Sequence[ChatMessage],
-        schema: Mapping[str, Any] | None = None,
-        temperature: float | None = None,
-    ) -> str:
-        """One whole reply (not streamed); with ``schema``, Ollama's structured output as JSON."""
+        schema: Mapping[str, Any] | None,
+        temperature: float | None,
+    ) -> dict[str, Any]:
         body: dict[str, Any] = {
             "model": self.settings.model,
             "messages": [message.to_json() for message in messages],
@@ -203,68 +171,32 @@ class OllamaClient:
         }
         if schema is not None:
             body["format"] = dict(schema)
-        with self._errors():
-            response = self._http.post("/api/chat", json=body)
-            self._check_status(response)
-            try:
-                content = response.json()["message"]["content"]
-            except (ValueError, KeyError, TypeError) as exc:
-                raise MalformedReply(f"unexpected reply body: {response.text[:200]!r}") from exc
-            if not isinstance(content, str):
-                raise MalformedReply("message content is not text")
-            return content
+        return body
 
-    def pulled_models(self) -> list[str]:
-        """Names of the models Ollama has pulled (``/api/tags``)."""
-        with self._errors():
-            response = self._http.get("/api/tags")
-            self._check_status(response)
-            try:
-                return [model["name"] for model in response.json()["models"]]
-            except (ValueError, KeyError, TypeError) as exc:
-                raise MalformedReply("unexpected /api/tags body") from exc
+    def _read_line(self, line: str) -> StreamedPiece:
+        if not line.strip():
+            return StreamedPiece()
+        chunk = decode_object(line)
+        if "error" in chunk:
+            raise OllamaHttpError(200, str(chunk["error"]))
+        piece = chunk.get("message", {}).get("content", "")
+        if not isinstance(piece, str):
+            raise MalformedReply(f"message content is not text: {line[:200]!r}")
+        return StreamedPiece(piece, bool(chunk.get("done")))
 
-    def _check_status(self, response: httpx.Response) -> None:
-        if response.status_code < 400:
-            return
-        response.read()
+    def _whole_content(self, text: str) -> object:
         try:
-            message = str(response.json().get("error", ""))
-        except ValueError:
-            message = response.text[:200]
-        if response.status_code == 404 and "not found" in message and "model" in message:
-            raise ModelNotPulled(self.settings.model)
-        raise OllamaHttpError(response.status_code, message or response.reason_phrase)
+            return json.loads(text)["message"]["content"]
+        except (ValueError, KeyError, TypeError) as exc:
+            raise MalformedReply(f"unexpected reply body: {text[:200]!r}") from exc
 
-    def _errors(self) -> AbstractContextManager[None]:
-        return _transport_errors(self.base_url)
+    def _error_message(self, body: object) -> str:
+        return str(body.get("error", "")) if isinstance(body, dict) else ""
 
-
-@contextmanager
-def _transport_errors(base_url: str) -> Iterator[None]:
-    """Map httpx's transport exceptions onto ModelError subclasses."""
-    try:
-        yield
-    except ModelError:
-        raise
-    except (httpx.ConnectError, httpx.ConnectTimeout) as error:
-        raise OllamaUnreachable(f"cannot connect to {base_url}: {error}") from error
-    except (httpx.ReadTimeout, httpx.WriteTimeout, httpx.PoolTimeout) as error:
-        raise ReplyTimeout(f"no reply from {base_url} in time") from error
-    except (httpx.RemoteProtocolError, httpx.ReadError) as error:
-        raise StreamCut(f"connection to {base_url} broke: {error}") from error
-    except httpx.HTTPError as error:
-        raise ModelError(f"{base_url}: {error}") from error
-
-
-def _decode_chunk(line: str) -> dict[str, Any]:
-    try:
-        chunk = json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise MalformedReply(f"not JSON: {line[:200]!r}") from exc
-    if not isinstance(chunk, dict):
-        raise MalformedReply(f"not a JSON object: {line[:200]!r}")
-    return chunk
+    def _missing_model(self, status: int, message: str) -> ModelError | None:
+        if status == 404 and "not found" in message and "model" in message:
+            return ModelNotPulled(self.settings.model)
+        return None
 
 
 def _say_model(model: str) -> str:

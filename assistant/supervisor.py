@@ -1,9 +1,12 @@
-"""The supervisor: runs the voice process, watches it, restarts it, and carries replies to it.
+"""The supervisor: runs the voice process and the brain, watches both, and carries replies.
 
-It owns the brain (on its own thread), the event stream and, in file mode, the output timeline.
-The voice process is judged by what it reports from inside its own loop: heartbeats, its frame
-counter and the jobs in progress. When any of them says it is stuck, the process is killed and a
-new one started; every sentence it had not finished saying is sent again, in order, once.
+It coordinates: the voice process is judged by what it reports from inside its own loop
+(``VoiceHealth``), the brain by the progress of its turns (``TurnWatch``); what is owed to the
+room is kept in the ``ReplyLedger``, and file mode's output in the ``OutputTimeline``. When the
+voice process is stuck it is killed and a new one started, and every sentence it had not finished
+saying is sent again, in order, once. When a turn of the brain is stuck it is abandoned with a
+short apology and a new brain answers the next question. When neither can be helped, the
+supervisor stops pinging systemd's watchdog and exits, so systemd restarts the service.
 """
 
 from __future__ import annotations
@@ -13,68 +16,75 @@ import logging
 import multiprocessing
 import signal
 import time
-from collections import OrderedDict, deque
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from multiprocessing.connection import Connection
 from pathlib import Path
 from types import FrameType
 from typing import Any
 
 from assistant.brain import Brain
-from assistant.brain_worker import BrainWorker, KnownNames, ReplyEnd, SpeakText
+from assistant.brain_worker import (
+    BrainFailed,
+    BrainWorker,
+    KnownNames,
+    Progress,
+    ReplyEnd,
+    SpeakText,
+)
 from assistant.event_log import EventLog
+from assistant.output_timeline import OutputTimeline, Sound
 from assistant.reply import AwaitAnswer, HeardUtterance, Note
+from assistant.reply_ledger import ReplyLedger
 from assistant.systemd_notify import SystemdNotifier
+from assistant.turn_watch import Stall, TurnWatch
+from assistant.voice_health import VoiceHealth
+from assistant.voice_runner import VoiceRunner
 from audio import (
+    Command,
     Failed,
-    FinishReply,
     Heard,
     Heartbeat,
     InputEnded,
     Played,
     Ready,
     Record,
+    Report,
     SetHotwords,
     Shutdown,
-    Speak,
     Spoken,
+    State,
     TimelineSink,
-    Via,
     VoiceIO,
-    run_voice_process,
-    seconds_to_samples,
     trace,
 )
-from config import Settings, VoiceProcessSettings
+from config import Settings
+from support import FailpointError
 
 log = logging.getLogger(__name__)
 
-START_TIMEOUT_SECONDS = 180.0
-"""Loading the models on a cold Pi: the first heartbeat may take this long."""
 DRAIN_SECONDS = 8.0
 """After SIGTERM: time for the sentence being spoken to finish before the process is killed."""
 BRAIN_STOP_SECONDS = 2.0
 """After SIGTERM: time for the brain to end its turn and close the memory. A turn still waiting on
 the model is left behind; its memory writes are transactions, so none is left half-done."""
-KILL_GRACE_SECONDS = 0.25
-"""After SIGTERM, before SIGKILL. The voice process keeps SIGTERM's default (die at once), so only
-a stopped or wedged process outlives this, and waiting longer would only delay its restart."""
+BRAIN_START_SECONDS = 60.0
+"""The first brain (memory, model client, card) must be built within this."""
 WATCHDOG_PING_SECONDS = 1.0
 POLL_SECONDS = 0.25
 """Longest sleep of the loop when neither the voice process nor the brain has anything: both
 wake it when they do, and the watchdog's limits are whole seconds."""
-CONTEXT_CHARS = 300
+TURN_ABANDONED = "Sorry, I got stuck on that one. Please ask me again."
 
 EXIT_OK = 0
 EXIT_FAILED = 1
 
 STATUS_TEXT = {
-    "standby": "Standby: waiting for the wake word",
-    "listening": "Listening",
-    "thinking": "Thinking",
-    "speaking": "Speaking",
-    "follow_up": "Follow-up: listening without the wake word",
+    State.STANDBY: "Standby: waiting for the wake word",
+    State.LISTENING: "Listening",
+    State.THINKING: "Thinking",
+    State.SPEAKING: "Speaking",
+    State.FOLLOW_UP: "Follow-up: listening without the wake word",
 }
 
 
@@ -96,75 +106,6 @@ class RunFiles:
         return self.input is None and not self.script
 
 
-@dataclass
-class VoiceHealth:
-    """The watchdog's judgement of one voice process from what it reported, and when.
-
-    Pure: the caller gives the monotonic time, so it is tested with heartbeats and seconds. Whether
-    the process is alive at all is the caller's to check.
-    """
-
-    limits: VoiceProcessSettings
-    live: bool
-    """Frames must keep coming only from a live device (a recording pauses on purpose)."""
-    started_at: float
-    ready: bool = False
-    last_beat: Heartbeat | None = None
-    last_beat_at: float = 0.0
-    frames_changed_at: float = 0.0
-
-    def on_ready(self, now: float) -> None:
-        """The models are loaded: heartbeats and frames are due from now on."""
-        self.ready = True
-        self.last_beat_at = self.frames_changed_at = now
-
-    def on_heartbeat(self, beat: Heartbeat, now: float) -> None:
-        """A heartbeat arrived."""
-        if self.last_beat is None or beat.frames != self.last_beat.frames:
-            self.frames_changed_at = now
-        self.last_beat, self.last_beat_at = beat, now
-
-    def problem(self, now: float) -> str | None:
-        """Why the voice process must be restarted, or None while it is healthy."""
-        limits = self.limits
-        if not self.ready:
-            if now - self.started_at > START_TIMEOUT_SECONDS:
-                return f"the voice process did not start within {START_TIMEOUT_SECONDS:.0f} s"
-            return None
-        beat = self.last_beat
-        deadlines = {
-            "transcribe": limits.transcribe_deadline_seconds,
-            "speak": limits.speak_deadline_seconds,
-        }
-        for job in beat.jobs if beat else ():
-            deadline = deadlines.get(job.kind, limits.speak_deadline_seconds)
-            if job.deadline is not None:  # may shorten the leash, to no less than the loop's
-                deadline = min(deadline, max(job.deadline, limits.heartbeat_timeout_seconds))
-            if now - job.started > deadline:
-                return f"{job.kind} ran past its {deadline:.3g} s deadline"
-        silent = now - self.last_beat_at
-        # A job announced in the last heartbeat may keep the loop busy up to its deadline.
-        if silent > limits.heartbeat_timeout_seconds and not (beat and beat.jobs):
-            return f"no heartbeat for {silent:.1f} s"
-        if beat is None:
-            return None
-        stalled = now - self.frames_changed_at
-        frames_expected = self.live and not beat.waiting and not beat.jobs
-        if frames_expected and stalled > limits.frames_stall_seconds:
-            return f"no audio frames for {stalled:.1f} s"
-        return None
-
-
-@dataclass
-class _Reply:
-    """What the supervisor keeps of a reply until it has been said."""
-
-    user: str
-    t: float
-    answer: AwaitAnswer | None = None
-    finish: FinishReply | None = None
-
-
 class Supervisor:
     """Runs Hearth: the voice process under a watchdog, and the brain answering it."""
 
@@ -182,24 +123,19 @@ class Supervisor:
         self.events = EventLog(files.events, on_event)
         self._make_brain = make_brain
         self._worker: BrainWorker | None = None
-        self._context = multiprocessing.get_context("spawn")
-        self._process: Any = None
-        self._connection: Connection | None = None
+        self._abandoned: list[BrainWorker] = []
+        """Workers given up on, stuck in a turn: counted while their threads live."""
+        self._turns = TurnWatch(settings.brain_watch.stall_seconds)
+        self._ledger = ReplyLedger()
+        self._clock_line = OutputTimeline()
+        self._voice: VoiceRunner | None = None
         self._generation = 0
         self._restarts: deque[float] = deque()
         self._consecutive_failures = 0
         self._health = VoiceHealth(settings.voice_process, files.live, time.monotonic())
         self._ever_ready = False
-        self._position = 0.0
-        """Audio seconds the voice processes have reported reaching: where a new one goes on."""
-        self._unsettled: list[tuple[int, Any]] = []
-        """File mode: Hearth's sounds the audio clock has not yet passed the end of."""
         self._last_ping = 0.0
         self._status = ""
-        self._unspoken: OrderedDict[int, Speak] = OrderedDict()
-        self._replies: dict[int, _Reply] = {}
-        self._next_job = 0
-        self._next_reply = 0
         self._hotwords: tuple[str, ...] = ()
         self._stop_requested = False
         self._draining_since: float | None = None
@@ -214,8 +150,12 @@ class Supervisor:
     def run(self) -> int:
         """Run until the input ends (file mode), SIGTERM, or an unrecoverable failure."""
         self._install_signal_handlers()
-        self._worker = BrainWorker(self._make_brain)
-        if not self._worker.wait_ready(60) or self._worker.error is not None:
+        try:
+            self._worker = BrainWorker(self._make_brain)
+        except FailpointError as error:
+            log.error("cannot start the brain: %s", error)
+            return EXIT_FAILED
+        if not self._worker.wait_ready(BRAIN_START_SECONDS) or self._worker.error is not None:
             log.error("cannot start the brain: %s", self._worker.error)
             return EXIT_FAILED
         if self.files.output is not None:
@@ -233,13 +173,14 @@ class Supervisor:
     def _step(self) -> None:
         if self._stop_requested and self._draining_since is None:
             self._begin_drain()
-        report = self._receive(POLL_SECONDS)
-        if report is not None:
+        for report in self._receive(POLL_SECONDS):
             self._on_report(report)
         self._forward_brain_output()
+        if self._result is not None:
+            return
         if self._input_ended:
             # The recording is over and the voice process leaves on its own.
-            if self._conversation_idle():
+            if self._ledger.idle:
                 self._result = EXIT_OK
             return
         if self._draining_since is not None:
@@ -247,24 +188,21 @@ class Supervisor:
             return
         self._watch()
 
-    def _receive(self, timeout: float) -> Any:
-        """The voice process's next report, or None once the brain has output or time is up."""
-        assert self._connection is not None and self._worker is not None
-        try:
-            # Wake for either side: the brain's first sentence must not wait out the timeout.
-            ready = multiprocessing.connection.wait([self._connection, self._worker], timeout)
-            if self._connection in ready:
-                return self._connection.recv()
-        except (EOFError, OSError):
-            return None  # the process died; the watch notices and restarts it
-        return None
+    def _receive(self, timeout: float) -> Iterator[Report]:
+        """The voice process's reports, once there are some, the brain has output, or time is up.
 
-    def _conversation_idle(self) -> bool:
-        return not self._unspoken and not self._replies
+        Taken one by one: when one makes the supervisor restart the voice process, the rest are
+        the old process's, taken (and counted) as it is stopped."""
+        voice, worker = self._voice, self._worker
+        assert voice is not None and worker is not None
+        # Wake for either side: the brain's first sentence must not wait out the timeout.
+        with contextlib.suppress(OSError):
+            multiprocessing.connection.wait([voice, worker], timeout)
+        return voice.take()
 
     # -- reports from the voice process ----------------------------------------------------------
 
-    def _on_report(self, report: Any) -> None:
+    def _on_report(self, report: Report) -> None:
         match report:
             case Ready():
                 self._on_ready()
@@ -275,16 +213,14 @@ class Supervisor:
             case Heard():
                 self._on_heard(report)
             case Spoken(job=job):
-                self._unspoken.pop(job, None)
-                self._forget_finished_replies()
+                self._ledger.spoken(job)
             case Played(at_sample=at, samples=samples, by="room"):
                 self._room_lines_said += 1
                 if self._room_timeline is not None:
                     self._room_timeline.play(samples, at)
             case Played(at_sample=at, samples=samples):
                 if self._timeline is not None:
-                    self._unsettled.append((at, samples))
-                    self._settle_sounds()
+                    self._write_sounds(self._clock_line.played(Sound(at, samples)))
             case InputEnded():
                 self._input_ended = True
             case Failed(reason=reason, retry=retry):
@@ -299,22 +235,21 @@ class Supervisor:
             log.info("Hearth is ready")
         else:
             log.info("the voice process is back (generation %d)", self._generation)
-        self._set_status(STATUS_TEXT["standby"])
+        self._set_status(STATUS_TEXT[State.STANDBY])
 
     def _on_heartbeat(self, beat: Heartbeat) -> None:
         self._health.on_heartbeat(beat, time.monotonic())
         self._advance(beat.t)
         if self._draining_since is None:
-            self._set_status(STATUS_TEXT.get(beat.state, beat.state))
+            self._set_status(STATUS_TEXT[beat.state])
 
     def _on_heard(self, heard: Heard) -> None:
         assert self._worker is not None
-        self._next_reply += 1
-        reply = self._next_reply
+        utterance = HeardUtterance(heard.text, heard.via, heard.t, dict(heard.answer_scores))
+        reply = self._ledger.open(utterance)
         self._trace(heard.t, "heard", reply=reply)
         self._advance(heard.t)  # what was heard is never heard again after a restart
-        self._replies[reply] = _Reply(heard.text, heard.t)
-        utterance = HeardUtterance(heard.text, Via(heard.via), heard.t, dict(heard.answer_scores))
+        self._turns.asked(reply, time.monotonic())
         self._worker.ask(reply, utterance)
 
     def _on_failed(self, reason: str, retry: bool) -> None:
@@ -326,76 +261,80 @@ class Supervisor:
                            "message": reason})  # fmt: skip
         self._result = EXIT_FAILED
 
-    # -- replies ---------------------------------------------------------------------------------
+    # -- the brain's output ----------------------------------------------------------------------
 
     def _forward_brain_output(self) -> None:
         assert self._worker is not None
-        for reply_number, part in self._worker.take():
-            reply = self._replies.get(reply_number)
+        for reply, part in self._worker.take():
+            now = time.monotonic()
+            self._turns.progressed(now)
+            heard = self._ledger.heard(reply)
             match part:
                 case KnownNames(words=words):
                     if words != self._hotwords:
                         self._hotwords = words
                         self._send(SetHotwords(words))
-                case SpeakText(text=text, voice=voice, speed=speed) if reply is not None:
-                    self._next_job += 1
-                    speak = Speak(self._next_job, reply_number, text, voice, speed)
-                    self._unspoken[speak.job] = speak
-                    self._trace(reply.t, "speak_sent", reply=reply_number, job=speak.job)
-                    self._send(speak)
-                case Note(event=event, fields=fields) if reply is not None:
-                    self.events.write({"t": reply.t, "event": event, **fields})
-                case AwaitAnswer() if reply is not None:
-                    reply.answer = part
-                case ReplyEnd(user=user, said=said) if reply is not None:
-                    self.events.write({"t": reply.t, "event": "reply", "text": said})
-                    context = f"{user} {said}"[-CONTEXT_CHARS:]
-                    answer = reply.answer
-                    reply.finish = FinishReply(
-                        reply_number,
-                        context=context,
-                        answer_phrases=dict(answer.phrases) if answer else {},
-                        hotwords=answer.hotwords if answer else (),
-                    )
-                    self._send(reply.finish)
-                    self._forget_finished_replies()
+                case Progress():
+                    pass  # the model is streaming: the turn is alive
+                case BrainFailed(message=message):
+                    self._give_up(f"the brain cannot be built: {message}")
+                    return
+                case SpeakText(text=text, voice=voice, speed=speed) if heard is not None:
+                    speak = self._ledger.say(reply, text, voice, speed)
+                    if speak is not None:
+                        self._trace(heard.t, "speak_sent", reply=reply, job=speak.job)
+                        self._send(speak)
+                case Note(event=event, fields=fields) if heard is not None:
+                    self.events.write({"t": heard.t, "event": event, **fields})
+                case AwaitAnswer() if heard is not None:
+                    self._ledger.await_answer(reply, part)
+                case ReplyEnd() if heard is not None:
+                    self._end_reply(reply, heard, now)
 
-    def _forget_finished_replies(self) -> None:
-        waiting = {speak.reply for speak in self._unspoken.values()}
-        for number in [n for n, r in self._replies.items() if r.finish and n not in waiting]:
-            del self._replies[number]
+    def _end_reply(self, reply: int, heard: HeardUtterance, now: float) -> None:
+        said = self._ledger.said(reply)
+        finish = self._ledger.end(reply)
+        self._turns.ended(reply, now)
+        if finish is not None:
+            self.events.write({"t": heard.t, "event": "reply", "text": said})
+            self._send(finish)
 
-    def _send(self, command: Any) -> None:
-        if self._connection is None:
-            return
-        # A dead process cannot take it; what was unsaid is re-sent after the restart.
-        with contextlib.suppress(BrokenPipeError, OSError):
-            self._connection.send(command)
+    def _send(self, command: Command) -> None:
+        if self._voice is not None:
+            self._voice.send(command)
 
     # -- watching ------------------------------------------------------------------------------
 
     def _watch(self) -> None:
+        now = time.monotonic()
         problem = self._problem()
         if problem is not None:
             self._restart(problem)
             return
-        now = time.monotonic()
+        stall = self._turns.problem(now)
+        if stall is not None:
+            self._recover_brain(stall)
+            if self._result is not None:
+                return  # the brain cannot be helped: no more pings, systemd restarts us
         if self._health.ready and now - self._last_ping >= WATCHDOG_PING_SECONDS:
-            # Pinged only from here: after the checks above found the voice loop healthy.
+            # Pinged only from here: after the checks above found the voice loop healthy and
+            # the brain making progress (or being rebuilt).
             self.notifier.watchdog()
             self._last_ping = now
 
     def _problem(self) -> str | None:
         """Why the voice process must be restarted, or None when it is healthy."""
-        if not self._process.is_alive():
+        assert self._voice is not None
+        if not self._voice.alive:
             return self._why_it_left()
         return self._health.problem(time.monotonic())
 
     def _why_it_left(self) -> str | None:
         """A voice process that is gone: what it reported before leaving still counts, and may say
         why it left (the recording ended: no problem at all)."""
+        assert self._voice is not None
         said_why = None
-        for report in self._leftovers():
+        for report in self._voice.leftovers():
             match report:
                 case Failed(reason=reason, retry=True):
                     said_why = reason
@@ -403,18 +342,18 @@ class Supervisor:
                     self._on_report(report)
         if self._input_ended or self._result is not None:
             return None
-        if said_why is not None:
-            return said_why
-        code = self._process.exitcode
-        if code is not None and code < 0:
-            return f"the voice process was killed by {signal.Signals(-code).name}"
-        return f"the voice process exited (code {code})"
+        return said_why if said_why is not None else self._voice.why_it_left()
 
     def _restart(self, reason: str) -> None:
         limits = self.settings.voice_process
         now = time.monotonic()
         self._stop_voice()
-        self._cut_sounds()
+        self._write_sounds(self._clock_line.cut())
+        dropped = self._ledger.voice_died(self._health.synthesizing())
+        if dropped is not None:
+            log.warning("not saying %r again: the voice process died twice making it", dropped.text)
+            self.events.write({"t": self._clock(), "event": "speech_dropped", "job": dropped.job,
+                               "text": dropped.text, "note": dropped.note.text})  # fmt: skip
         self._restarts.append(now)
         while self._restarts and now - self._restarts[0] > limits.restart_window_seconds:
             self._restarts.popleft()
@@ -440,18 +379,57 @@ class Supervisor:
         time.sleep(backoff)
         self._generation += 1
         # The audio clock goes on where the last process reached (a recording, from there).
-        self._start_voice(start_sample=seconds_to_samples(self._position))
+        self._start_voice(start_sample=self._clock_line.position_sample)
         # Whatever was not said yet is said now, in order, once; then the replies' ends.
-        for speak in self._unspoken.values():
-            self._send(speak)
-        for reply in self._replies.values():
-            if reply.finish is not None:
-                self._send(reply.finish)
+        for command in self._ledger.resend():
+            self._send(command)
+
+    # -- the brain -------------------------------------------------------------------------------
+
+    def _recover_brain(self, stall: Stall) -> None:
+        """A turn is stuck: it ends with an apology, and a new brain takes the questions after
+        it. Too many stuck at once, and the service gives up."""
+        assert self._worker is not None
+        now = time.monotonic()
+        heard = self._ledger.heard(stall.reply)
+        log.warning("abandoning the brain's turn for reply %d: %s", stall.reply, stall.reason)
+        self._abandon_worker()
+        said = " ".join(filter(None, [self._ledger.said(stall.reply), TURN_ABANDONED]))
+        for command in self._ledger.abandon(stall.reply, TURN_ABANDONED):
+            self._send(command)
+        self._turns.ended(stall.reply, now)
+        if heard is not None:
+            self.events.write({"t": heard.t, "event": "reply", "text": said})
+        stuck = sum(worker.alive for worker in self._abandoned)
+        if stuck > self.settings.brain_watch.max_stuck_turns:
+            self._give_up(f"{stuck} turns are stuck (last: {stall.reason})")
+            return
+        generation = self._worker.generation + 1
+        self.events.write({"t": self._clock(), "event": "brain_restart", "reason": stall.reason,
+                           "generation": generation})  # fmt: skip
+        self._worker = BrainWorker(self._make_brain, generation)
+        self._turns.restarted(now)
+        for reply, utterance in self._ledger.unanswered():
+            self._worker.ask(reply, utterance)
+
+    def _abandon_worker(self) -> None:
+        """Close the worker without waiting for it: its thread is stuck in a turn."""
+        assert self._worker is not None
+        self._worker.close(timeout=0)
+        self._abandoned.append(self._worker)
+
+    def _give_up(self, reason: str) -> None:
+        """The brain cannot be helped: stop pinging the watchdog and leave with a failure."""
+        log.error("the brain cannot recover: %s; giving up so systemd can restart the service",
+                  reason)  # fmt: skip
+        self.events.write({"t": self._clock(), "event": "error", "what": "brain",
+                           "message": reason})  # fmt: skip
+        self._set_status(f"Failed: {reason}")
+        self._result = EXIT_FAILED
 
     # -- the voice process ---------------------------------------------------------------------
 
     def _start_voice(self, start_sample: int) -> None:
-        parent, child = self._context.Pipe()
         # A restarted demo room goes on with the lines it has not said yet.
         script = self.files.script[self._room_lines_said :]
         # A reply begun and not finished is awaited by the new process as by the old one.
@@ -459,77 +437,32 @@ class Supervisor:
             str(self.files.input) if self.files.input else None,
             start_sample,
             script,
-            owed_replies=tuple(self._replies),
+            owed_replies=self._ledger.owed(),
         )
-        self._process = self._context.Process(
-            target=run_voice_process,
-            args=(child, self.settings, io, self._generation, logging.getLogger().level),
-            name=f"hearth-voice-{self._generation}",
-            daemon=True,
-        )
-        self._process.start()
-        child.close()
-        self._connection = parent
+        self._voice = VoiceRunner(self.settings, io, self._generation)
         self._health = VoiceHealth(self.settings.voice_process, self.files.live, time.monotonic())
         if self._hotwords:
             self._send(SetHotwords(self._hotwords))
 
     def _stop_voice(self) -> None:
-        """Kill for real: terminate, then kill if it does not go. What it reported before it died
-        (heard, said, played) still counts."""
-        if self._process is not None and self._process.is_alive():
-            self._process.terminate()
-            self._process.join(KILL_GRACE_SECONDS)
-            if self._process.is_alive():
-                self._process.kill()
-                self._process.join(1.0)
-        for report in self._leftovers():
+        """Kill it for real; what it reported before it died (heard, said, played) still
+        counts."""
+        if self._voice is None:
+            return
+        for report in self._voice.stop():
             if not isinstance(report, Ready | Failed | InputEnded):
                 self._on_report(report)
-        if self._connection is not None:
-            self._connection.close()
-            self._connection = None
-
-    def _leftovers(self) -> list[Any]:
-        """Every report still in the pipe of a voice process that has stopped."""
-        reports: list[Any] = []
-        if self._connection is None:
-            return reports
-        with contextlib.suppress(EOFError, OSError):
-            while self._connection.poll(0):
-                reports.append(self._connection.recv())
-        return reports
 
     # -- the output timeline (file mode) -------------------------------------------------------
 
     def _advance(self, t: float) -> None:
         """A voice process reported reaching audio second ``t``."""
-        self._position = max(self._position, t)
-        self._settle_sounds()
+        self._write_sounds(self._clock_line.reached(t))
 
-    def _settle_sounds(self, everything: bool = False) -> None:
-        """Hearth's sounds go on the output timeline once the audio clock has passed their end."""
-        if self._timeline is None:
-            return
-        now = seconds_to_samples(self._position)
-        waiting = []
-        for at, samples in self._unsettled:
-            if everything or at + len(samples) <= now:
-                self._timeline.play(samples, at)
-            else:
-                waiting.append((at, samples))
-        self._unsettled = waiting
-
-    def _cut_sounds(self) -> None:
-        """A voice process died: its sounds stop where its clock stopped, as a speaker falls silent
-        with its process. The sentence they belonged to was not acknowledged, so it is said again
-        from there."""
+    def _write_sounds(self, sounds: list[Sound]) -> None:
         if self._timeline is not None:
-            now = seconds_to_samples(self._position)
-            for at, samples in self._unsettled:
-                if now > at:
-                    self._timeline.play(samples[: now - at], at)
-        self._unsettled = []
+            for sound in sounds:
+                self._timeline.play(sound.samples, sound.at_sample)
 
     # -- stopping ------------------------------------------------------------------------------
 
@@ -550,22 +483,21 @@ class Supervisor:
     def _check_drain(self) -> None:
         assert self._draining_since is not None
         waited = time.monotonic() - self._draining_since
-        if not self._process.is_alive() or waited > DRAIN_SECONDS:
+        if (self._voice is not None and not self._voice.alive) or waited > DRAIN_SECONDS:
             self._result = EXIT_OK
 
     def _shut_down(self) -> None:
         draining = self._draining_since is not None
-        if self._process is not None and (self._input_ended or draining):
+        if self._voice is not None and (self._input_ended or draining):
             # It is leaving on its own; let it finish cleanly (after SIGTERM, within the drain).
             waited = time.monotonic() - self._draining_since if self._draining_since else 0.0
-            self._process.join(max(0.0, DRAIN_SECONDS - waited))
+            self._voice.join(max(0.0, DRAIN_SECONDS - waited))
         self._stop_voice()
-        self._settle_sounds(everything=True)
+        self._write_sounds(self._clock_line.rest())
         if self._worker is not None:
-            if draining:
-                self._worker.close(BRAIN_STOP_SECONDS)
-            else:
-                self._worker.close()
+            stuck = self._turns.problem(time.monotonic()) is not None
+            # A stuck turn is not waited for; a draining one only briefly.
+            self._worker.close(0 if stuck else BRAIN_STOP_SECONDS if draining else 10.0)
         for timeline in (self._timeline, self._room_timeline):
             if timeline is not None:
                 timeline.close()
@@ -586,7 +518,7 @@ class Supervisor:
             self.notifier.status(text)
 
     def _clock(self) -> float:
-        return round(self._position, 3)
+        return round(self._clock_line.position, 3)
 
     def _input_samples(self) -> int:
         from audio import read_wav

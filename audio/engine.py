@@ -22,7 +22,6 @@ import numpy as np
 from audio import trace
 from audio.devices import AudioDeviceError
 from audio.earcons import Earcon, earcon
-from audio.failpoints import Failpoint, Failpoints
 from audio.format import VAD_FRAME_SAMPLES, samples_to_seconds, seconds_to_samples
 from audio.io import AudioSource
 from audio.listener import (
@@ -47,6 +46,7 @@ from audio.messages import (
     Heartbeat,
     InputEnded,
     Job,
+    JobKind,
     Ready,
     Record,
     Report,
@@ -74,6 +74,7 @@ from audio.speakable import speakable
 from audio.tts import SpeechChunk, SpeechParameters
 from audio.wakeword import WakeDetection, wake_phrase
 from config import Settings
+from support import Failpoint, Failpoints
 
 log = logging.getLogger(__name__)
 
@@ -340,13 +341,15 @@ class VoiceEngine:
             self._heartbeat()
             time.sleep(0.05)
 
-    def _begin_job(self, kind: str, deadline: float | None = None) -> None:
+    def _begin_job(
+        self, kind: JobKind, deadline: float | None = None, speak_job: int | None = None
+    ) -> None:
         """A long job starts on the loop's thread: heartbeats pause until it ends, so tell the
         supervisor now, and it allows the job its own deadline instead of the heartbeat's."""
-        self._jobs[kind] = Job(kind, time.monotonic(), deadline)
+        self._jobs[kind] = Job(kind, time.monotonic(), deadline, speak_job)
         self._heartbeat(force=True)
 
-    def _end_job(self, kind: str) -> None:
+    def _end_job(self, kind: JobKind) -> None:
         """The job is over: say so at once, or its deadline would run on in the supervisor."""
         if self._jobs.pop(kind, None) is not None:
             self._heartbeat(force=True)
@@ -360,7 +363,7 @@ class VoiceEngine:
             return
         self._last_heartbeat = now
         jobs = tuple(self._jobs.values())
-        self._send(Heartbeat(self._frames, self.t, self._listener.state.value, jobs, waiting))
+        self._send(Heartbeat(self._frames, self.t, self._listener.state, jobs, waiting))
 
     def _send(self, report: Report) -> None:
         self._channel.send(report)
@@ -497,7 +500,8 @@ class VoiceEngine:
             return None
         voice = job.voice or self._base_params.voice
         # The piece is the sentence's next part: the whole sentence, as said, bounds its length.
-        self._begin_job("speak", self._pace.deadline(voice, len(speakable(job.text))))
+        deadline = self._pace.deadline(voice, len(speakable(job.text)))
+        self._begin_job(JobKind.SPEAK, deadline, job.job)
         began = time.monotonic()
         try:
             self._failpoints.hang_if(Failpoint.SYNTHESIS_HANG)
@@ -511,7 +515,7 @@ class VoiceEngine:
             self._play_earcon(Earcon.ERROR)
             return None
         finally:
-            self._end_job("speak")
+            self._end_job(JobKind.SPEAK)
 
     def _end_announcement(self) -> None:
         """Speech outside a conversation is over: hear the room again once the echo has settled.
@@ -584,9 +588,9 @@ class VoiceEngine:
             accepted = True
             if self._verify.get(detection.phrase, True):
                 window = self._recent.between(*detection.verify_window)
-                self._begin_job("transcribe")
+                self._begin_job(JobKind.TRANSCRIBE)
                 heard = self._models.stt.transcribe(window).text
-                self._end_job("transcribe")
+                self._end_job(JobKind.TRANSCRIBE)
                 accepted = contains_phrase(heard, detection.phrase)
             self._record("wake_check", model=detection.model, score=round(detection.score, 3),
                          heard=heard, accepted=accepted)  # fmt: skip
@@ -631,7 +635,7 @@ class VoiceEngine:
 
     def _transcript_for(self, event: SpeechEnded, state: State) -> _Transcription:
         speculation = self._speculation
-        self._begin_job("transcribe")
+        self._begin_job(JobKind.TRANSCRIBE)
         try:
             if speculation is not None and speculation[0] == (event.start, event.end):
                 self._speculation = None
@@ -640,7 +644,7 @@ class VoiceEngine:
             samples = self._utterance_audio(event.start, event.end)
             return self._transcribe(samples, state, event.start)
         finally:
-            self._end_job("transcribe")
+            self._end_job(JobKind.TRANSCRIBE)
 
     def _drop_speculation(self) -> None:
         """Forget a transcription begun at a pause the speaker went on from; one still waiting
@@ -712,7 +716,7 @@ class VoiceEngine:
                 case UtteranceHeard(text=text, via=via):
                     self._play_earcon(Earcon.END_OF_LISTENING)
                     scores = self._last_transcription.scores
-                    self._send(Heard(text, via.value, self.t, scores))
+                    self._send(Heard(text, via, self.t, scores))
                 case HintGiven(text=text):
                     self._say_locally(text)
                 case StopSpeaking():
@@ -743,4 +747,4 @@ class VoiceEngine:
         self._ahead = None
         self._finish = None
         self._speaking_reply = None
-        self._end_job("speak")
+        self._end_job(JobKind.SPEAK)

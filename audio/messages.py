@@ -8,7 +8,10 @@ pickle across a multiprocessing pipe.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
+
+from audio.listener import State, Via
 
 # -- commands: supervisor -> voice process ---------------------------------------------------------
 
@@ -62,17 +65,28 @@ class Ready:
     live: bool
 
 
+class JobKind(StrEnum):
+    """What blocks the voice loop."""
+
+    TRANSCRIBE = "transcribe"
+    SPEAK = "speak"
+    """A synthesis (Piper making the next piece of a sentence)."""
+
+
 @dataclass(frozen=True)
 class Job:
-    """Work that blocks the voice loop (``transcribe``, ``speak``): heartbeats pause meanwhile."""
+    """Work that blocks the voice loop: heartbeats pause meanwhile."""
 
-    kind: str
+    kind: JobKind
     started: float
     """On the monotonic clock."""
     deadline: float | None = None
     """Seconds this one may take, when the voice process knows better than the configured
     deadline for its kind (a synthesis, from the pace learned so far). The supervisor holds it
     to no less than the heartbeat timeout and no more than the configured deadline."""
+    speak_job: int | None = None
+    """A synthesis: the ``Speak.job`` whose sentence is being made, so a sentence that kills the
+    voice process is known by its number."""
 
 
 @dataclass(frozen=True)
@@ -82,7 +96,8 @@ class Heartbeat:
     frames: int
     """Audio frames consumed so far: stalls when a live device stops delivering."""
     t: float
-    state: str
+    state: State
+    """The listener's state."""
     jobs: tuple[Job, ...] = ()
     """Jobs in progress."""
     waiting: bool = False
@@ -94,7 +109,7 @@ class Heard:
     """An utterance to answer."""
 
     text: str
-    via: str
+    via: Via
     t: float
     answer_scores: dict[str, float] = field(default_factory=dict)
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from audio.stt import SpeechToText
-from audio.tts import TextToSpeech
+from audio.remote import Hearing, Speaking, speech_to_text, text_to_speech
 from audio.vad import VoiceActivity
 from audio.wakeword import WakeWordDetector
 from config import Settings
@@ -20,17 +19,18 @@ class VoiceModels:
 
     wake: WakeWordDetector
     vad: VoiceActivity
-    stt: SpeechToText
-    tts: TextToSpeech
+    stt: Hearing
+    tts: Speaking
+    """Local, or a Wyoming service with the local model as its fallback (``backend``)."""
 
     @classmethod
     def load(cls, settings: Settings, voice: str | None = None) -> VoiceModels:
         """Load all models now (a missing model fails here, at start-up, with what to install)."""
         wake = WakeWordDetector(settings.wake)
         vad = VoiceActivity()
-        stt = SpeechToText(settings.stt)
+        stt = speech_to_text(settings.stt)
         stt.load()
-        tts = TextToSpeech()
+        tts = text_to_speech(settings.tts)
         tts.load(voice or settings.tts.voice)
         log.info("voice models loaded")
         return cls(wake, vad, stt, tts)

@@ -6,6 +6,10 @@ after a title or Latin abbreviation ("Dr.", "e.g."), an initialism or initial ("
 list number at the start of a line ("1. Buy milk") or an ellipsis. A fenced code block is one piece,
 however many lines it has, so :func:`audio.speakable.speakable` can replace it with a phrase.
 
+A run of words with no sentence end (a small model in a repetition loop: "and then the river"
+four hundred times) is cut into pieces of at most :data:`MAX_SENTENCE_CHARS`, at a clause mark or
+a space, so no single piece takes longer to synthesise than a voice's deadline allows.
+
 The streaming splitter decides each boundary from the text before it and at most the next
 character, so any chunking of the same text gives the same sentences as :func:`split_sentences`.
 """
@@ -26,6 +30,14 @@ _NON_TERMINAL_ABBREVIATIONS = frozenset(
     "dr mr mrs ms mx prof st mt vs cf approx fig sgt capt lt col gen gov rev hon".split()
 )
 """Abbreviations that (nearly) never end a sentence; "etc." and "Inc." often do, so they may."""
+MAX_SENTENCE_CHARS = 300
+"""Longest piece handed on (about 18 s of speech). Longer sentences are cut: after the last clause
+mark (, ; :) in the second half of the piece, else at the last space, else (one endless word) at
+exactly this many characters. A code block stays one piece: it is replaced by a phrase, not read."""
+_FEED_SLICE = 4096
+"""A huge piece (a 5 MB message) is taken this much at a time, so cutting it costs time in
+proportion to its length rather than to its length squared."""
+_CLAUSE_MARK = re.compile(r"[,;:](?=\s)")
 
 
 def split_sentences(text: str) -> list[str]:
@@ -41,7 +53,8 @@ class IncrementalSentenceSplitter:
     end of the stream and makes the splitter ready for the next text.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, max_chars: int = MAX_SENTENCE_CHARS) -> None:
+        self._max_chars = max_chars
         self._reset()
 
     def _reset(self) -> None:
@@ -54,13 +67,14 @@ class IncrementalSentenceSplitter:
 
     def feed(self, piece: str) -> list[str]:
         """Add a piece of streamed text; return the sentences it completed, in order."""
-        self._buffer += piece
         sentences = []
-        while (end := self._next_boundary()) is not None:
-            sentence = self._buffer[:end].strip()
-            self._cut(end)
-            if sentence:
-                sentences.append(sentence)
+        for start in range(0, len(piece), _FEED_SLICE):
+            self._buffer += piece[start : start + _FEED_SLICE]
+            while (end := self._next_boundary()) is not None:
+                sentence = self._buffer[:end].strip()
+                self._cut(end)
+                if sentence:
+                    sentences.append(sentence)
         return sentences
 
     def flush(self) -> list[str]:
@@ -80,6 +94,8 @@ class IncrementalSentenceSplitter:
         buffer = self._buffer
         i = self._scanned
         while i < len(buffer):
+            if i >= self._max_chars and not self._in_fence:
+                return self._forced_cut()
             char = buffer[i]
             if char == "\n":
                 boundary = self._end_of_line(i)
@@ -102,6 +118,19 @@ class IncrementalSentenceSplitter:
             i = after
         self._scanned = i
         return None
+
+    def _forced_cut(self) -> int:
+        """Where a run too long for one sentence is cut: a clause mark, else a space, else hard."""
+        window = self._buffer[: self._max_chars + 1]
+        half = self._max_chars // 2
+        clauses = [mark.end() for mark in _CLAUSE_MARK.finditer(window, half)]
+        if clauses:
+            end = clauses[-1]
+        else:
+            space = max(window.rfind(" "), window.rfind("\t"))
+            end = space if space > 0 else self._max_chars
+        self._scanned = end
+        return end
 
     def _end_of_line(self, newline: int) -> int | None:
         """A line break ends a sentence, except inside a fenced code block (one piece)."""

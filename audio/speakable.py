@@ -46,6 +46,10 @@ _ITALIC_UNDERSCORE = re.compile(r"(?<![\w_])_(?=\S)(.+?)(?<=\S)_(?![\w_])")
 _STRIKE = re.compile(r"~~(.+?)~~")
 _HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]*)?/?>")
 
+_LONE_SURROGATES = re.compile("[\ud800-\udfff]")
+_CONTROL_CHARACTERS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+"""All but tab and the line ends, which the splitting above reads."""
+
 # --- pictographs -----------------------------------------------------------------------------
 
 _PICTOGRAPHS = re.compile(
@@ -216,7 +220,12 @@ def speakable(text: str) -> str:
 
     Lines are kept as separate sentences (a heading or a list item gains a full stop so the voice
     pauses after it); the result is one line of plain text, empty when nothing is left to say.
+    Lone surrogates (half an emoji from a model's ``\\ud83d`` escape, or bytes that were not
+    UTF-8) and control characters (a ``\\u0000`` in a model's JSON) are dropped: no voice can
+    say them, and Piper fails on the whole sentence.
     """
+    text = _LONE_SURROGATES.sub("", text)
+    text = _CONTROL_CHARACTERS.sub(" ", text)
     text = _FENCED_CODE.sub(f"\n{CODE_BLOCK_PHRASE}\n", text)
     lines = (_speakable_line(line) for line in text.splitlines())
     return " ".join(line for line in lines if line)

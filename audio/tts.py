@@ -206,19 +206,11 @@ class TextToSpeech:
         """
         voice = self._voice(params.voice)
         _check_speaker(voice, params)
-        splitter = IncrementalSentenceSplitter()
-        first = starts_reply
-        for sentence in _sentences(pieces, splitter):
-            spoken = speakable(sentence)
-            if not spoken:
-                continue
-            parts = _split_first_clause(spoken) if first else (spoken,)
-            first = False
-            for part in parts:
-                samples = _synthesize(voice, part, params)
-                if samples.size:
-                    yield SpeechChunk(text=part, samples=samples)
-                _return_freed_memory()  # while the chunk plays, not before it is handed over
+        for part in speech_parts(pieces, starts_reply=starts_reply):
+            samples = _synthesize(voice, part, params)
+            if samples.size:
+                yield SpeechChunk(text=part, samples=samples)
+            _return_freed_memory()  # while the chunk plays, not before it is handed over
 
     def _voice(self, name: str) -> PiperVoice:
         with self._lock:
@@ -231,6 +223,20 @@ class TextToSpeech:
                 self._warm_ups[name] = time.monotonic() - began
                 self._voices[name] = voice
             return self._voices[name]
+
+
+def speech_parts(pieces: Iterable[str], *, starts_reply: bool) -> Iterator[str]:
+    """The parts text is spoken in, each as said, as soon as it is known: a sentence at a time
+    (the first clause of a long first sentence alone when ``starts_reply``), made speakable.
+    Every synthesizer (Piper here, a Wyoming service) speaks these same parts."""
+    splitter = IncrementalSentenceSplitter()
+    first = starts_reply
+    for sentence in _sentences(pieces, splitter):
+        spoken = speakable(sentence)
+        if not spoken:
+            continue
+        yield from _split_first_clause(spoken) if first else (spoken,)
+        first = False
 
 
 def _sentences(pieces: Iterable[str], splitter: IncrementalSentenceSplitter) -> Iterator[str]:

@@ -15,7 +15,6 @@ from multiprocessing.connection import Connection
 import numpy as np
 
 from audio.engine import VoiceEngine
-from audio.failpoints import FailpointError, Failpoints
 from audio.io import AudioSource
 from audio.messages import Command, Failed, Played, Report
 from audio.models import VoiceModels
@@ -24,6 +23,7 @@ from audio.stt import SpeechModelError
 from audio.tts import VoiceNotFoundError
 from audio.wakeword import WakeModelError
 from config import Settings
+from support import FailpointError, Failpoints
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import struct
-import tempfile
 import wave
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +18,7 @@ import numpy as np
 import soxr
 
 from audio.format import SAMPLE_RATE
+from support import write_atomically
 
 _PCM = 1
 _FLOAT = 3
@@ -159,11 +159,27 @@ def read_wav(path: str | Path) -> np.ndarray:
         block_bytes = fmt.frame_bytes * fmt.sample_rate * _BLOCK_SECONDS
         pieces = []
         remaining = size
+        frames_read = 0
         while remaining > 0:
             raw = file.read(min(block_bytes, remaining))
             remaining -= len(raw)
-            pieces.append(converter.process(_decode(raw, fmt), last=remaining <= 0))
+            block = _decode(raw, fmt)
+            if fmt.is_float:
+                _check_finite(path, block, frames_read, fmt.sample_rate)
+            frames_read += len(block)
+            pieces.append(converter.process(block, last=remaining <= 0))
         return np.concatenate(pieces)
+
+
+def _check_finite(path: Path, block: np.ndarray, first_frame: int, sample_rate: int) -> None:
+    """Float samples must be numbers: a NaN would be heard as silence, and infinity as a click."""
+    bad = np.flatnonzero(~np.isfinite(block).all(axis=1))
+    if bad.size:
+        seconds = (first_frame + bad[0]) / sample_rate
+        raise WavError(
+            f"{path}: damaged float audio: {bad.size} sample frame(s) hold NaN or infinity, the "
+            f"first at {seconds:.3f} s"
+        )
 
 
 def write_wav(path: str | Path, samples: np.ndarray, sample_rate: int = SAMPLE_RATE) -> None:
@@ -172,19 +188,14 @@ def write_wav(path: str | Path, samples: np.ndarray, sample_rate: int = SAMPLE_R
     if samples.dtype != np.int16 or samples.ndim != 1:
         raise ValueError(f"write_wav takes mono int16 samples, not {samples.dtype} {samples.shape}")
     path = Path(path)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as file:
-            # mkstemp makes the file private (0600); a WAV is as readable as the one it replaces
-            os.fchmod(file.fileno(), path.stat().st_mode & 0o777 if path.exists() else 0o644)
-            with wave.open(file, "wb") as writer:
-                writer.setnchannels(1)
-                writer.setsampwidth(2)
-                writer.setframerate(sample_rate)
-                writer.writeframes(samples.astype("<i2", copy=False).tobytes())
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+
+    def write(file: BinaryIO) -> None:
+        with wave.open(file, "wb") as writer:
+            writer.setnchannels(1)
+            writer.setsampwidth(2)
+            writer.setframerate(sample_rate)
+            writer.writeframes(samples.astype("<i2", copy=False).tobytes())
+
+    # A WAV is as readable as the one it replaces (a new one: as a plain open() would make it).
+    mode = path.stat().st_mode & 0o777 if path.exists() else 0o644
+    write_atomically(path, write, mode=mode)

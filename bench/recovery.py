@@ -35,29 +35,25 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
-import sys
 import tempfile
 import threading
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from audio.wav import write_wav
+from tests.hearth_run import NotifySocket, RunningHearth
 from tests.ollama_server import OllamaServer, Reply
 from tests.speech import room_noise, silence, speech, timeline
 
-ROOT = Path(__file__).resolve().parents[1]
 RECOVERY_TARGET_SECONDS = 5.0
 IDLE_TARGET_PERCENT = 10.0
 QUESTIONS = [
@@ -91,118 +87,6 @@ def answer(number: int) -> str:
     return f"Answer {number} starts here. Answer {number} ends here."
 
 
-# -- the service and what it tells systemd --------------------------------------------------------
-
-
-class StatusListener:
-    """A NOTIFY_SOCKET: every datagram the service sends, with the monotonic time it came."""
-
-    def __init__(self, folder: Path):
-        self.path = folder / "notify.socket"
-        self._socket = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-        self._socket.bind(str(self.path))
-        self._socket.settimeout(0.2)
-        self.messages: list[tuple[float, str]] = []
-        self._lock = threading.Lock()
-        self._closed = False
-        threading.Thread(target=self._listen, daemon=True).start()
-
-    def _listen(self) -> None:
-        while not self._closed:
-            try:
-                data = self._socket.recv(4096)
-            except TimeoutError:
-                continue
-            except OSError:
-                return
-            now = time.monotonic()
-            with self._lock:
-                self.messages += [(now, line) for line in data.decode().splitlines()]
-
-    def status_after(self, since: float, prefix: str) -> float | None:
-        """When the first STATUS line starting with ``prefix`` came after ``since``."""
-        with self._lock:
-            for at, line in self.messages:
-                if at >= since and line.startswith(f"STATUS={prefix}"):
-                    return at
-        return None
-
-    def close(self) -> None:
-        self._closed = True
-        self._socket.close()
-
-
-@dataclass
-class Service:
-    """``hearth run`` started in the background."""
-
-    process: subprocess.Popen[bytes]
-    events_path: Path
-    status: StatusListener
-    _offset: int = 0
-    events: list[dict[str, Any]] = field(default_factory=list)
-
-    @classmethod
-    def start(
-        cls, folder: Path, settings: str, arguments: list[str], env: dict[str, str]
-    ) -> Service:
-        config = folder / "settings.yaml"
-        config.write_text(settings)
-        events = folder / "events.jsonl"
-        status = StatusListener(folder)
-        environment = {**os.environ, **env, "NOTIFY_SOCKET": str(status.path)}
-        environment.pop("HEARTH_FAILPOINTS", None)
-        argv = [sys.executable, "-m", "assistant", "--config", str(config), "--db",
-                str(folder / "memory.db"), "run", "--events", str(events), *arguments]  # fmt: skip
-        with (folder / "hearth.log").open("wb") as log:
-            process = subprocess.Popen(argv, cwd=ROOT, env=environment, stderr=log)
-        return cls(process, events, status)
-
-    def new_events(self) -> list[dict[str, Any]]:
-        """Events written since the last call (whole lines only)."""
-        if not self.events_path.exists():
-            return []
-        with self.events_path.open("rb") as file:
-            file.seek(self._offset)
-            data = file.read()
-        complete = data[: data.rfind(b"\n") + 1]
-        self._offset += len(complete)
-        fresh = [json.loads(line) for line in complete.splitlines()]
-        self.events += fresh
-        return fresh
-
-    def processes(self) -> list[int]:
-        """The supervisor and every process it started (the voice process, multiprocessing's
-        resource tracker)."""
-        found, queue = [], [self.process.pid]
-        while queue:
-            pid = queue.pop()
-            found.append(pid)
-            for task in Path(f"/proc/{pid}/task").glob("*"):
-                with contextlib.suppress(OSError):
-                    queue += [int(child) for child in (task / "children").read_text().split()]
-        return found
-
-    def voice_process(self) -> int | None:
-        for pid in self.processes()[1:]:
-            try:
-                if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes():
-                    return pid
-            except OSError:
-                pass
-        return None
-
-    def stop(self) -> int:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-        self.status.close()
-        return self.process.wait()
-
-
 # -- recovery -------------------------------------------------------------------------------------
 
 
@@ -222,18 +106,16 @@ class Fault:
 
 
 def recording(questions: int) -> np.ndarray:
+    """The questions one after another (the service adds quiet room noise under them)."""
     said = {text: speech(text) for text in QUESTIONS}
     parts = [silence(1.0)]
     for index in range(questions):
         # Room for the two-sentence reply and its echo before the next question.
         parts += [said[QUESTIONS[index % len(QUESTIONS)]], silence(5.5)]
-    room = timeline(*parts, silence(3.0))
-    return np.clip(room.astype(np.int32) + room_noise(len(room) / 16000), -32768, 32767)
+    return timeline(*parts, silence(3.0))
 
 
 def recovery(faults: int, folder: Path, watchdog: dict[str, float]) -> None:
-    wav = folder / "room.wav"
-    write_wav(wav, recording(faults).astype(np.int16))
     replies = 0
 
     def respond(request: dict[str, Any]) -> Reply:
@@ -245,9 +127,8 @@ def recovery(faults: int, folder: Path, watchdog: dict[str, float]) -> None:
     limits = "".join(f"  {name}: {value}\n" for name, value in watchdog.items())
     settings = f"ollama:\n  url: {server.url}\nvoice_process:\n{limits}{OTHER_SETTINGS}"
     started = time.monotonic()
-    service = Service.start(
-        folder, settings, ["--input", str(wav), "--output", str(folder / "reply.wav")], {}
-    )
+    status = NotifySocket(folder / "notify.socket")
+    service = RunningHearth(folder, recording(faults), settings, env=status.environment)
     injected: list[Fault] = []
     heard = 0
     armed = False  # a new question was heard: freeze at the first sentence of its reply
@@ -257,10 +138,10 @@ def recovery(faults: int, folder: Path, watchdog: dict[str, float]) -> None:
             fault = injected[-1] if injected else None
             if fault is not None and fault.standby_at is None:
                 if fault.restarting_at is None:
-                    fault.restarting_at = service.status.status_after(fault.hung_at, RESTARTING)
+                    fault.restarting_at = status.status_after(fault.hung_at, RESTARTING)
                 if fault.restarting_at is not None:
-                    fault.standby_at = service.status.status_after(fault.restarting_at, STANDBY)
-            for event in service.new_events():
+                    fault.standby_at = status.status_after(fault.restarting_at, STANDBY)
+            for event in service.events.new():
                 if event["event"] == "utterance":
                     heard += 1
                     armed = len(injected) < faults
@@ -268,16 +149,16 @@ def recovery(faults: int, folder: Path, watchdog: dict[str, float]) -> None:
                     voice = service.voice_process()
                     if voice is not None:
                         os.kill(voice, signal.SIGSTOP)
-                        injected.append(Fault(heard, time.monotonic(), len(service.events)))
+                        injected.append(Fault(heard, time.monotonic(), len(service.events.seen)))
                         armed = False
         returncode = service.stop()
-        service.new_events()
+        events = service.events.all()
     finally:
-        if service.process.poll() is None:
-            service.process.kill()
+        service.end()
+        status.close()
         server.stop()
     took = time.monotonic() - started
-    report_recovery(faults, injected, service.events, heard, replies, returncode, took)
+    report_recovery(faults, injected, events, heard, replies, returncode, took)
     print("  watchdog: " + ", ".join(f"{name} {value}" for name, value in watchdog.items()))
 
 
@@ -353,15 +234,14 @@ def measure_idle(
     folder: Path, server: OllamaServer, pulse: Any, seconds: float
 ) -> tuple[float, dict[int, int], list[int], int | None, list[dict[str, Any]]] | None:
     """Run the service live and count its CPU ticks over ``seconds`` once it is in standby."""
-    service = Service.start(
-        folder, f"ollama:\n  url: {server.url}\n", [], {**pulse.env, "HEARTH_LOG_LEVEL": "INFO"}
-    )
+    status = NotifySocket(folder / "notify.socket")
+    settings = f"ollama:\n  url: {server.url}\n"
+    service = RunningHearth(folder, None, settings, env={**pulse.env, **status.environment})
     try:
         deadline = time.monotonic() + 120
-        while service.status.status_after(0.0, STANDBY) is None:
+        while status.status_after(0.0, STANDBY) is None:
             if service.process.poll() is not None or time.monotonic() > deadline:
-                log = (folder / "hearth.log").read_text(errors="replace")[-2000:]
-                print(f"Idle CPU: the service did not get ready\n{log}")
+                print(f"Idle CPU: the service did not get ready\n{service.log()[-2000:]}")
                 return None
             time.sleep(0.1)
         time.sleep(5.0)  # past the first moments after loading
@@ -371,10 +251,12 @@ def measure_idle(
         time.sleep(seconds)
         wall = time.monotonic() - began
         used = {pid: clock_ticks(pid) - before[pid] for pid in pids}
-        restarts = [e for e in service.new_events() if e["event"] == "worker_restart"]
+        restarts = service.of("worker_restart")
         return wall, used, pids, service.voice_process(), restarts
     finally:
         service.stop()
+        service.end()
+        status.close()
 
 
 def idle(seconds: float, folder: Path) -> None:
@@ -439,6 +321,7 @@ def main() -> None:
         help="recover with the shipped heartbeat timeout instead of the README's quick one",
     )
     args = parser.parse_args()
+    os.environ.pop("HEARTH_FAILPOINTS", None)  # the faults are the bench's own
     print(f"Hearth recovery and idle cost; {os.cpu_count()} shared cores\n")
     if args.faults > 0:
         with tempfile.TemporaryDirectory(prefix="hearth-recovery-") as folder:

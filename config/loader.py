@@ -73,12 +73,17 @@ def environment_layer(environ: Mapping[str, str]) -> Layer:
     """Settings from ``HEARTH_SECTION__KEY=value`` variables; values are read as YAML scalars.
 
     Variables without the ``__`` separator (``HEARTH_FAILPOINTS``, ``HEARTH_LOG_LEVEL``) are not
-    settings and are left alone.
+    settings and are left alone, except one that starts with a section's name and a single
+    underscore (``HEARTH_OLLAMA_MODEL``): that is a setting mistyped, and an error says how to
+    write it, rather than a setting that silently does nothing.
     """
     values: dict[str, Any] = {}
     origins: dict[tuple[str | int, ...], Origin] = {}
     for name, raw in sorted(environ.items()):
-        if not name.startswith(ENV_PREFIX) or ENV_NESTING not in name:
+        if not name.startswith(ENV_PREFIX):
+            continue
+        if ENV_NESTING not in name:
+            _refuse_single_underscore(name)
             continue
         path = tuple(part.lower() for part in name[len(ENV_PREFIX) :].split(ENV_NESTING))
         if not all(path):
@@ -96,6 +101,18 @@ def environment_layer(environ: Mapping[str, str]) -> Layer:
         for depth in range(1, len(path) + 1):
             origins.setdefault(path[:depth], Origin(f"environment variable {name}"))
     return Layer(values, origins)
+
+
+def _refuse_single_underscore(name: str) -> None:
+    rest = name[len(ENV_PREFIX) :].lower()
+    for section in Settings.model_fields:
+        if rest.startswith(f"{section}_") and len(rest) > len(section) + 1:
+            key = name[len(ENV_PREFIX) + len(section) + 1 :]
+            meant = f"{ENV_PREFIX}{section.upper()}{ENV_NESTING}{key}"
+            raise ConfigError(
+                f"environment variable {name}: a setting needs a double underscore between "
+                f"section and key: {meant}"
+            )
 
 
 def memory_database_path(

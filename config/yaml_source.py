@@ -12,6 +12,13 @@ from pydantic import ValidationError
 
 KeyPath = tuple[str | int, ...]
 
+MAX_VALUES = 10_000
+"""Values a settings file or card may hold once its aliases are expanded. Hearth's own files hold
+a few hundred; an alias bomb (an anchor repeated nine times nine levels deep) holds hundreds of
+millions, and expanding it would hang every command and take gigabytes."""
+MAX_DEPTH = 32
+"""Levels of nesting a settings file or card may have (Hearth's own have four)."""
+
 
 class ConfigError(Exception):
     """A settings or personality file that cannot be used; the message says where and why."""
@@ -50,27 +57,64 @@ def read_yaml_layer(path: Path) -> Layer:
 
 
 def parse_yaml_layer(text: str, source: str) -> Layer:
-    """Parse YAML text holding a mapping (or nothing) into a Layer with per-key origins."""
+    """Parse YAML text holding a mapping (or nothing) into a Layer with per-key origins.
+
+    The document is composed once; its size with every alias expanded is checked (and its
+    origins collected) before anything is built from it, so an alias bomb or a recursive alias is
+    refused at once instead of expanded.
+    """
+    loader = yaml.SafeLoader(text)
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        values = yaml.safe_load(text)
+        node = loader.get_single_node()
+        if node is None:
+            return Layer({}, {})
+        if not isinstance(node, yaml.MappingNode):
+            raise ConfigError(f"{source}, line 1: expected a mapping of settings at the top level")
+        origins: dict[KeyPath, Origin] = {}
+        _collect_origins(node, (), source, origins, _Budget(source))
+        values = loader.construct_document(node)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f", line {mark.line + 1}" if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc)
         raise ConfigError(f"{source}{where}: invalid YAML: {problem}") from exc
-    if values is None:
-        return Layer({}, {})
-    if not isinstance(values, dict) or not isinstance(node, yaml.MappingNode):
+    finally:
+        loader.dispose()
+    if not isinstance(values, dict):
         raise ConfigError(f"{source}, line 1: expected a mapping of settings at the top level")
-    origins: dict[KeyPath, Origin] = {}
-    _collect_origins(node, (), source, origins)
     return Layer(values, origins)
 
 
+class _Budget:
+    """Counts the values walked, aliases expanded, and stops the walk past MAX_VALUES."""
+
+    def __init__(self, source: str):
+        self.source = source
+        self.left = MAX_VALUES
+
+    def spend(self, node: yaml.Node, depth: int) -> None:
+        self.left -= 1
+        if depth > MAX_DEPTH:
+            raise ConfigError(
+                f"{self.source}, line {node.start_mark.line + 1}: nested more than {MAX_DEPTH} "
+                "levels deep; an alias (*name) inside the value it names refers to itself"
+            )
+        if self.left < 0:
+            raise ConfigError(
+                f"{self.source}, line {node.start_mark.line + 1}: more than {MAX_VALUES} values "
+                "once its aliases (*name) are expanded; a settings file holds far fewer, so this "
+                "looks like an alias bomb or an alias that refers to itself"
+            )
+
+
 def _collect_origins(
-    node: yaml.Node, prefix: KeyPath, source: str, origins: dict[KeyPath, Origin]
+    node: yaml.Node,
+    prefix: KeyPath,
+    source: str,
+    origins: dict[KeyPath, Origin],
+    budget: _Budget,
 ) -> None:
+    budget.spend(node, len(prefix))
     if isinstance(node, yaml.MappingNode):
         seen: set[str] = set()
         for key_node, value_node in node.value:
@@ -84,12 +128,12 @@ def _collect_origins(
                 )
             seen.add(key)
             origins[path] = Origin(source, key_node.start_mark.line + 1)
-            _collect_origins(value_node, path, source, origins)
+            _collect_origins(value_node, path, source, origins, budget)
     elif isinstance(node, yaml.SequenceNode):
         for index, item in enumerate(node.value):
             path = (*prefix, index)
             origins[path] = Origin(source, item.start_mark.line + 1)
-            _collect_origins(item, path, source, origins)
+            _collect_origins(item, path, source, origins, budget)
 
 
 def merge_layers(layers: list[Layer]) -> Layer:

@@ -10,7 +10,6 @@ import hashlib
 import logging
 import os
 import re
-import tempfile
 import unicodedata
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
@@ -48,6 +47,7 @@ from memory.transfer import (
     restore_mapped,
 )
 from memory.vectors import VectorIndex
+from support import write_atomically
 
 log = logging.getLogger(__name__)
 
@@ -202,6 +202,19 @@ class Memory:
             if self._vectors is not None:
                 self._vectors.add(fact_id, vector)
 
+        linked, misses = self._link_related(fact_id, text, kind, judged)
+        if linked and action is Action.ADDED:
+            action = Action.CONFLICT
+            reason = "; ".join(j.reason for f, j in judged if f in linked)
+        final = self.store.get_fact(fact_id)
+        assert final is not None
+        conflicts = tuple(self.store.facts_by_ids([f.id for f in linked]))
+        return RememberOutcome(action, final, conflicts, tuple(misses), reason)
+
+    def _link_related(
+        self, fact_id: int, text: str, kind: Kind, judged: list[tuple[Fact, Judgement]]
+    ) -> tuple[list[Fact], list[NearMiss]]:
+        """Link the active facts a statement disagrees with; record cross-kind near-misses."""
         current = self.store.get_fact(fact_id)
         assert current is not None
         linked: list[Fact] = []
@@ -225,13 +238,68 @@ class Memory:
                     {"score": round(judgement.score, 3), "kinds": [kind.value, other.kind.value]},
                 )  # fmt: skip
                 misses.append(miss)
-        if linked and action is Action.ADDED:
-            action = Action.CONFLICT
-            reason = "; ".join(j.reason for f, j in judged if f in linked)
-        final = self.store.get_fact(fact_id)
-        assert final is not None
-        conflicts = tuple(self.store.facts_by_ids([f.id for f in linked]))
+        return linked, misses
+
+    # -- correcting ------------------------------------------------------------------------------
+
+    def correct(
+        self,
+        fact_id: int,
+        text: str,
+        source: Source | None = None,
+        kind: str | Kind | None = None,
+    ) -> RememberOutcome:
+        """Set right the wording of a fact that was misheard ("No, I said Vim"); ``kind``, when
+        given, replaces the kind too (a misheard word can change it).
+
+        The fact takes the new wording; the misheard one stays in its history, in a ``correct``
+        entry, never silently rewritten. The corrected fact is then compared with the rest of the
+        store as a new statement is: a disagreement is linked as a conflict and returned (action
+        CONFLICT) to be asked about; the same fact already stored takes the correction as a
+        confirmation, and the corrected one is superseded by it (action MERGED, no duplicate).
+        Raises MemoryInputError for a fact that is not active, or text that cannot be a fact.
+        """
+        text = clean_statement(text)
+        source = source or Source()
+        vector = self._embed(text)
+        with self._writing():
+            fact = self._active(fact_id)
+            new_kind = fact.kind if kind is None else _kind(kind)
+            self.store.correct_fact(fact_id, text, new_kind, source)
+            self.store.append_history(
+                fact_id, HistoryAction.CORRECT, text,
+                detail={"misheard_text": fact.text, "kind": new_kind.value},
+            )  # fmt: skip
+            self.store.set_keys(fact_id, index_keys(text))
+            if vector is not None and self._embedder is not None:
+                self.store.set_vector(fact_id, self._embedder.model, vector)
+                if self._vectors is not None:
+                    self._vectors.add(fact_id, vector)
+            judged = [(f, j) for f, j in self._compare(text, new_kind, vector) if f.id != fact_id]
+            same = [f for f, j in judged
+                    if j.relation is Relation.SAME and f.status is FactStatus.ACTIVE]  # fmt: skip
+            if same:
+                return self._merge_correction(fact_id, text, source, same[0])
+            linked, misses = self._link_related(fact_id, text, new_kind, judged)
+            final = self.store.get_fact(fact_id)
+            assert final is not None
+            conflicts = tuple(self.store.facts_by_ids([f.id for f in linked]))
+        action = Action.CONFLICT if linked else Action.CORRECTED
+        reason = "; ".join(j.reason for f, j in judged if f in linked)
         return RememberOutcome(action, final, conflicts, tuple(misses), reason)
+
+    def _merge_correction(
+        self, fact_id: int, text: str, source: Source, known: Fact
+    ) -> RememberOutcome:
+        """The corrected fact was known already: confirm that one, supersede the corrected one."""
+        self.store.confirm_fact(known.id, text, source, known.pinned)
+        detail = {"previous_text": known.text, "reason": "a correction"}
+        self.store.append_history(known.id, HistoryAction.MERGE, text, fact_id, detail)
+        self.store.set_status(fact_id, FactStatus.SUPERSEDED)
+        self.store.append_history(fact_id, HistoryAction.SUPERSEDE, text, known.id)
+        merged = self.store.get_fact(known.id)
+        assert merged is not None
+        return RememberOutcome(Action.MERGED, merged, reason="the corrected fact was known")
 
     # -- resolving and forgetting ----------------------------------------------------------------
 
@@ -548,27 +616,6 @@ def statement_digests(text: str) -> set[str]:
         hashlib.sha256(("seq:" + " ".join(words)).encode()).hexdigest(),
         hashlib.sha256(("bag:" + " ".join(sorted(words))).encode()).hexdigest(),
     }
-
-
-def write_atomically(path: Path, content: str) -> None:
-    """Write a file via a temp file in the same folder: fsync, rename, fsync the folder."""
-    path = Path(path)
-    folder = path.parent if str(path.parent) else Path(".")
-    descriptor, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)
-    try:
-        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-            handle.write(content)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temp_name, path)
-    except BaseException:
-        Path(temp_name).unlink(missing_ok=True)
-        raise
-    directory = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(directory)
-    finally:
-        os.close(directory)
 
 
 def _same_file(first: Path, second: Path) -> bool:

@@ -40,6 +40,8 @@ class Action(StrEnum):
     REVIVED = "revived"
     IGNORED_FORGOTTEN = "ignored_forgotten"
     """The statement matches a fact the user asked to forget, and came from an old transcript."""
+    CORRECTED = "corrected"
+    """A misheard fact was given its right wording (the misheard one stays in its history)."""
 
 
 class HistoryAction(StrEnum):
@@ -59,6 +61,8 @@ class HistoryAction(StrEnum):
     ASK = "ask"
     IMPORT = "import"
     """Brought in from an export (its earlier history comes with it)."""
+    CORRECT = "correct"
+    """The user set a misheard wording right; ``detail["misheard_text"]`` keeps the old one."""
 
 
 class MemoryInputError(ValueError):

@@ -218,6 +218,14 @@ class PostgresStore:
             (text, now, now, pinned, source.utterance, source.evidence, fact_id),
         )
 
+    def correct_fact(self, fact_id: int, text: str, kind: Kind, source: Source) -> None:
+        """Give a fact its right wording: not a confirmation, so the count stays as it was."""
+        self._rows(
+            "UPDATE facts SET text = %s, kind = %s, updated_at = %s, "
+            "utterance = coalesce(%s, utterance), evidence = coalesce(%s, evidence) WHERE id = %s",
+            (text, kind.value, self.clock(), source.utterance, source.evidence, fact_id),
+        )
+
     def set_status(self, fact_id: int, status: FactStatus) -> None:
         """Change a fact's status (active / superseded); forgetting has its own method."""
         self._rows(

@@ -1,22 +1,42 @@
-"""Fixtures every test package may use: a real PostgreSQL server, started once per session.
+"""Fixtures every test package may use: the Ollama-protocol server, systemd's notify socket,
+and a real PostgreSQL server, started once per session.
 
-The server is Debian's ``postgresql`` (``scripts/test`` installs it), a throw-away cluster under a
-temporary folder (see ``tests/postgres_server.py``). Tests that need it are skipped only when the
-server's binaries are not installed, and the session's summary then says so loudly.
+The PostgreSQL server is Debian's ``postgresql`` (``scripts/test`` installs it), a throw-away
+cluster under a temporary folder (see ``tests/postgres_server.py``). Tests that need it are
+skipped only when the server's binaries are not installed, and the session's summary then says
+so loudly.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
+from tests.hearth_run import NotifySocket
+from tests.ollama_server import OllamaServer
 from tests.postgres_server import PostgresServer, server_binaries, start_server
 
 NO_SERVER = (
     "PostgreSQL server binaries (initdb, pg_ctl) are not installed: every PostgreSQL test was "
     "SKIPPED. Install Debian's `postgresql` (./scripts/test does) to run them."
 )
+
+
+@pytest.fixture
+def ollama() -> Iterator[OllamaServer]:
+    """An Ollama-protocol server on 127.0.0.1 (script it with ``ollama.script(Reply(...))``)."""
+    with OllamaServer() as server:
+        yield server
+
+
+@pytest.fixture
+def notify(tmp_path: Path) -> Iterator[NotifySocket]:
+    """systemd's end of sd_notify; give Hearth ``notify.environment``."""
+    listener = NotifySocket(tmp_path / "notify")
+    yield listener
+    listener.close()
 
 
 @pytest.fixture(scope="session")

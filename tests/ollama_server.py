@@ -9,14 +9,14 @@ Every request body is recorded so tests can read the prompts Hearth sent.
 from __future__ import annotations
 
 import json
-import threading
 import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, ClassVar
+
+from tests.fake_server import FakeServer, WireHandler
 
 
 @dataclass
@@ -34,6 +34,9 @@ class Reply:
     """Send a line that is not JSON after this many pieces."""
     status: int = 200
     error: str | None = None
+    drip_seconds: float = 0.0
+    """Send the stream a byte at a time, this long apart: every read gets something, so a
+    timeout between reads never fires (a wedged proxy, a model server thrashing its swap)."""
 
     def stream_pieces(self) -> list[str]:
         if self.pieces is not None:
@@ -52,14 +55,6 @@ def default_responder(request: dict[str, Any]) -> Reply:
     return Reply(text=f"You asked: {question.strip().rstrip('?.!')}. That is all I know.")
 
 
-class _QuietServer(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        # A client that hangs up mid-stream (a timeout, a cut test) is expected, not news.
-        pass
-
-
 def no_facts(request: dict[str, Any]) -> Reply:
     """Background requests (fact extraction, summaries): nothing learned, a short summary."""
     if "format" in request:
@@ -67,9 +62,73 @@ def no_facts(request: dict[str, Any]) -> Reply:
     return Reply(text="Earlier they talked briefly.")
 
 
+class _OllamaHandler(WireHandler):
+    owner: ClassVar[OllamaServer]
+
+    def do_GET(self) -> None:
+        if self.path == "/api/tags":
+            models = [{"name": name, "model": name} for name in self.owner.models]
+            self.send_json(200, {"models": models})
+        elif self.path == "/api/version":
+            self.send_json(200, {"version": "0.12.0"})
+        else:
+            self.send_json(404, {"error": "not found"})
+
+    def do_POST(self) -> None:
+        body = self.read_json()
+        body["_path"] = self.path
+        body["_port"] = self.client_address[1]  # one per connection the client opened
+        self.owner.requests.append(body)
+        if self.path != "/api/chat":
+            self.send_json(404, {"error": "not found"})
+            return
+        if body.get("model") not in self.owner.models:
+            self.send_json(404, {"error": f"model '{body.get('model')}' not found"})
+            return
+        reply = self.owner.answer(body)
+        if reply.status != 200:
+            self.send_json(reply.status, {"error": reply.error or "internal error"})
+            return
+        if reply.delay_first:
+            time.sleep(reply.delay_first)
+        if not self.owner.streams(body):
+            message = {"role": "assistant", "content": reply.text}
+            self.send_json(200, self._chunk(body, message, done=True))
+            return
+        self._stream(body, reply)
+
+    def _stream(self, body: dict[str, Any], reply: Reply) -> None:
+        self.begin_chunked("application/x-ndjson")
+        for index, piece in enumerate(reply.stream_pieces()):
+            if reply.cut_after is not None and index >= reply.cut_after:
+                self.cut()
+                return
+            if reply.malformed_after is not None and index == reply.malformed_after:
+                self.write_chunk(b'{"message": {"role": "assistant", "content": "oo\n')
+                continue
+            if index and reply.delay_between:
+                time.sleep(reply.delay_between)
+            line = self._chunk(body, {"role": "assistant", "content": piece}, done=False)
+            self.write_chunk(json.dumps(line).encode() + b"\n", reply.drip_seconds)
+        final = self._chunk(body, {"role": "assistant", "content": ""}, done=True)
+        self.write_chunk(json.dumps(final).encode() + b"\n")
+        self.end_chunked()
+
+    def _chunk(self, body: dict[str, Any], message: dict[str, str], done: bool) -> dict:
+        chunk: dict[str, Any] = {
+            "model": body.get("model"),
+            "created_at": datetime.now(UTC).isoformat(),
+            "message": message,
+            "done": done,
+        }
+        if done:
+            chunk.update(done_reason="stop", total_duration=1, eval_count=1)
+        return chunk
+
+
 @dataclass
-class OllamaServer:
-    """Start with ``start()``; ``url`` is its address; ``requests`` records each chat body.
+class ChatServer(FakeServer):
+    """A model server: ``requests`` records each chat body.
 
     Streamed chats (the spoken answers) take the scripted replies, then ``responder``; requests
     with ``stream: false`` (extraction, summaries) go to ``background``.
@@ -80,123 +139,35 @@ class OllamaServer:
     background: Responder = no_facts
     requests: list[dict[str, Any]] = field(default_factory=list)
     _script: deque[Reply] = field(default_factory=deque)
-    _server: ThreadingHTTPServer | None = None
 
-    @property
-    def url(self) -> str:
-        assert self._server is not None
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}"
+    chat_path: ClassVar[str]
+    streams_by_default: ClassVar[bool] = True
+    """Whether a chat with no ``stream`` field streams (Ollama's default; OpenAI's is not to)."""
 
     def script(self, *replies: Reply) -> None:
         """Queue replies used, in order, for the next streamed chats (then the responder again)."""
         self._script.extend(replies)
 
     def chat_requests(self) -> list[dict[str, Any]]:
-        """Recorded /api/chat bodies that asked for a streamed reply (the spoken answers)."""
-        return [r for r in self.requests if r.get("_path") == "/api/chat" and r.get("stream")]
+        """Recorded chat bodies that asked for a streamed reply (the spoken answers)."""
+        return [r for r in self.requests if r.get("_path") == self.chat_path and r.get("stream")]
 
-    def start(self) -> OllamaServer:
-        server = self
+    def streams(self, body: dict[str, Any]) -> bool:
+        """Whether the chat asked for a streamed answer."""
+        return bool(body.get("stream", self.streams_by_default))
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-            # As Ollama (Go sets TCP_NODELAY on every connection): otherwise each small write
-            # on a kept-alive connection waits about 40 ms for the client's delayed ACK.
-            disable_nagle_algorithm = True
+    def answer(self, body: dict[str, Any]) -> Reply:
+        """The reply for a chat request: background, scripted, or the responder's."""
+        if not self.streams(body):
+            return self.background(body)
+        if self._script:
+            return self._script.popleft()
+        return self.responder(body)
 
-            def log_message(self, *args: Any) -> None:
-                pass
 
-            def do_GET(self) -> None:
-                if self.path == "/api/tags":
-                    models = [{"name": name, "model": name} for name in server.models]
-                    self._send_json(200, {"models": models})
-                elif self.path == "/api/version":
-                    self._send_json(200, {"version": "0.12.0"})
-                else:
-                    self._send_json(404, {"error": "not found"})
+@dataclass
+class OllamaServer(ChatServer):
+    """Speaks Ollama's /api/chat. Start with ``start()``; ``url`` is its address."""
 
-            def do_POST(self) -> None:
-                length = int(self.headers.get("Content-Length", 0))
-                body = json.loads(self.rfile.read(length) or b"{}")
-                body["_path"] = self.path
-                body["_port"] = self.client_address[1]  # one per connection the client opened
-                server.requests.append(body)
-                if self.path != "/api/chat":
-                    self._send_json(404, {"error": "not found"})
-                    return
-                if body.get("model") not in server.models:
-                    self._send_json(404, {"error": f"model '{body.get('model')}' not found"})
-                    return
-                if not body.get("stream", True):
-                    reply = server.background(body)
-                elif server._script:
-                    reply = server._script.popleft()
-                else:
-                    reply = server.responder(body)
-                if reply.status != 200:
-                    self._send_json(reply.status, {"error": reply.error or "internal error"})
-                    return
-                if reply.delay_first:
-                    time.sleep(reply.delay_first)
-                if not body.get("stream", True):
-                    message = {"role": "assistant", "content": reply.text}
-                    self._send_json(200, self._chunk(body, message, done=True))
-                    return
-                self._stream(body, reply)
-
-            def _stream(self, body: dict[str, Any], reply: Reply) -> None:
-                self.send_response(200)
-                self.send_header("Content-Type", "application/x-ndjson")
-                self.send_header("Transfer-Encoding", "chunked")
-                self.end_headers()
-                for index, piece in enumerate(reply.stream_pieces()):
-                    if reply.cut_after is not None and index >= reply.cut_after:
-                        self.wfile.flush()
-                        self.connection.shutdown(2)  # a broken stream, not a clean end
-                        return
-                    if reply.malformed_after is not None and index == reply.malformed_after:
-                        self._write_chunk(b'{"message": {"role": "assistant", "content": "oo\n')
-                        continue
-                    if index and reply.delay_between:
-                        time.sleep(reply.delay_between)
-                    line = self._chunk(body, {"role": "assistant", "content": piece}, done=False)
-                    self._write_chunk(json.dumps(line).encode() + b"\n")
-                final = self._chunk(body, {"role": "assistant", "content": ""}, done=True)
-                self._write_chunk(json.dumps(final).encode() + b"\n")
-                self.wfile.write(b"0\r\n\r\n")
-                self.wfile.flush()
-
-            def _write_chunk(self, data: bytes) -> None:
-                self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
-                self.wfile.flush()
-
-            def _chunk(self, body: dict[str, Any], message: dict[str, str], done: bool) -> dict:
-                chunk: dict[str, Any] = {
-                    "model": body.get("model"),
-                    "created_at": datetime.now(UTC).isoformat(),
-                    "message": message,
-                    "done": done,
-                }
-                if done:
-                    chunk.update(done_reason="stop", total_duration=1, eval_count=1)
-                return chunk
-
-            def _send_json(self, status: int, payload: dict[str, Any]) -> None:
-                data = json.dumps(payload).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json; charset=utf-8")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-        self._server = _QuietServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
-        return self
-
-    def stop(self) -> None:
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            self._server = None
+    handler: ClassVar[type[WireHandler]] = _OllamaHandler
+    chat_path: ClassVar[str] = "/api/chat"

@@ -133,18 +133,23 @@ def _speaker(settings: Settings) -> Finding:
 
 
 def _ollama(settings: Settings) -> Finding:
-    from assistant.ollama import ModelError, OllamaClient
+    from assistant.composition import make_chat_client
+    from assistant.model_errors import ModelError
 
-    client = OllamaClient(settings.ollama)
+    ollama = settings.ollama.api == "ollama"
+    what = "Ollama" if ollama else "model server (OpenAI API)"
+    client = make_chat_client(settings.ollama)
     try:
         models = client.pulled_models()
     except ModelError as error:
-        return Finding("Ollama", False, f"{error}; start Ollama or set ollama.url (or OLLAMA_HOST)")
+        fix = "start Ollama or set ollama.url (or OLLAMA_HOST)" if ollama else (
+            "start the server or fix ollama.url"
+        )  # fmt: skip
+        return Finding(what, False, f"{error}; {fix}")
     finally:
         client.close()
     model = settings.ollama.model
     if model in models or f"{model}:latest" in models:
-        return Finding("Ollama", True, f"{client.base_url}, model {model} pulled")
-    return Finding(
-        "Ollama", False, f"model {model} not pulled at {client.base_url}: ollama pull {model}"
-    )
+        return Finding(what, True, f"{client.base_url}, model {model} available")
+    fix = f"ollama pull {model}" if ollama else f"offered: {', '.join(models) or 'none'}"
+    return Finding(what, False, f"model {model} not on {client.base_url}: {fix}")

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import stat
 import sys
 from pathlib import Path
 from typing import Any
 
+from assistant.ollama import BadModelAddress, ollama_base_url
 from config import Settings, load_settings
 
 EXIT_OK = 0
@@ -28,3 +31,56 @@ def print_json(value: Any) -> None:
     """Print one JSON document on stdout."""
     json.dump(value, sys.stdout, ensure_ascii=False, indent=2)
     sys.stdout.write("\n")
+
+
+def model_address(settings: Settings) -> str:
+    """The language model's address, or a UserError for an ``OLLAMA_HOST`` that is not one."""
+    try:
+        return ollama_base_url(settings.ollama)
+    except BadModelAddress as error:
+        raise UserError(f"{error}; fix it, or set ollama.url in the settings") from None
+
+
+def check_output_file(path: Path, what: str, *, devices: bool = False) -> None:
+    """Refuse, before any work is done, a file that Hearth could not write at the end.
+
+    ``what`` names it in the message ("--output"). A file is written beside itself and renamed
+    into place, so its folder must exist and be writable, and the name must not be a folder;
+    with ``devices``, a device (``/dev/stdout``) may take it instead, appended to as it is.
+    """
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as error:
+        raise UserError(f"{what} {path}: {error.strerror}") from None
+    if mode is not None and stat.S_ISDIR(mode):
+        raise UserError(f"{what} {path}: is a folder; give the name of a file to write")
+    if mode is not None and not stat.S_ISREG(mode):
+        if devices:
+            return
+        raise UserError(f"{what} {path}: is not a regular file")
+    folder = path.parent
+    if not folder.is_dir():
+        raise UserError(f"{what} {path}: the folder {folder} does not exist")
+    writable = os.access(folder, os.W_OK | os.X_OK)
+    if not writable or (mode is not None and not os.access(path, os.W_OK)):
+        raise UserError(f"{what} {path}: no permission to write there")
+
+
+def check_distinct_files(named: dict[str, Path | None]) -> None:
+    """Refuse two options naming the same file (``--output`` over the ``--input`` recording)."""
+    given = [(option, path) for option, path in named.items() if path is not None]
+    for index, (option, path) in enumerate(given):
+        for other, other_path in given[index + 1 :]:
+            if _same_file(path, other_path):
+                raise UserError(
+                    f"{option} and {other} name the same file ({path}); give each its own"
+                )
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one does not exist yet: compare where they would be
+        return a.resolve() == b.resolve()

@@ -9,10 +9,10 @@ from typing import Any
 
 import numpy as np
 
-from assistant.cli.common import EXIT_FAILURE, EXIT_OK, settings_from
-from assistant.composition import build_brain
+from assistant.cli.common import EXIT_FAILURE, EXIT_OK, model_address, settings_from
+from assistant.composition import build_brain, make_chat_client
 from assistant.memory_setup import open_memory
-from assistant.ollama import ModelError, OllamaClient
+from assistant.model_errors import ModelError
 from assistant.supervisor import RunFiles, Supervisor
 from config import Settings
 
@@ -47,6 +47,7 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
 
 def _demo(args: argparse.Namespace) -> int:
     settings = _with_vocabulary(settings_from(args))
+    model_address(settings)
     folder = args.output_dir or Path(tempfile.mkdtemp(prefix="hearth-demo-"))
     folder.mkdir(parents=True, exist_ok=True)
     database = Path(args.db) if args.db else folder / "demo-memory.db"
@@ -81,17 +82,17 @@ def _with_vocabulary(settings: Settings) -> Settings:
 
 
 def _say_where_the_model_is(settings: Settings) -> None:
-    client = OllamaClient(settings.ollama)
+    client = make_chat_client(settings.ollama)
     try:
         models = client.pulled_models()
     except ModelError:
-        print(f"Ollama is not reachable at {client.base_url}: the model's answers will say so,")
+        print(f"The model server is not reachable at {client.base_url}: the answers will say so,")
         print("and the memory part works without it.\n")
         return
     finally:
         client.close()
     state = "pulled" if settings.ollama.model in models else "NOT pulled"
-    print(f"Ollama at {client.base_url}; model {settings.ollama.model} is {state}.\n")
+    print(f"Model server at {client.base_url}; model {settings.ollama.model} is {state}.\n")
 
 
 def _show(record: dict[str, Any]) -> None:

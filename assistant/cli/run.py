@@ -6,7 +6,15 @@ import argparse
 from datetime import datetime
 from pathlib import Path
 
-from assistant.cli.common import EXIT_FAILURE, EXIT_OK, UserError, settings_from
+from assistant.cli.common import (
+    EXIT_FAILURE,
+    EXIT_OK,
+    UserError,
+    check_distinct_files,
+    check_output_file,
+    model_address,
+    settings_from,
+)
 from assistant.composition import build_brain
 from assistant.memory_setup import database_option
 from assistant.schedule import time_zone
@@ -41,10 +49,18 @@ def _run(args: argparse.Namespace) -> int:
     settings = settings_from(args)
     if args.output and not args.input:
         raise UserError("--output needs --input (live mode speaks through the speaker)")
+    # Everything the run will need is checked first: a recording is heard to its end before the
+    # output is written, and a mistake found only then would lose it.
     if args.input is not None:
         _check_recording(args.input)
+    if args.output is not None:
+        check_output_file(args.output, "--output")
+    if args.events is not None:
+        check_output_file(args.events, "--events", devices=True)
+    check_distinct_files({"--input": args.input, "--output": args.output, "--events": args.events})
     if args.card is not None and not args.card.is_file():
         raise UserError(f"{args.card}: no such personality card")
+    model_address(settings)
     try:
         database = database_option(args.db) if args.db else None
     except StoreError as exc:
@@ -55,7 +71,10 @@ def _run(args: argparse.Namespace) -> int:
         lambda: build_brain(settings, database, args.card, start),
         RunFiles(args.input, args.output, args.events),
     )
-    return EXIT_OK if supervisor.run() == 0 else EXIT_FAILURE
+    result = supervisor.run()
+    if supervisor.events.failure:
+        raise UserError(supervisor.events.failure)
+    return EXIT_OK if result == 0 else EXIT_FAILURE
 
 
 def _start_time(text: str | None, settings: Settings) -> datetime:

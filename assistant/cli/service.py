@@ -14,7 +14,6 @@ import pwd
 import shutil
 import subprocess
 import sys
-import tempfile
 from collections.abc import Callable, Sequence
 from importlib import resources
 from pathlib import Path
@@ -40,6 +39,7 @@ from assistant.service_plan import (
     settings_template,
 )
 from config import SETTINGS_FILE, packaged_file
+from support import write_atomically
 
 # Looking at the machine ---------------------------------------------------------------------------
 
@@ -122,26 +122,9 @@ def carry_out(steps: Sequence[Step], out: TextIO, run: Runner | None = None) -> 
 
 
 def write_file(step: WriteFile) -> bool:
-    """Write atomically (a temporary file renamed into place); False if it exists and may not
-    be replaced."""
-    descriptor, temporary = tempfile.mkstemp(dir=step.path.parent, prefix=f".{step.path.name}.")
-    try:
-        with os.fdopen(descriptor, "w", encoding="utf-8") as file:
-            file.write(step.text)
-            file.flush()
-            os.fchmod(file.fileno(), step.mode)
-            os.fsync(file.fileno())
-        if step.replace:
-            os.replace(temporary, step.path)
-            return True
-        try:
-            os.link(temporary, step.path)  # fails if the file exists: never over a user's edits
-        except FileExistsError:
-            return False
-        return True
-    finally:
-        if os.path.lexists(temporary):
-            os.unlink(temporary)
+    """Write atomically and durably; False if it exists and may not be replaced (never over a
+    user's edits)."""
+    return write_atomically(step.path, step.text, mode=step.mode, replace=step.replace)
 
 
 # The command --------------------------------------------------------------------------------------

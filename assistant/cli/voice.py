@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from assistant.cli.common import EXIT_OK, UserError, settings_from
+from assistant.cli.common import (
+    EXIT_OK,
+    UserError,
+    check_distinct_files,
+    check_output_file,
+    settings_from,
+)
+from assistant.event_log import EventLog
 from audio import VAD_FRAME_SAMPLES
 
 # Events worth a line on the terminal; the JSON lines file gets every event.
@@ -41,17 +47,24 @@ def _say(args: argparse.Namespace) -> int:
     from audio import SpeechParameters, TextToSpeech, VoiceNotFoundError, write_wav
 
     settings = settings_from(args)
-    if not args.text.strip():
-        raise UserError("nothing to say: the text is empty")
+    text = _valid_text(args.text)
+    if args.output:
+        check_output_file(args.output, "--output")
     try:
-        chunks = list(
-            TextToSpeech().synthesize(args.text, SpeechParameters.from_settings(settings.tts))
-        )
+        chunks = list(TextToSpeech().synthesize(text, SpeechParameters.from_settings(settings.tts)))
     except VoiceNotFoundError as error:
         raise UserError(str(error)) from None
-    samples = np.concatenate([chunk.samples for chunk in chunks]) if chunks else np.zeros(0)
+    if not chunks:
+        raise UserError(
+            f"nothing to say: {text!r} has no words that can be spoken (only symbols, emoji or "
+            "markup)"
+        )
+    samples = np.concatenate([chunk.samples for chunk in chunks])
     if args.output:
-        write_wav(args.output, samples.astype(np.int16))
+        try:
+            write_wav(args.output, samples.astype(np.int16))
+        except OSError as error:
+            raise UserError(f"--output {args.output}: {error.strerror or error}") from None
         print(f"wrote {len(samples) / 16000:.1f} s of speech to {args.output}")
         return EXIT_OK
     from audio import AudioDeviceError, SpeakerSink
@@ -63,6 +76,23 @@ def _say(args: argparse.Namespace) -> int:
     except AudioDeviceError as error:
         raise UserError(f"{error}; use --output FILE.wav to write the speech instead") from None
     return EXIT_OK
+
+
+def _valid_text(text: str) -> str:
+    """The text to say, or a UserError: empty, or bytes that are not UTF-8 (Python hands such
+    arguments over as lone surrogates, which no voice can take)."""
+    if not text.strip():
+        raise UserError("nothing to say: the text is empty")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raw = text.encode("utf-8", "surrogateescape")
+        where = len(text[: error.start].encode("utf-8", "surrogateescape"))
+        raise UserError(
+            f"the text is not valid UTF-8 (byte {raw[where]:#04x} at position {where}); "
+            "check the terminal's or the script's encoding"
+        ) from None
+    return text
 
 
 def _transcribe(args: argparse.Namespace) -> int:
@@ -91,22 +121,24 @@ def _listen(args: argparse.Namespace) -> int:
     from audio import SpeechModelError, WakeModelError, WavError, listen_to_recording
 
     settings = settings_from(args)
-    events = args.events.open("w", encoding="utf-8") if args.events else None
-
-    def on_record(record: dict[str, Any]) -> None:
-        if events is not None:
-            events.write(json.dumps(record, ensure_ascii=False) + "\n")
-        if record["event"] in PRINTED_EVENTS:
-            print(_describe(record), flush=True)
-
+    if args.events:
+        check_output_file(args.events, "--events", devices=True)
+        check_distinct_files({"--input": args.input, "--events": args.events})
+    events = EventLog(args.events, _print_event)
     try:
-        listen_to_recording(settings, str(args.input), on_record)
+        listen_to_recording(settings, str(args.input), events.write)
     except (WavError, SpeechModelError, WakeModelError) as error:
         raise UserError(str(error)) from None
     finally:
-        if events is not None:
-            events.close()
+        events.close()
+    if events.failure:
+        raise UserError(events.failure)
     return EXIT_OK
+
+
+def _print_event(record: dict[str, Any]) -> None:
+    if record["event"] in PRINTED_EVENTS:
+        print(_describe(record), flush=True)
 
 
 def _describe(record: dict[str, Any]) -> str:

@@ -242,3 +242,55 @@ def test_each_sentence_is_made_while_the_one_before_plays(hearth, ollama):
     # And each sentence is said whole, once, in order.
     said = [e["job"] for e in run.of("speak_start")]
     assert said == [1, 2, 3]
+
+
+def test_an_openai_compatible_server_answers_aloud_and_its_failures_are_spoken(hearth, tmp_path):
+    from tests.openai_server import OpenAIServer
+
+    server = OpenAIServer().start()
+    try:
+        server.script(
+            Reply(text="Nairobi is the capital of Kenya. It is high and green.", cut_after=6),
+            Reply(status=503, error="loading model"),
+            Reply(text="Kampala is the capital of Uganda."),
+        )
+        parts = [silence(1.0)]
+        for question in ("Hey Jarvis, tell me about Kenya.", "And about Uganda?",
+                         "What is the capital of Uganda?"):  # fmt: skip
+            parts += [speech(question), silence(9.0)]
+        run = hearth(timeline(*parts), f"ollama:\n  api: openai\n  url: {server.url}/v1\n")
+        assert run.returncode == 0, run.summary()
+        replies = [r["text"] for r in run.of("reply")]
+        assert replies[0].startswith("Nairobi is the capital of Kenya.")
+        assert replies[0].endswith("My answer was cut off.")
+        assert "code 503" in replies[1]
+        assert replies[2] == "Kampala is the capital of Uganda."
+        assert server.chat_requests()[0]["messages"][0]["role"] == "system"
+    finally:
+        server.stop()
+
+
+def test_a_repetition_loop_is_said_only_up_to_its_budget_and_the_next_question_is_answered(
+    hearth, ollama
+):
+    # A small model stuck in a loop: 400 times "and then the river", no full stop, 7.6 kB. It was
+    # said for 84 s, and a question asked meanwhile was lost.
+    ollama.script(Reply(text="and then the river " * 400), Reply(text="It is ten past four."))
+    room = timeline(
+        silence(1.0),
+        speech("Hey Jarvis, tell me a story."),
+        silence(50.0),
+        speech("Hey Jarvis, what time is it?"),
+        silence(8.0),
+    )
+    run = hearth(room, settings_for(ollama))
+    assert run.returncode == 0, run.summary()
+    replies = [r["text"] for r in run.of("reply")]
+    assert len(replies) == 2, run.summary()
+    assert replies[0].endswith("That's enough from me for now; ask me to go on if you want more.")
+    assert len(replies[0]) < 700
+    assert replies[1] == "It is ten past four."
+    second_question = run.of("utterance")[1]["t"]
+    first_reply_ends = [e["t"] for e in run.of("speak_end") if e["t"] < second_question]
+    spoken_seconds = first_reply_ends[-1] - run.of("speak_start")[0]["t"]
+    assert spoken_seconds < 45, spoken_seconds  # 33 s here, with the default 600 characters

@@ -3,32 +3,33 @@
 from __future__ import annotations
 
 import socket
+import time
 
 import pytest
 
 from assistant.ollama import (
+    BadModelAddress,
     ChatMessage,
     MalformedReply,
     ModelNotPulled,
     OllamaClient,
     OllamaHttpError,
     OllamaUnreachable,
+    ReplyDeadline,
     ReplyTimeout,
     StreamCut,
     ollama_base_url,
     parse_ollama_host,
 )
 from config import OllamaSettings
-from tests.ollama_server import OllamaServer, Reply
+from tests.ollama_server import Reply
 
 QUESTION = [ChatMessage("user", "What is the capital of Kenya?")]
 
 
 @pytest.fixture
-def server():
-    server = OllamaServer().start()
-    yield server
-    server.stop()
+def server(ollama):
+    return ollama
 
 
 def client_for(url: str, **overrides) -> OllamaClient:
@@ -128,3 +129,62 @@ def test_ollama_host_is_read_as_ollamas_clients_read_it(value, expected):
 def test_the_setting_wins_over_the_environment():
     assert ollama_base_url(OllamaSettings(url="http://a:1/"), {"OLLAMA_HOST": "b"}) == "http://a:1"
     assert ollama_base_url(OllamaSettings(), {"OLLAMA_HOST": "b:2"}) == "http://b:2"
+
+
+@pytest.mark.parametrize(
+    ("value", "problem"),
+    [
+        # Ollama's own clients quietly use 11434 and 127.0.0.1:80 here: a request sent elsewhere.
+        ("127.0.0.1:99999", "the port must be a number from 1 to 65535"),
+        ("box.lan:0", "the port must be a number from 1 to 65535"),
+        ("box.lan:eleven", "the port must be a number from 1 to 65535"),
+        ("http://[::1", "is not an address"),
+        ("ftp://box.lan", "the scheme must be http or https"),
+    ],
+)
+def test_an_ollama_host_that_is_no_address_is_refused_by_name(value, problem):
+    with pytest.raises(BadModelAddress) as error:
+        parse_ollama_host(value)
+    assert str(error.value) == f"OLLAMA_HOST={value!r}: {problem}" or (
+        str(error.value) == f"OLLAMA_HOST={value!r} {problem}"
+    )
+
+
+def test_a_server_dripping_a_byte_at_a_time_meets_the_first_sentence_deadline(server):
+    # Every read gets a byte, so the wait between reads (5 s) never fires: only a deadline does.
+    server.script(Reply(text="Nairobi is the capital of Kenya.", drip_seconds=0.02))
+    client = client_for(server.url, reply_timeout_seconds=5, first_sentence_seconds=0.5)
+    started = time.monotonic()
+    with pytest.raises(ReplyTimeout) as error:
+        list(client.chat_stream(QUESTION))
+    assert time.monotonic() - started < 2.0
+    assert "no sentence within 0.5 s" in str(error.value)
+    assert error.value.spoken == "The language model took too long to answer."
+    # The next question is answered on a fresh connection while the dripping one is abandoned.
+    assert "".join(client.chat_stream(QUESTION)).startswith("You asked")
+
+
+def test_the_whole_reply_has_a_deadline_once_it_has_begun(server):
+    pieces = ["Nairobi is the capital. ", *(["and then the river "] * 200)]
+    server.script(Reply(pieces=pieces, delay_between=0.01, drip_seconds=0.0005))
+    client = client_for(server.url, first_sentence_seconds=5, whole_reply_seconds=1.0)
+    deadline = client.deadline()
+    received = []
+    with pytest.raises(ReplyTimeout) as error:
+        for piece in client.chat_stream(QUESTION, deadline):
+            received.append(piece)
+            deadline.sentence_done()
+    assert received[0] == "Nairobi is the capital. " and len(received) < len(pieces)
+    assert error.value.spoken == "The language model was taking too long, so I stopped there."
+
+
+def test_reply_deadlines_as_pure_arithmetic():
+    now = [100.0]
+    deadline = ReplyDeadline(10.0, 60.0, clock=lambda: now[0])
+    now[0] = 109.0
+    assert deadline.seconds_left() == pytest.approx(1.0)  # the first sentence's deadline
+    deadline.sentence_done()
+    assert deadline.seconds_left() == pytest.approx(51.0)  # now the whole reply's
+    now[0] = 161.0
+    assert deadline.seconds_left() < 0
+    assert "not complete within 60 s" in str(deadline.expired())

@@ -12,33 +12,32 @@ stalled device produces, and on a real sound server by the PulseAudio tests.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
 import signal
 import sqlite3
-import subprocess
-import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from pydantic import BaseModel
 
-from assistant.supervisor import VoiceHealth
-from audio.messages import Heartbeat, Job
+from assistant.supervisor import TURN_ABANDONED
+from assistant.voice_health import VoiceHealth
+from audio import Heartbeat, Job, JobKind, State
 from audio.stt import SpeechToText
-from audio.wav import write_wav
-from config import SpeechToTextSettings, VoiceProcessSettings
+from config import BrainWatchSettings, SpeechToTextSettings, VoiceProcessSettings
 from memory import Memory
-from tests.assistant.conftest import ROOT, HearthRun
+from tests.hearth_run import HearthRun, RunningHearth
 from tests.ollama_server import Reply
-from tests.speech import room_noise, silence, speech, timeline
+from tests.speech import silence, speech, timeline
 
 LIMITS = VoiceProcessSettings(
     heartbeat_seconds=0.25,
@@ -59,9 +58,17 @@ KENYA = "Nairobi is the capital of Kenya. It is also the largest city in the cou
 UGANDA = "Kampala is the capital of Uganda."
 
 
-def settings_for(server, limits: VoiceProcessSettings = LIMITS) -> str:
-    watchdog = "".join(f"  {name}: {value}\n" for name, value in limits.model_dump().items())
-    return f"ollama:\n  url: {server.url}\nvoice_process:\n{watchdog}"
+BRAIN = BrainWatchSettings(stall_seconds=3, max_stuck_turns=2)
+
+
+def settings_for(
+    server, limits: VoiceProcessSettings = LIMITS, brain: BrainWatchSettings = BRAIN
+) -> str:
+    def section(values: BaseModel) -> str:
+        return "".join(f"  {name}: {value}\n" for name, value in values.model_dump().items())
+
+    return (f"ollama:\n  url: {server.url}\nvoice_process:\n{section(limits)}"
+            f"brain_watch:\n{section(brain)}")  # fmt: skip
 
 
 def two_questions() -> np.ndarray:
@@ -77,6 +84,12 @@ def two_questions() -> np.ndarray:
 
 def words(text: str) -> list[str]:
     return re.findall(r"[a-z0-9']+", text.lower())
+
+
+def monotonic_at(stderr: str, text: str) -> float:
+    """When the first log line containing ``text`` was written, on this process's monotonic
+    clock (the one the notify socket stamps datagrams with)."""
+    return logged_at(stderr, text).timestamp() - (time.time() - time.monotonic())
 
 
 def logged_at(stderr: str, text: str) -> datetime:
@@ -256,54 +269,125 @@ def test_a_crash_loop_ends_the_service_with_exit_code_1_and_its_reason(hearth, o
     assert "Traceback" not in run.stderr
 
 
+def said_between(run: HearthRun, stt: SpeechToText, start: float, end: float) -> list[str]:
+    """The words a person in the room heard Hearth say between two audio-clock seconds."""
+    return words(stt.transcribe(run.said_at(start, end - start)).text)
+
+
+@pytest.mark.slow
+def test_a_sentence_that_hangs_synthesis_twice_is_dropped_with_a_note_and_the_rest_is_said(
+    hearth, ollama, stt
+):
+    # The first sentence hangs Piper in the first voice process and again, sent once more, in
+    # the second: it is not sent into the same fault a third time.
+    ollama.script(Reply(text=KENYA), Reply(text=UGANDA))
+    env = {"HEARTH_FAILPOINTS": "synthesis_hang*2"}
+    run = hearth(two_questions(), settings_for(ollama), env=env)
+    assert run.returncode == 0, run.summary()
+
+    restarts = run.of("worker_restart")
+    assert len(restarts) == 2, run.summary()
+    assert all(re.fullmatch(SPEAK_DEADLINE, r["reason"]) for r in restarts), restarts
+    first, second = KENYA.split(". ")
+    [dropped] = run.of("speech_dropped")
+    assert (dropped["job"], dropped["text"]) == (1, f"{first}.")
+    said = [e["text"] for e in run.of("speak_start") if e["job"] >= 0]
+    assert said == [dropped["note"], second, UGANDA], run.summary()
+    ends = Counter(e["job"] for e in run.of("speak_end") if e["job"] >= 0)
+    assert set(ends.values()) == {1}, run.summary()  # each said once, to its end
+
+    heard = said_between(run, stt, run.of("reply")[0]["t"], run.of("utterance")[1]["start"])
+    # (Piper's "skipped a sentence" is heard as "skip the sentence" at times: the noun decides.)
+    assert "sentence" in heard and "largest" in heard and "nairobi" not in heard, heard
+    assert_next_question_answered(run)
+
+
+@pytest.mark.slow
+def test_a_hung_turn_is_abandoned_with_an_apology_and_the_next_question_is_answered(
+    hearth, ollama, notify, stt
+):
+    # The first brain's first turn never returns; its model is never asked. A new brain answers
+    # the second question, from the same recording.
+    ollama.script(Reply(text=UGANDA))
+    env = {"HEARTH_FAILPOINTS": "brain_hang", **notify.environment}
+    run = hearth(two_questions(), settings_for(ollama), env=env)
+    assert run.returncode == 0, run.summary()
+
+    [restart] = run.of("brain_restart")
+    assert restart["generation"] == 1
+    assert re.fullmatch(r"the turn made no progress for [0-9.]+ s", restart["reason"]), restart
+    hung = monotonic_at(run.stderr, "failpoint brain_hang fires")
+    abandoned = monotonic_at(run.stderr, "abandoning the brain's turn")
+    assert BRAIN.stall_seconds <= abandoned - hung < BRAIN.stall_seconds + SLACK_SECONDS
+    assert run.of("worker_restart") == []  # the voice process was never the problem
+
+    assert [r["text"] for r in run.of("reply")] == [TURN_ABANDONED, UGANDA]
+    assert_every_reply_spoken_once(run)
+    heard = said_between(run, stt, run.of("reply")[0]["t"], run.of("utterance")[1]["start"])
+    assert "sorry" in heard and "stuck" in heard, heard
+    assert_next_question_answered(run)
+    assert len(ollama.chat_requests()) == 1  # the hung turn never reached the model
+
+    # systemd was told all is well throughout: the brain was being helped.
+    pings = notify.pings(hung - 1.0, abandoned + 2.0)
+    assert len(pings) >= BRAIN.stall_seconds, pings
+    assert max(b - a for a, b in itertools.pairwise(pings)) < 2.5, pings
+
+
+def assert_gave_up(run: HearthRun, notify, reason: str) -> None:
+    """Hearth left with exit code 1 and a log line naming why, and stopped pinging the watchdog
+    the moment it gave up (systemd restarts it either way)."""
+    assert run.returncode == 1, run.summary()
+    line = (
+        f"ERROR assistant.supervisor: the brain cannot recover: {reason}.*; giving up so "
+        "systemd can restart the service"
+    )
+    assert re.search(line, run.stderr), run.stderr[-3000:]
+    assert [e["what"] for e in run.of("error")] == ["brain"], run.summary()
+    assert "Traceback" not in run.stderr
+    lines = [text for _, text in notify.lines()]
+    gave_up = next(i for i, text in enumerate(lines) if text.startswith("STATUS=Failed: "))
+    assert re.match(f"STATUS=Failed: {reason}", lines[gave_up]), lines[gave_up]
+    assert "WATCHDOG=1" in lines[:gave_up]  # pinged while it could recover
+    assert "WATCHDOG=1" not in lines[gave_up:]
+
+
+@pytest.mark.slow
+def test_a_brain_that_keeps_hanging_stops_the_watchdog_and_ends_the_service(hearth, ollama, notify):
+    # Every brain hangs on its first turn; one stuck thread is allowed, the second is too many.
+    brain = BRAIN.model_copy(update={"max_stuck_turns": 1})
+    env = {"HEARTH_FAILPOINTS": "brain_hang*9", **notify.environment}
+    run = hearth(two_questions(), settings_for(ollama, brain=brain), env=env)
+    assert_gave_up(run, notify, r"2 turns are stuck \(last: the turn made no progress for ")
+    assert len(run.of("brain_restart")) == 1
+    assert run.of("reply")[0]["text"] == TURN_ABANDONED  # the first one recovered
+    assert ollama.chat_requests() == []
+
+
+@pytest.mark.slow
+def test_a_brain_that_cannot_be_built_again_ends_the_service(ollama, notify, tmp_path):
+    # The first turn hangs; while it does, the memory database is replaced by a file that is
+    # not one, so the new brain cannot open it.
+    db = tmp_path / "memory.db"
+    env = {"HEARTH_FAILPOINTS": "brain_hang", **notify.environment}
+    # No learner: its own thread opens the memory too (and, today, dies with a traceback when
+    # it cannot: a separate fault, not this test's).
+    quiet = "conversation:\n  learn_facts: false\n  compaction: false\n"
+    running = RunningHearth(tmp_path, two_questions(), settings_for(ollama) + quiet, db, env)
+    try:
+        running.wait_for(lambda e: e["event"] == "utterance", timeout=120)
+        for path in tmp_path.glob("memory.db*"):
+            path.rename(path.with_name(f"moved-{path.name}"))
+        db.write_bytes(b"this is not a database, whatever its name says" * 100)
+        returncode = running.process.wait(timeout=60)
+    finally:
+        running.end()
+    run = HearthRun(returncode, "", running.log(), running.events.all(), np.zeros(0))
+    assert_gave_up(run, notify, "the brain cannot be built: ")
+    assert run.of("reply")[0]["text"] == TURN_ABANDONED
+
+
 # -- stopping and being killed -------------------------------------------------------------------
-
-
-class Running:
-    """``hearth run --input`` started in the background, to be signalled mid-conversation."""
-
-    def __init__(self, tmp_path: Path, room: np.ndarray, settings_yaml: str, db: Path):
-        wav, config = tmp_path / "room.wav", tmp_path / "settings.yaml"
-        noisy = np.clip(room.astype(np.int32) + room_noise(len(room) / 16000), -32768, 32767)
-        write_wav(wav, noisy.astype(np.int16))
-        config.write_text(settings_yaml)
-        self.events_path = tmp_path / "events.jsonl"
-        argv = [sys.executable, "-m", "assistant", "--config", str(config), "--db", str(db),
-                "run", "--input", str(wav), "--output", str(tmp_path / "reply.wav"),
-                "--events", str(self.events_path)]  # fmt: skip
-        env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "xdg-config"),
-                   XDG_DATA_HOME=str(tmp_path / "xdg-data"), HEARTH_LOG_LEVEL="INFO")  # fmt: skip
-        env.pop("OLLAMA_HOST", None)
-        self.stderr_path = tmp_path / "stderr.txt"
-        with self.stderr_path.open("w") as stderr:
-            self.process = subprocess.Popen(argv, cwd=ROOT, env=env, stderr=stderr)
-
-    def events(self) -> list[dict[str, Any]]:
-        if not self.events_path.exists():
-            return []
-        lines = self.events_path.read_text().splitlines()
-        return [json.loads(line) for line in lines if line.endswith("}")]
-
-    def wait_for(self, found: Callable[[dict[str, Any]], bool], timeout: float) -> dict:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            for event in self.events():
-                if found(event):
-                    return event
-            assert self.process.poll() is None, self.stderr()
-            time.sleep(0.02)
-        raise AssertionError(f"not seen within {timeout} s:\n{self.stderr()}")
-
-    def children(self) -> list[int]:
-        """The voice process (and multiprocessing's helpers) started by this one."""
-        path = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
-        try:
-            return [int(pid) for pid in path.read_text().split()]
-        except OSError:
-            return []
-
-    def stderr(self) -> str:
-        return self.stderr_path.read_text()
 
 
 def wait_gone(pids: list[int], timeout: float = 15.0) -> None:
@@ -334,7 +418,7 @@ def test_sigterm_mid_reply_finishes_the_sentence_and_exits_0_within_seconds(olla
     story = " ".join(f"Part {n} of the story is about a lighthouse keeper." for n in range(1, 30))
     ollama.script(Reply(text=story, delay_between=0.3))
     room = timeline(silence(1.0), speech("Hey Jarvis, tell me a long story."), silence(90.0))
-    running = Running(tmp_path, room, settings_for(ollama), db)
+    running = RunningHearth(tmp_path, room, settings_for(ollama), db)
     try:
         speaking = running.wait_for(lambda e: e["event"] == "speak_start", timeout=120)
         signalled = time.monotonic()
@@ -344,11 +428,11 @@ def test_sigterm_mid_reply_finishes_the_sentence_and_exits_0_within_seconds(olla
     finally:
         if running.process.poll() is None:
             running.process.kill()
-    assert returncode == 0, running.stderr()
-    assert took < 10.0, running.stderr()
-    assert "stopping: finishing the sentence being spoken" in running.stderr()
+    assert returncode == 0, running.log()
+    assert took < 10.0, running.log()
+    assert "stopping: finishing the sentence being spoken" in running.log()
     # The sentence being spoken when the signal came was finished.
-    assert speaking["job"] in {e["job"] for e in running.events() if e["event"] == "speak_end"}
+    assert speaking["job"] in {e["job"] for e in running.events.all() if e["event"] == "speak_end"}
     assert integrity(db) == "ok"
     memory = Memory.open(db)
     assert [f.text for f in memory.facts()] == ["My sister Priya lives in Madrid"]
@@ -372,7 +456,7 @@ def test_memory_survives_kill_9_of_the_supervisor_while_the_learner_writes(ollam
     "remember that" were acknowledged in the event stream before; they must all be there."""
     db = tmp_path / "memory.db"
     extractions = 0
-    running: Running | None = None
+    running: RunningHearth | None = None
 
     def extract(request: dict[str, Any]) -> Reply:
         nonlocal extractions
@@ -400,24 +484,24 @@ def test_memory_survives_kill_9_of_the_supervisor_while_the_learner_writes(ollam
     ]
     for line in said:  # each one inside the follow-up window of the reply before it
         parts += [speech(line), silence(7.0)]
-    running = Running(tmp_path, timeline(*parts), settings_for(ollama), db)
+    running = RunningHearth(tmp_path, timeline(*parts), settings_for(ollama), db)
     children: list[int] = []
     try:
         deadline = time.monotonic() + 180
         while running.process.poll() is None and time.monotonic() < deadline:
-            children = running.children() or children
+            children = running.processes()[1:] or children
             time.sleep(0.02)
         returncode = running.process.wait(timeout=5)
     finally:
         if running.process.poll() is None:
             running.process.kill()
         wait_gone(children)
-    assert returncode == -signal.SIGKILL, running.stderr()
+    assert returncode == -signal.SIGKILL, running.log()
     assert extractions >= 2
 
-    acknowledged = [(e["fact"], e["text"]) for e in running.events()
+    acknowledged = [(e["fact"], e["text"]) for e in running.events.all()
                     if e["event"] == "memory" and "fact" in e]  # fmt: skip
-    assert len(acknowledged) >= 1, running.events()
+    assert len(acknowledged) >= 1, running.events.all()
     assert integrity(db) == "ok"
     memory = Memory.open(db)
     facts = memory.facts(include_all=True)
@@ -438,7 +522,7 @@ def test_memory_survives_kill_9_of_the_supervisor_while_the_learner_writes(ollam
 
 
 def beat(frames: int, t: float = 1.0, jobs=(), waiting: bool = False) -> Heartbeat:
-    return Heartbeat(frames=frames, t=t, state="standby", jobs=tuple(jobs), waiting=waiting)
+    return Heartbeat(frames=frames, t=t, state=State.STANDBY, jobs=tuple(jobs), waiting=waiting)
 
 
 def ready_health(live: bool) -> VoiceHealth:
@@ -478,23 +562,24 @@ def test_silence_is_a_problem_after_the_heartbeat_timeout_unless_a_job_was_annou
     assert health.problem(now=3.9) is None
     assert health.problem(now=4.1) == "no heartbeat for 2.1 s"
 
-    health.on_heartbeat(beat(frames=11, jobs=[Job("speak", 4.5)]), now=4.5)
+    health.on_heartbeat(beat(frames=11, jobs=[Job(JobKind.SPEAK, 4.5)]), now=4.5)
     assert health.problem(now=8.4) is None  # synthesizing: up to its deadline
     assert health.problem(now=8.6) == "speak ran past its 4 s deadline"
 
 
 def test_a_job_may_announce_a_shorter_deadline_never_a_longer_one():
     health = ready_health(live=False)
-    health.on_heartbeat(beat(frames=10, jobs=[Job("speak", 2.0, deadline=3.5)]), now=2.0)
+    health.on_heartbeat(beat(frames=10, jobs=[Job(JobKind.SPEAK, 2.0, deadline=3.5)]), now=2.0)
     assert health.problem(now=5.4) is None
     assert health.problem(now=5.6) == "speak ran past its 3.5 s deadline"
 
     # Never shorter than the heartbeat timeout (2 s): the loop's own leash.
-    health.on_heartbeat(beat(frames=10, jobs=[Job("speak", 6.0, deadline=0.5)]), now=6.0)
+    health.on_heartbeat(beat(frames=10, jobs=[Job(JobKind.SPEAK, 6.0, deadline=0.5)]), now=6.0)
     assert health.problem(now=7.9) is None
     assert health.problem(now=8.1) == "speak ran past its 2 s deadline"
 
-    health.on_heartbeat(beat(frames=11, jobs=[Job("transcribe", 9.0, deadline=60.0)]), now=9.0)
+    transcribing = Job(JobKind.TRANSCRIBE, 9.0, deadline=60.0)
+    health.on_heartbeat(beat(frames=11, jobs=[transcribing]), now=9.0)
     assert health.problem(now=12.9) is None
     assert health.problem(now=13.1) == "transcribe ran past its 4 s deadline"  # the configured one
 

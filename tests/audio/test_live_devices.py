@@ -12,13 +12,9 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 import re
 import signal
-import socket
 import subprocess
-import sys
-import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -31,12 +27,12 @@ import pytest
 from audio.stt import SpeechToText
 from config import SpeechToTextSettings
 from tests.audio.pulse import ROOM, SPEAKER, PulseServer
+from tests.hearth_run import ROOT, NotifySocket, hearth_command, hearth_environment
 from tests.ollama_server import OllamaServer, Reply
 from tests.speech import silence, speech, timeline
 
 pytestmark = pytest.mark.slow
 
-ROOT = Path(__file__).resolve().parents[2]
 QUESTION = "Hey Jarvis, what is the capital of Kenya?"
 ANSWER = "The capital of Kenya is Nairobi. It is a big and busy city."
 SECOND_QUESTION = "Hey Jarvis, what is the capital of France?"
@@ -118,52 +114,6 @@ class LiveHearth:
             pytest.fail(f"hearth did not stop within 30 s of SIGTERM:\n{self.summary()}")
 
 
-class NotifySocket:
-    """systemd's end of sd_notify: each datagram Hearth sends, with the monotonic time it came."""
-
-    def __init__(self, path: Path):
-        self.path = path
-        self.messages: list[tuple[float, str]] = []
-        self._socket = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-        self._socket.bind(str(path))
-        self._socket.settimeout(0.2)
-        self._open = True
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
-
-    def pings(self, since: float, until: float) -> list[float]:
-        """When ``WATCHDOG=1`` came between the two monotonic times."""
-        return [at for at, message in list(self.messages)
-                if message == "WATCHDOG=1" and since <= at <= until]  # fmt: skip
-
-    def close(self) -> None:
-        self._open = False
-        self._reader.join()
-        self._socket.close()
-
-    def _read(self) -> None:
-        while self._open:
-            try:
-                data = self._socket.recv(4096)
-            except TimeoutError:
-                continue
-            self.messages.extend((time.monotonic(), line) for line in data.decode().splitlines())
-
-
-@pytest.fixture
-def ollama() -> Iterator[OllamaServer]:
-    server = OllamaServer().start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def notify(tmp_path: Path) -> Iterator[NotifySocket]:
-    listener = NotifySocket(tmp_path / "notify")
-    yield listener
-    listener.close()
-
-
 @pytest.fixture
 def stt() -> SpeechToText:
     return SpeechToText(SpeechToTextSettings())
@@ -181,14 +131,9 @@ def live_hearth(
         config = tmp_path / "settings.yaml"
         config.write_text(f"ollama:\n  url: {ollama.url}\n{settings}")
         events, log = tmp_path / "events.jsonl", tmp_path / "hearth.log"
-        argv = [sys.executable, "-m", "assistant", "--config", str(config),
-                "--db", str(tmp_path / "memory.db"), "run", "--events", str(events)]  # fmt: skip
+        argv = hearth_command(config, tmp_path / "memory.db", "run", "--events", events)
         # PULSE_SERVER and PULSE_COOKIE (set by the pulse fixture) lead it to the test's server.
-        environment = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "xdg-config"),
-                           XDG_DATA_HOME=str(tmp_path / "xdg-data"), HEARTH_LOG_LEVEL="INFO",
-                           NOTIFY_SOCKET=str(notify.path))  # fmt: skip
-        environment.pop("OLLAMA_HOST", None)
-        environment.update(env or {})
+        environment = hearth_environment(tmp_path, {**notify.environment, **(env or {})})
         with log.open("wb") as output:
             process = subprocess.Popen(
                 argv, cwd=ROOT, env=environment, stdout=output, stderr=subprocess.STDOUT

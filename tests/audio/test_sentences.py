@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from audio.sentences import IncrementalSentenceSplitter, split_sentences
+from audio.sentences import MAX_SENTENCE_CHARS, IncrementalSentenceSplitter, split_sentences
 
 
 @pytest.mark.parametrize(
@@ -127,3 +127,38 @@ def test_splitting_keeps_every_character_but_whitespace(text: str) -> None:
     sentences = split_sentences(text)
     assert all(sentence and sentence == sentence.strip() for sentence in sentences)
     assert re.sub(r"\s", "", "".join(sentences)) == re.sub(r"\s", "", text)
+
+
+def test_a_run_without_an_end_is_cut_into_pieces_at_spaces() -> None:
+    run = "and then the river " * 400  # a small model's repetition loop: 7600 characters
+    pieces = split_sentences(run)
+    assert all(len(piece) <= MAX_SENTENCE_CHARS for piece in pieces)
+    assert len(pieces) == 26
+    assert all(piece.split()[-1] in {"and", "then", "the", "river"} for piece in pieces)
+    assert " ".join(pieces).split() == run.split()  # cut between words, nothing lost
+
+
+def test_a_long_sentence_is_cut_after_a_clause_when_it_has_one() -> None:
+    sentence = "One two three, " + "word " * 40 + "and more words, " + "tail " * 40 + "end."
+    first, *rest = split_sentences(sentence)
+    assert first.endswith("and more words,")
+    assert rest
+
+
+def test_one_endless_word_is_cut_hard() -> None:
+    pieces = split_sentences("x" * 1000)
+    assert [len(p) for p in pieces] == [300, 300, 300, 100]
+
+
+@given(text=_TEXTS, data=st.data(), limit=st.integers(5, 30))
+def test_cutting_long_runs_keeps_chunking_invariant(
+    text: str, data: st.DataObject, limit: int
+) -> None:
+    cuts = sorted(data.draw(st.sets(st.integers(0, len(text)), max_size=20)))
+    pieces = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
+    whole = IncrementalSentenceSplitter(max_chars=limit)
+    expected = [*whole.feed(text), *whole.flush()]
+    splitter = IncrementalSentenceSplitter(max_chars=limit)
+    streamed = [sentence for piece in pieces for sentence in splitter.feed(piece)]
+    assert [*streamed, *splitter.flush()] == expected
+    assert re.sub(r"\s", "", "".join(expected)) == re.sub(r"\s", "", text)

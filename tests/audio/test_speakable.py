@@ -137,3 +137,15 @@ def test_no_markup_or_pictographs_are_ever_said(text: str) -> None:
 @given(st.text(max_size=200))
 def test_any_text_can_be_made_speakable(text: str) -> None:
     assert isinstance(speakable(text), str)
+
+
+def test_lone_surrogates_are_never_handed_to_the_voice() -> None:
+    # json.loads('"\\ud83d"') gives half an emoji; Piper's UnicodeEncodeError failed the sentence.
+    said = speakable("Here you go \ud83d, and \udcff done.")
+    assert said == "Here you go, and done."
+    said.encode("utf-8")
+
+
+def test_control_characters_are_never_handed_to_the_voice() -> None:
+    # A NUL (a model's "\\u0000") made Piper raise ValueError for the whole sentence.
+    assert speakable("Nul\x00here and a bell\x07 too.") == "Nul here and a bell too."

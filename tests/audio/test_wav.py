@@ -213,3 +213,13 @@ def test_the_stream_converter_matches_one_pass_conversion() -> None:
     whole = ToInternal(48000).process(audio, last=True)
     assert len(streamed) == len(whole)
     assert np.abs(streamed.astype(int) - whole).max() <= 1
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_float_audio_that_is_not_a_number_is_refused_naming_where(tmp_path, bad):
+    audio = tone(48000, seconds=2.0)
+    audio[72000, 0] = bad  # at 1.5 s
+    path = tmp_path / "damaged.wav"
+    path.write_bytes(wav_bytes(audio, 48000, bits=32, tag=FLOAT))
+    with pytest.raises(WavError, match=r"damaged\.wav: damaged float audio: .* first at 1\.500 s"):
+        read_wav(path)

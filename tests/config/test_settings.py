@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -123,3 +124,70 @@ def test_the_database_path_follows_setting_then_systemd_then_xdg(tmp_path):
     )
     custom = Settings.model_validate({"memory": {"database": str(tmp_path / "m.db")}})
     assert memory_database_path(custom, {"STATE_DIRECTORY": "/x"}) == tmp_path / "m.db"
+
+
+def test_an_alias_bomb_is_refused_at_once_naming_the_file(tmp_path):
+    lines = ['lol: &l0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    lines += [f"l{n}: &l{n} [{', '.join([f'*l{n - 1}'] * 9)}]" for n in range(1, 9)]
+    paths = layers(tmp_path, "\n".join(lines) + "\n")
+    # Expanded, nine levels of nine hold 387 million strings; the walk stops at the bound.
+    with pytest.raises(ConfigError, match=r"layer0\.yaml, line \d+: more than 10000 values"):
+        load_settings(environ={}, search_path=paths)
+
+
+def test_an_alias_inside_itself_is_refused(tmp_path):
+    paths = layers(tmp_path, "stt:\n  hotwords: &words [Vim, *words]\n")
+    with pytest.raises(ConfigError, match=r"layer0\.yaml, line \d+: nested more than 32 levels"):
+        load_settings(environ={}, search_path=paths)
+
+
+def test_aliases_of_a_sensible_size_still_work(tmp_path):
+    text = "stt:\n  hotwords: &names [Priya, Siobhan]\nwake:\n  models:\n    - model: alexa\n"
+    settings = load_settings(environ={}, search_path=layers(tmp_path, text))
+    assert settings.stt.hotwords == ("Priya", "Siobhan")
+
+
+@pytest.mark.parametrize("value", [".inf", "-.inf", ".nan", "1e308"])
+def test_a_duration_must_be_a_finite_sensible_number(tmp_path, value):
+    paths = layers(tmp_path, f"listener:\n  follow_up_seconds: {value}\n")
+    with pytest.raises(ConfigError, match=r"line 2: key 'listener.follow_up_seconds'"):
+        load_settings(environ={}, search_path=paths)
+    with pytest.raises(ConfigError, match="HEARTH_VAD__END_SILENCE_SECONDS"):
+        load_settings(environ={"HEARTH_VAD__END_SILENCE_SECONDS": value}, search_path=[PACKAGED])
+
+
+def test_no_setting_takes_infinity(tmp_path):
+    paths = layers(tmp_path, "ollama:\n  temperature: .nan\n")
+    with pytest.raises(ConfigError, match="finite number"):
+        load_settings(environ={}, search_path=paths)
+
+
+@pytest.mark.parametrize(
+    ("name", "meant"),
+    [
+        ("HEARTH_OLLAMA_MODEL", "HEARTH_OLLAMA__MODEL"),
+        ("HEARTH_VOICE_PROCESS_MAX_RESTARTS", "HEARTH_VOICE_PROCESS__MAX_RESTARTS"),
+    ],
+)
+def test_a_setting_with_a_single_underscore_says_how_to_write_it(name, meant):
+    with pytest.raises(ConfigError, match=rf"{name}: .*double underscore.*: {meant}$"):
+        load_settings(environ={name: "3"}, search_path=[PACKAGED])
+
+
+def test_hearths_other_variables_are_not_settings():
+    env = {"HEARTH_FAILPOINTS": "synthesis_hang", "HEARTH_TRACE": "1", "HEARTH_LOG_LEVEL": "INFO"}
+    assert load_settings(environ=env, search_path=[PACKAGED]) == Settings()
+
+
+@pytest.mark.parametrize(
+    ("url", "problem"),
+    [
+        ("http://[::1", "is not an address"),
+        ("http://127.0.0.1:99999", "port must be a number from 1 to 65535"),
+        ("box.lan:11434", "is not an http:// or https:// address"),
+    ],
+)
+def test_a_model_url_that_is_not_an_address_is_refused(tmp_path, url, problem):
+    paths = layers(tmp_path, f'ollama:\n  url: "{url}"\n')
+    with pytest.raises(ConfigError, match=rf"line 2: key 'ollama.url': .*{re.escape(problem)}"):
+        load_settings(environ={}, search_path=paths)

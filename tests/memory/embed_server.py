@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, ClassVar
+
+from tests.fake_server import FakeServer, WireHandler
 
 DIMENSION = 8
 
@@ -53,59 +53,25 @@ def wire_answer(path: str, request: dict[str, Any]) -> Answer:
 Responder = Callable[[str, dict[str, Any]], Answer]
 
 
-class _QuietServer(ThreadingHTTPServer):
-    daemon_threads = True
+class _EmbedHandler(WireHandler):
+    owner: ClassVar[EmbedServer]
 
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        """A client that gave up (a timeout test) is not an error worth printing."""
+    def do_POST(self) -> None:
+        request = self.read_json()
+        self.owner.requests.append((self.path, request))
+        if self.path not in ("/api/embed", "/v1/embeddings"):
+            answer = Answer(404, b"404 page not found")
+        else:
+            answer = self.owner.respond(self.path, request)
+        time.sleep(answer.delay_seconds)
+        self.send_body(answer.status, answer.body)
 
 
-class EmbedServer:
+class EmbedServer(FakeServer):
     """Serves embeddings on 127.0.0.1 in a background thread until ``stop``."""
+
+    handler: ClassVar[type[WireHandler]] = _EmbedHandler
 
     def __init__(self) -> None:
         self.respond: Responder = wire_answer
         self.requests: list[tuple[str, dict[str, Any]]] = []
-        self._server: _QuietServer | None = None
-
-    @property
-    def url(self) -> str:
-        assert self._server is not None, "start the server first"
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}"
-
-    def start(self) -> EmbedServer:
-        owner = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args: Any) -> None:
-                """Keep test output clean."""
-
-            def do_POST(self) -> None:
-                length = int(self.headers.get("Content-Length", 0))
-                request = json.loads(self.rfile.read(length) or b"{}")
-                owner.requests.append((self.path, request))
-                if self.path not in ("/api/embed", "/v1/embeddings"):
-                    answer = Answer(404, b"404 page not found")
-                else:
-                    answer = owner.respond(self.path, request)
-                time.sleep(answer.delay_seconds)
-                try:
-                    self.send_response(answer.status)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(answer.body)))
-                    self.end_headers()
-                    self.wfile.write(answer.body)
-                except (BrokenPipeError, ConnectionResetError):
-                    pass  # the client timed out and left
-
-        self._server = _QuietServer(("127.0.0.1", 0), Handler)
-        threading.Thread(
-            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-        ).start()
-        return self
-
-    def stop(self) -> None:
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()

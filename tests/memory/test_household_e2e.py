@@ -5,17 +5,16 @@ about there, and the answer holds for both."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
 from memory import FactStatus, Memory
-from tests.assistant import conftest as assistant_fixtures
+from tests.hearth_run import run_hearth
 from tests.ollama_server import Reply
 from tests.speech import silence, speech, timeline
 
 pytestmark = pytest.mark.slow
-
-hearth = assistant_fixtures.hearth
-ollama = assistant_fixtures.ollama
 
 # tiny.en hears Piper's "Vim" as "them" or "has been"; the household lists such words.
 VOCABULARY = "stt:\n  hotwords: [Vim, Emacs, Priya]\n"
@@ -25,8 +24,9 @@ def in_room(server, room: str) -> str:
     return f"ollama:\n  url: {server.url}\nhousehold:\n  room: {room}\n{VOCABULARY}"
 
 
-def test_what_the_kitchen_is_told_the_living_room_knows(hearth, ollama, postgres_databases):
+def test_what_the_kitchen_is_told_the_living_room_knows(tmp_path, ollama, postgres_databases):
     shared = postgres_databases()
+    hearth = partial(run_hearth, tmp_path)
     kitchen = hearth(
         timeline(
             silence(1.0),

@@ -30,9 +30,8 @@ def failing(path: str, request: dict) -> Answer:
 
 @pytest.fixture
 def server():
-    server = EmbedServer().start()
-    yield server
-    server.stop()
+    with EmbedServer() as server:
+        yield server
 
 
 @pytest.fixture

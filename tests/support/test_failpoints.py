@@ -2,7 +2,7 @@
 
 import pytest
 
-from audio.failpoints import Failpoint, FailpointError, Failpoints
+from support import Failpoint, FailpointError, Failpoints
 
 
 def hits(failpoints: Failpoints, failpoint: Failpoint, times: int) -> list[bool]:

@@ -4,6 +4,10 @@
 process and ``transcribe_crash`` in the first three (a restarted process would otherwise hit the
 same fault forever). Each fires once in a process: on its first hit, or on its Nth with ``@N``
 (``synthesis_hang@3``: the third synthesis hangs). Off, a failpoint is one dict lookup.
+
+The voice process and the brain read the same variable, each counting its own generations (a
+voice process restarted, a brain built again): ``brain_hang*2`` hangs the first turn of the first
+two brains. One list of names serves both, so a typo is caught wherever it is read.
 """
 
 from __future__ import annotations
@@ -31,6 +35,8 @@ class Failpoint(StrEnum):
     """The voice process dies while transcribing."""
     DEVICE_STALL = "device_stall"
     """The microphone keeps the loop alive but delivers no audio."""
+    BRAIN_HANG = "brain_hang"
+    """A turn of the brain never returns (a wedged model stream, a lock, a bug)."""
 
 
 class FailpointError(ValueError):
@@ -38,7 +44,7 @@ class FailpointError(ValueError):
 
 
 class Failpoints:
-    """The failpoints armed for one voice process (its restart ``generation`` counts from 0)."""
+    """The failpoints armed for one voice process or one brain (``generation`` counts from 0)."""
 
     def __init__(self, spec: str = "", generation: int = 0):
         self._armed: dict[Failpoint, int] = {}
@@ -58,7 +64,8 @@ class Failpoints:
     def from_environment(
         cls, generation: int, environ: Mapping[str, str] | None = None
     ) -> Failpoints:
-        """The failpoints named in ``HEARTH_FAILPOINTS`` for this generation of voice process."""
+        """The failpoints named in ``HEARTH_FAILPOINTS`` for this generation (of voice process or
+        of brain)."""
         env = os.environ if environ is None else environ
         return cls(env.get(ENVIRONMENT_VARIABLE, ""), generation)
 

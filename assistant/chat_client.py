@@ -1,0 +1,210 @@
+"""What every language-model client shares: the HTTP connection, deadlines, streaming, errors.
+
+A client for one API (Ollama's ``/api/chat``, the OpenAI-compatible ``/v1/chat/completions``)
+says only how a request body looks and how its reply lines read; reading the body against the
+reply's deadlines, status errors and transport errors are here, once.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, suppress
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from assistant.model_errors import (
+    MalformedReply,
+    ModelError,
+    ModelHttpError,
+    ModelUnreachable,
+    StreamCut,
+)
+from assistant.model_stream import ReplyDeadline, stream_lines, transport_errors
+from config import OllamaSettings
+
+
+def decode_object(text: str) -> dict[str, Any]:
+    """One line of a streamed reply (or a whole answer) as the JSON object it must be."""
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise MalformedReply(f"not JSON: {text[:200]!r}") from exc
+    if not isinstance(value, dict):
+        raise MalformedReply(f"not a JSON object: {text[:200]!r}")
+    return value
+
+
+@dataclass(frozen=True)
+class ChatMessage:
+    """One message of a chat: role is system, user or assistant."""
+
+    role: str
+    content: str
+
+    def to_json(self) -> dict[str, str]:
+        """The message as both wire formats have it."""
+        return {"role": self.role, "content": self.content}
+
+
+@dataclass(frozen=True)
+class StreamedPiece:
+    """What one line of a streamed reply held: text to say, and whether the reply is done."""
+
+    text: str = ""
+    done: bool = False
+
+
+class ChatClient(ABC):
+    """A client for a chat API: streamed replies, whole ones (with a JSON schema), model names."""
+
+    chat_path: str
+    unreachable: type[ModelUnreachable] = ModelUnreachable
+    http_error: type[ModelHttpError] = ModelHttpError
+
+    def __init__(self, settings: OllamaSettings, base_url: str):
+        self.settings = settings
+        self.base_url = base_url
+        timeout = httpx.Timeout(
+            connect=settings.connect_timeout_seconds,
+            read=settings.reply_timeout_seconds,
+            write=settings.connect_timeout_seconds,
+            pool=settings.connect_timeout_seconds,
+        )
+        headers = {"Authorization": f"Bearer {settings.api_key}"} if settings.api_key else {}
+        # trust_env=False: a proxy meant for the internet must not swallow a LAN model server.
+        self._http = httpx.Client(
+            base_url=base_url, timeout=timeout, trust_env=False, headers=headers
+        )
+
+    def close(self) -> None:
+        """Release the connection pool."""
+        self._http.close()
+
+    def deadline(self) -> ReplyDeadline:
+        """Fresh deadlines for one spoken reply, from the settings."""
+        return ReplyDeadline(
+            self.settings.first_sentence_seconds, self.settings.whole_reply_seconds
+        )
+
+    def chat_stream(
+        self, messages: Sequence[ChatMessage], deadline: ReplyDeadline | None = None
+    ) -> Iterator[str]:
+        """Stream a reply's text pieces as they arrive.
+
+        ``deadline`` (else :meth:`deadline`) bounds the time to the first sentence and to the
+        whole reply; the caller tells it when a first sentence is complete. Raises a ModelError
+        subclass on any failure; pieces already yielded stay yielded, so a caller that speaks
+        them as they come keeps what was said.
+        """
+        lines = self._lines(self._stream_body(messages), deadline or self.deadline())
+        try:
+            for line in lines:
+                piece = self._read_line(line)
+                if piece.text:
+                    yield piece.text
+                if piece.done:
+                    break
+            else:
+                raise StreamCut("the stream ended before the server said it was done")
+            # The server ends the body right after; read to that end, so the connection goes
+            # back to the pool for the next turn instead of being closed and opened again.
+            with suppress(ModelError):
+                for _ in lines:
+                    pass
+        finally:
+            lines.close()
+
+    def chat(
+        self,
+        messages: Sequence[ChatMessage],
+        schema: Mapping[str, Any] | None = None,
+        temperature: float | None = None,
+    ) -> str:
+        """One whole reply (not streamed); with ``schema``, structured output as JSON.
+
+        Bounded as a whole by ``whole_reply_seconds``.
+        """
+        whole = self.settings.whole_reply_seconds
+        body = self._whole_body(messages, schema, temperature)
+        text = "\n".join(self._lines(body, ReplyDeadline(whole, whole)))
+        content = self._whole_content(text)
+        if not isinstance(content, str):
+            raise MalformedReply("message content is not text")
+        return content
+
+    @abstractmethod
+    def pulled_models(self) -> list[str]:
+        """Names of the models the server offers."""
+
+    # -- what each API says its own way ----------------------------------------------------------
+
+    @abstractmethod
+    def _stream_body(self, messages: Sequence[ChatMessage]) -> dict[str, Any]:
+        """The request body for a streamed reply."""
+
+    @abstractmethod
+    def _whole_body(
+        self,
+        messages: Sequence[ChatMessage],
+        schema: Mapping[str, Any] | None,
+        temperature: float | None,
+    ) -> dict[str, Any]:
+        """The request body for a whole reply."""
+
+    @abstractmethod
+    def _read_line(self, line: str) -> StreamedPiece:
+        """One line of a streamed reply (raises MalformedReply or an HTTP error it reports)."""
+
+    @abstractmethod
+    def _whole_content(self, text: str) -> object:
+        """The reply text in a whole (not streamed) reply body."""
+
+    @abstractmethod
+    def _error_message(self, body: object) -> str:
+        """The message in an error body."""
+
+    def _missing_model(self, status: int, message: str) -> ModelError | None:
+        """The error for a model the server does not have, when the reply says so."""
+        return None
+
+    # -- shared ----------------------------------------------------------------------------------
+
+    def _temperature(self, temperature: float | None) -> float:
+        return self.settings.temperature if temperature is None else temperature
+
+    def _lines(self, body: dict[str, Any], deadline: ReplyDeadline) -> Iterator[str]:
+        return stream_lines(
+            lambda: self._http.stream("POST", self.chat_path, json=body),
+            self._check_status,
+            deadline,
+            self._errors,
+        )
+
+    def _get_json(self, path: str) -> Any:
+        with self._errors():
+            response = self._http.get(path)
+            self._check_status(response)
+            try:
+                return response.json()
+            except ValueError as exc:
+                raise MalformedReply(f"unexpected {path} body") from exc
+
+    def _check_status(self, response: httpx.Response) -> None:
+        if response.status_code < 400:
+            return
+        response.read()
+        try:
+            message = self._error_message(response.json())
+        except ValueError:
+            message = response.text[:200]
+        missing = self._missing_model(response.status_code, message)
+        if missing is not None:
+            raise missing
+        raise self.http_error(response.status_code, message or response.reason_phrase)
+
+    def _errors(self) -> AbstractContextManager[None]:
+        return transport_errors(self.base_url, self.unreachable)

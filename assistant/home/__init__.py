@@ -1,0 +1,61 @@
+"""Hearth in the household's Home Assistant: an MQTT discovery device, and home control through
+Home Assistant's conversation API.
+
+The names below are the package's public API.
+"""
+
+from assistant.home.commands import (
+    Announce,
+    Command,
+    CommandError,
+    SetMute,
+    SetVolume,
+    Stop,
+    parse_command,
+)
+from assistant.home.conversation import (
+    SPOKEN_PROBLEMS,
+    HomeAnswer,
+    HomeAssistantConversation,
+    HomeProblem,
+)
+from assistant.home.device import (
+    DeviceEvent,
+    DeviceIdentity,
+    DeviceState,
+    DeviceTopics,
+    EventType,
+    ItemKind,
+    NextItem,
+)
+from assistant.home.discovery import DiscoveryDocument, discovery_documents
+from assistant.home.home_requests import is_home_request
+from assistant.home.mqtt_device import MqttDevice
+from assistant.home.secrets import SecretError, read_secret
+
+__all__ = [
+    "SPOKEN_PROBLEMS",
+    "Announce",
+    "Command",
+    "CommandError",
+    "DeviceEvent",
+    "DeviceIdentity",
+    "DeviceState",
+    "DeviceTopics",
+    "DiscoveryDocument",
+    "EventType",
+    "HomeAnswer",
+    "HomeAssistantConversation",
+    "HomeProblem",
+    "ItemKind",
+    "MqttDevice",
+    "NextItem",
+    "SecretError",
+    "SetMute",
+    "SetVolume",
+    "Stop",
+    "discovery_documents",
+    "is_home_request",
+    "parse_command",
+    "read_secret",
+]

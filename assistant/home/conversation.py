@@ -1,0 +1,138 @@
+"""Home control through Home Assistant's conversation API: a request in, its spoken answer out.
+
+``POST /api/conversation/process`` with a long-lived access token; Home Assistant's default agent
+(Assist) matches the sentence to its intents and acts, and its ``speech`` is what Hearth says.
+Every failure comes back as an answer to say, specific to what went wrong (unreachable, too
+slow, the token refused, an error from Home Assistant), never as an exception: a broken home
+link must not break a conversation. The token is never logged nor put in a message.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+import httpx
+from pydantic import SecretStr
+
+from assistant.home.secrets import read_secret
+from config import HomeAssistantSettings
+
+log = logging.getLogger(__name__)
+
+PROCESS_PATH = "/api/conversation/process"
+
+
+class HomeProblem(StrEnum):
+    """Why Home Assistant did not do what was asked."""
+
+    UNREACHABLE = "unreachable"
+    TOO_SLOW = "too_slow"
+    TOKEN_REFUSED = "token_refused"
+    SERVER_ERROR = "server_error"
+    UNREADABLE = "unreadable"
+    NOT_DONE = "not_done"
+    """Home Assistant understood the question and said why it could not do it."""
+
+
+SPOKEN_PROBLEMS = {
+    HomeProblem.UNREACHABLE: "I can't reach Home Assistant right now, so I couldn't do that.",
+    HomeProblem.TOO_SLOW: "Home Assistant didn't answer in time, so I don't know if that worked.",
+    HomeProblem.TOKEN_REFUSED: (
+        "Home Assistant turned down my access token. The token in my settings needs renewing."
+    ),
+    HomeProblem.SERVER_ERROR: "Home Assistant answered with an error, so I couldn't do that.",
+    HomeProblem.UNREADABLE: "Home Assistant sent an answer I couldn't read.",
+    HomeProblem.NOT_DONE: "Home Assistant couldn't do that.",
+}
+"""What Hearth says for each problem (Home Assistant's own words win when it gives any)."""
+
+
+@dataclass(frozen=True)
+class HomeAnswer:
+    """What to say after asking Home Assistant, and whether it did what was asked."""
+
+    speech: str
+    problem: HomeProblem | None = None
+    conversation_id: str | None = None
+    """Home Assistant's id for a follow-up in the same conversation."""
+
+    @property
+    def done(self) -> bool:
+        """Home Assistant acted or answered."""
+        return self.problem is None
+
+
+class HomeAssistantConversation:
+    """A client of one Home Assistant's conversation API."""
+
+    def __init__(
+        self,
+        settings: HomeAssistantSettings,
+        token: SecretStr | None = None,
+        environ: Mapping[str, str] | None = None,
+    ) -> None:
+        """Read the token now, so a missing one fails at start-up.
+
+        Raises:
+            SecretError: the token file is missing, unreadable or empty, or no variable is set.
+        """
+        self._settings = settings
+        secret = token or read_secret(
+            "Home Assistant token", settings.token_file, settings.token_env, environ
+        )
+        self._client = httpx.Client(
+            base_url=str(settings.url).rstrip("/"),
+            headers={"Authorization": f"Bearer {secret.get_secret_value()}"},
+            timeout=httpx.Timeout(
+                settings.answer_timeout_seconds, connect=settings.connect_timeout_seconds
+            ),
+        )
+
+    def process(self, text: str, conversation_id: str | None = None) -> HomeAnswer:
+        """Ask Home Assistant to act on ``text`` and return what to say."""
+        body: dict[str, Any] = {"text": text, "language": self._settings.language}
+        if conversation_id:
+            body["conversation_id"] = conversation_id
+        if self._settings.agent_id:
+            body["agent_id"] = self._settings.agent_id
+        try:
+            response = self._client.post(PROCESS_PATH, json=body)
+        except httpx.TimeoutException as error:
+            return self._failed(HomeProblem.TOO_SLOW, type(error).__name__)
+        except httpx.TransportError as error:
+            return self._failed(HomeProblem.UNREACHABLE, type(error).__name__)
+        if response.status_code in (401, 403):
+            return self._failed(HomeProblem.TOKEN_REFUSED, f"HTTP {response.status_code}")
+        if response.is_error:
+            return self._failed(HomeProblem.SERVER_ERROR, f"HTTP {response.status_code}")
+        return self._answer(response)
+
+    def close(self) -> None:
+        """Close the connection pool."""
+        self._client.close()
+
+    def _answer(self, response: httpx.Response) -> HomeAnswer:
+        try:
+            reply = response.json()
+            result = reply["response"]
+            speech = str(result.get("speech", {}).get("plain", {}).get("speech") or "").strip()
+            kind = result.get("response_type")
+        except (ValueError, KeyError, TypeError, AttributeError):
+            return self._failed(HomeProblem.UNREADABLE, "not a conversation response")
+        conversation_id = reply.get("conversation_id")
+        if kind == "error":
+            code = (result.get("data") or {}).get("code", "error")
+            log.info("Home Assistant could not do it (%s): %s", code, speech)
+            return HomeAnswer(speech or SPOKEN_PROBLEMS[HomeProblem.NOT_DONE],
+                              HomeProblem.NOT_DONE, conversation_id)  # fmt: skip
+        if not speech:
+            return self._failed(HomeProblem.UNREADABLE, "an answer with no speech")
+        return HomeAnswer(speech, None, conversation_id)
+
+    def _failed(self, problem: HomeProblem, detail: str) -> HomeAnswer:
+        log.warning("Home Assistant at %s: %s (%s)", self._settings.url, problem.value, detail)
+        return HomeAnswer(SPOKEN_PROBLEMS[problem], problem)

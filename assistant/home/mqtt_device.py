@@ -1,0 +1,290 @@
+"""Hearth as a device on the household's MQTT broker, seen by Home Assistant through discovery.
+
+``paho-mqtt`` runs the connection on its own network thread and reconnects with a doubling
+backoff, so nothing here blocks the caller: a publish is fire-and-forget, and with the broker
+down Hearth hears and speaks as before (one log line per outage, one when the broker is back).
+The last value of every state is kept and published again, retained, on each connection and
+whenever Home Assistant announces that it has restarted; events are momentary and are dropped
+while the broker is away. Commands from Home Assistant wait in a queue for ``take_commands``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+import logging
+import os
+import queue
+import socket
+import ssl
+import threading
+from collections.abc import Callable, Mapping
+from enum import Enum
+from importlib import metadata
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+from assistant.home.commands import Command, CommandError, parse_command
+from assistant.home.device import (
+    OFFLINE,
+    ONLINE,
+    DeviceEvent,
+    DeviceIdentity,
+    DeviceState,
+    DeviceTopics,
+    NextItem,
+    event_payload,
+    mute_payload,
+    next_item_payloads,
+    volume_payload,
+)
+from assistant.home.discovery import discovery_documents
+from assistant.home.secrets import read_secret
+from config import MqttSettings
+
+log = logging.getLogger(__name__)
+
+QOS = 1
+CLOSE_WAIT_SECONDS = 2.0
+"""How long closing waits for the broker to take the retained ``offline``."""
+DEFAULT_PORTS = {"mqtt": 1883, "mqtts": 8883}
+
+
+class Link(Enum):
+    """The connection to the broker, as the network thread sees it."""
+
+    CONNECTING = "connecting"
+    CONNECTED = "connected"
+    DOWN = "down"
+    CLOSED = "closed"
+
+
+def hearth_version() -> str:
+    """The installed version of Hearth, for the device block."""
+    try:
+        return metadata.version("hearth-assistant")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+class MqttDevice:
+    """One Hearth on the broker: discovery, availability, states, events and commands."""
+
+    def __init__(
+        self,
+        settings: MqttSettings,
+        identity: DeviceIdentity | None = None,
+        environ: Mapping[str, str] | None = None,
+    ) -> None:
+        """Prepare the connection; nothing is sent before :meth:`start`.
+
+        Raises:
+            SecretError: a password file that is missing, unreadable or empty.
+        """
+        self._settings = settings
+        self.identity = identity or DeviceIdentity.from_settings(
+            settings, socket.gethostname(), hearth_version()
+        )
+        self.topics = DeviceTopics(self.identity.device_id, settings.discovery_prefix)
+        self._documents = discovery_documents(self.identity, self.topics)
+        scheme = settings.url.scheme
+        self._host = settings.url.host or ""
+        self._port = settings.url.port or DEFAULT_PORTS[scheme]
+        self._address = f"{scheme}://{self._host}:{self._port}"
+        self._commands: queue.SimpleQueue[Command] = queue.SimpleQueue()
+        self._lock = threading.Lock()
+        self._retained: dict[str, str] = {}
+        """The last payload of every state topic, sent again on each connection."""
+        self._link = Link.CONNECTING
+        self._link_lock = threading.Lock()
+        self._client = self._make_client(environ)
+
+    def _make_client(self, environ: Mapping[str, str] | None) -> mqtt.Client:
+        settings = self._settings
+        client = mqtt.Client(
+            CallbackAPIVersion.VERSION2,
+            client_id=f"hearth-{self.identity.device_id}",
+            protocol=mqtt.MQTTv311,
+        )
+        client.will_set(self.topics.availability, OFFLINE, qos=QOS, retain=True)
+        client.reconnect_delay_set(
+            min_delay=settings.reconnect_min_seconds, max_delay=settings.reconnect_max_seconds
+        )
+        env = os.environ if environ is None else environ
+        if settings.username:
+            password = None  # a broker may take a user name alone
+            if settings.password_file is not None or env.get(settings.password_env):
+                secret = read_secret(
+                    "MQTT password", settings.password_file, settings.password_env, env
+                )
+                password = secret.get_secret_value()
+            client.username_pw_set(settings.username, password)
+        if settings.url.scheme == "mqtts":
+            ca = str(settings.ca_file.expanduser()) if settings.ca_file else None
+            client.tls_set(ca_certs=ca, cert_reqs=ssl.CERT_REQUIRED)
+        client.on_connect = _guarded(self._on_connect)
+        client.on_connect_fail = _guarded(self._on_connect_fail)
+        client.on_disconnect = _guarded(self._on_disconnect)
+        client.on_message = _guarded(self._on_message)
+        return client
+
+    # -- the caller's side -------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Begin connecting on the network thread and return at once (the broker may be down)."""
+        log.info("MQTT device %s on %s", self.identity.device_id, self._address)
+        self._client.connect_async(
+            self._host, self._port, keepalive=self._settings.keepalive_seconds
+        )
+        self._client.loop_start()
+
+    @property
+    def connected(self) -> bool:
+        """Whether the broker is reachable right now."""
+        return self._link is Link.CONNECTED
+
+    def publish_state(self, state: DeviceState) -> None:
+        """What Hearth is doing now (the state sensor)."""
+        self._publish_retained(self.topics.state, state.value)
+
+    def publish_mute(self, muted: bool) -> None:
+        """Whether the microphone is closed (the mute switch)."""
+        self._publish_retained(self.topics.mute_state, mute_payload(muted))
+
+    def publish_volume(self, level: float) -> None:
+        """The speaking volume, 0.0 to 1.0 of full (the volume number)."""
+        self._publish_retained(self.topics.volume_state, volume_payload(level))
+
+    def publish_next_item(self, item: NextItem | None) -> None:
+        """The soonest timer, alarm or reminder, or None when nothing is set."""
+        state, attributes = next_item_payloads(item)
+        with self._lock:
+            self._retained[self.topics.next_item_attributes] = attributes
+            self._retained[self.topics.next_item] = state
+        self._send(self.topics.next_item_attributes, attributes, retain=True)
+        self._send(self.topics.next_item, state, retain=True)
+
+    def publish_event(self, event: DeviceEvent) -> None:
+        """Something that happened (the event entity); dropped while the broker is away."""
+        if not self._send(self.topics.event, event_payload(event), retain=False):
+            log.debug("event %s not sent: the MQTT broker is not connected", event.type.value)
+
+    def take_commands(self) -> list[Command]:
+        """The commands Home Assistant sent since the last call, oldest first."""
+        taken = []
+        while True:
+            try:
+                taken.append(self._commands.get_nowait())
+            except queue.Empty:
+                return taken
+
+    def close(self) -> None:
+        """Say ``offline`` (a clean exit sends no last will), disconnect, stop the thread."""
+        was_connected = self.connected
+        self._change_link(Link.CLOSED)
+        if was_connected:
+            info = self._client.publish(self.topics.availability, OFFLINE, qos=QOS, retain=True)
+            # The connection may go while waiting: the last will says offline then.
+            with contextlib.suppress(RuntimeError, ValueError):
+                info.wait_for_publish(timeout=CLOSE_WAIT_SECONDS)
+        self._client.disconnect()
+        self._client.loop_stop()
+
+    def _publish_retained(self, topic: str, payload: str) -> None:
+        with self._lock:
+            self._retained[topic] = payload
+        self._send(topic, payload, retain=True)
+
+    def _send(self, topic: str, payload: str, *, retain: bool) -> bool:
+        # Not queued while away: the connection sends every current state anew when it is back.
+        if not self.connected:
+            return False
+        self._client.publish(topic, payload, qos=QOS, retain=retain)
+        return True
+
+    # -- the network thread --------------------------------------------------------------------
+
+    def _change_link(self, new: Link, reason: str = "") -> None:
+        """The one place the link changes (closed stays closed); logs once per outage and once
+        when it ends."""
+        with self._link_lock:  # the network thread and close() may both change it
+            old = self._link
+            if old is Link.CLOSED or new is old:
+                return
+            self._link = new
+        if new is Link.DOWN:
+            log.warning(
+                "MQTT broker %s unreachable (%s): Hearth goes on without it and keeps trying",
+                self._address, reason or "no answer",
+            )  # fmt: skip
+        elif new is Link.CONNECTED and old is Link.DOWN:
+            log.info("MQTT broker %s reachable again", self._address)
+        elif new is Link.CONNECTED:
+            log.info("connected to MQTT broker %s as %s", self._address, self.identity.device_id)
+
+    def _on_connect(
+        self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any
+    ) -> None:
+        if reason.is_failure:
+            self._change_link(Link.DOWN, f"refused: {reason}")
+            return
+        # Connected first: a state published from now on is sent by its caller, and one stored
+        # before is in the snapshot the announcement takes; none falls between the two.
+        self._change_link(Link.CONNECTED)
+        wanted = (*self.topics.commands, self.topics.home_assistant_status)
+        client.subscribe([(topic, QOS) for topic in wanted])
+        self._announce(client)
+
+    def _announce(self, client: mqtt.Client) -> None:
+        """Discovery documents, ``online``, and every current state, all retained."""
+        for document in self._documents:
+            client.publish(
+                document.topic,
+                json.dumps(document.config, separators=(",", ":")),
+                qos=QOS,
+                retain=True,
+            )
+        client.publish(self.topics.availability, ONLINE, qos=QOS, retain=True)
+        with self._lock:
+            current = dict(self._retained)
+        for topic, payload in current.items():
+            client.publish(topic, payload, qos=QOS, retain=True)
+
+    def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
+        self._change_link(Link.DOWN)
+
+    def _on_disconnect(
+        self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any
+    ) -> None:
+        self._change_link(Link.DOWN, str(reason))
+
+    def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        if message.topic == self.topics.home_assistant_status:
+            if message.payload == ONLINE.encode():
+                log.info("Home Assistant restarted: sending discovery and states again")
+                self._announce(client)
+            return
+        try:
+            command = parse_command(self.topics, message.topic, message.payload)
+        except CommandError as error:
+            log.warning("ignored a command from MQTT: %s", error)
+            return
+        log.debug("command from MQTT: %s", command)
+        self._commands.put(command)
+
+
+def _guarded(callback: Callable[..., None]) -> Callable[..., None]:
+    """``callback`` for paho's network thread: a fault in it is logged with its traceback, and
+    the thread, which keeps the connection alive, goes on."""
+
+    @functools.wraps(callback)
+    def guarded(*args: Any) -> None:
+        try:
+            callback(*args)
+        except Exception:
+            log.exception("MQTT %s failed", callback.__name__)
+
+    return guarded

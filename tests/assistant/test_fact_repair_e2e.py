@@ -1,0 +1,67 @@
+"""When the ear gets a fact wrong, end to end: real wake word, VAD, Whisper and Piper in file
+mode, with no hot words. Hearth asks for a value it did not catch, and a fact it misheard is set
+right by "No, I said ..." in the follow-up window."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory import HistoryAction, Memory
+from tests.speech import silence, speech, timeline
+
+pytestmark = pytest.mark.slow
+
+
+def facts_and_history(db):
+    memory = Memory.open(db)
+    try:
+        facts = memory.facts()
+        return facts, {fact.id: memory.history(fact.id) for fact in facts}
+    finally:
+        memory.close()
+
+
+def test_a_fact_whose_value_was_lost_is_asked_about_and_the_answer_taken(hearth, ollama, tmp_path):
+    # tiny.en hears Piper's "... editor is Vim" as "... editor has been": no value at all.
+    room = timeline(
+        silence(1.0),
+        speech("Hey Jarvis, remember that my favourite editor is Vim."),
+        silence(7.0),
+        speech("It's Helix."),
+        silence(7.0),
+    )
+    db = tmp_path / "memory.db"
+    run = hearth(room, f"ollama:\n  url: {ollama.url}\n", db=db)
+    assert run.returncode == 0, run.summary()
+    replies = [r["text"] for r in run.of("reply")]
+    assert replies == [
+        "Your favorite editor is what?",
+        "Okay, I'll remember that your favorite editor is Helix.",
+    ], run.summary()
+    assert [u["via"] for u in run.of("utterance")] == ["wake", "follow_up"]
+    facts, _ = facts_and_history(db)
+    assert [f.text for f in facts] == ["My favorite editor is Helix"]
+    assert ollama.chat_requests() == []
+
+
+def test_a_misheard_name_is_corrected_by_no_i_said(hearth, ollama, tmp_path):
+    room = timeline(
+        silence(1.0),
+        # tiny.en hears "... called angry".
+        speech("Hey Jarvis, remember that my cat is called Ingrid."),
+        silence(8.0),
+        # Said another way, as people do when they were misheard.
+        speech("No, I said Ingrid, like Ingrid Bergman."),
+        silence(7.0),
+    )
+    db = tmp_path / "memory.db"
+    run = hearth(room, f"ollama:\n  url: {ollama.url}\n", db=db)
+    assert run.returncode == 0, run.summary()
+    replies = [r["text"] for r in run.of("reply")]
+    assert replies[-1] == "Sorry about that. Your cat is called Ingrid.", run.summary()
+    facts, history = facts_and_history(db)
+    assert [f.text for f in facts] == ["My cat is called Ingrid"]
+    entries = history[facts[0].id]
+    assert [e.action for e in entries] == [HistoryAction.ADD, HistoryAction.CORRECT]
+    assert entries[0].text != "My cat is called Ingrid"  # the misheard wording, kept
+    assert entries[1].detail["misheard_text"] == entries[0].text
