@@ -115,11 +115,15 @@ def _refuse_single_underscore(name: str) -> None:
             )
 
 
-def memory_database_path(settings: Settings, environ: Mapping[str, str] | None = None) -> Path:
-    """Where the memory lives: the setting, else ``$STATE_DIRECTORY`` (systemd), else XDG data."""
+def memory_database_path(
+    settings: Settings, environ: Mapping[str, str] | None = None
+) -> Path | str:
+    """Where the memory lives: the setting (a file, or a ``postgresql://`` URL, kept as text),
+    else ``$STATE_DIRECTORY`` (systemd), else XDG data."""
     env = os.environ if environ is None else environ
-    if settings.memory.database is not None:
-        return settings.memory.database.expanduser()
+    database = settings.memory.database
+    if database is not None:
+        return database if isinstance(database, str) else database.expanduser()
     if env.get("STATE_DIRECTORY"):
         # systemd may pass several directories separated by colons; the first is ours.
         return Path(env["STATE_DIRECTORY"].split(":")[0]) / "memory.db"

@@ -109,11 +109,23 @@ class EmbedderSettings(Section):
     timeout_seconds: PositiveSeconds = 5.0
 
 
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
 class MemorySettings(Section):
     """The fact store."""
 
-    database: Path | None = None
-    """SQLite file; empty: ``$STATE_DIRECTORY`` under systemd, else ~/.local/share/hearth."""
+    database: Path | str | None = None
+    """SQLite file, or a ``postgresql://`` URL for a memory several Hearths share; empty:
+    ``$STATE_DIRECTORY`` under systemd, else ~/.local/share/hearth."""
+    password_file: Path | None = None
+    """With a ``postgresql://`` database: a file whose first line is the password (else libpq's
+    ``PGPASSWORD``, ``PGPASSFILE`` or ~/.pgpass). The password is never logged."""
+    connect_timeout_seconds: PositiveSeconds = 3.0
+    """A shared database that does not answer a connection this fast counts as unreachable."""
+    statement_timeout_seconds: PositiveSeconds = 10.0
+    """The longest a shared database may take over one statement (or the network may leave one
+    unanswered) before the memory says it cannot reach it."""
     stale_after_days: float = Field(180, gt=0, le=36_500)
     """Unconfirmed this long, a fact is recalled as possibly out of date (pinned facts never)."""
     recall_budget_chars: int = Field(1200, ge=100)
@@ -130,7 +142,30 @@ class MemorySettings(Section):
             raise ValueError(
                 "an empty path; leave the key out or set it to null for the default place"
             )
-        return value
+        if isinstance(value, str) and value.strip().lower().startswith(POSTGRES_SCHEMES):
+            return value.strip()  # a URL stays text: a Path would fold its "//"
+        if isinstance(value, str) and "://" in value:
+            raise ValueError(
+                f"{value.split('://')[0]}:// is no database Hearth knows: give a SQLite file's "
+                "path or a postgresql:// URL"
+            )
+        return Path(value) if isinstance(value, str) else value
+
+    @model_validator(mode="after")
+    def _password_for_a_url(self) -> MemorySettings:
+        if self.password_file is not None and not isinstance(self.database, str):
+            raise ValueError(
+                "password_file is for a postgresql:// database; memory.database is a SQLite file"
+            )
+        return self
+
+
+class HouseholdSettings(Section):
+    """This Hearth among the others of a household."""
+
+    room: str | None = Field(None, min_length=1, max_length=64)
+    """The room this Hearth is in ("kitchen"): what is set here rings here, and a shared schedule
+    (memory.database: postgresql://...) keeps each room's items apart. Empty: the host name."""
 
 
 class WakeModelSettings(Section):
@@ -438,6 +473,7 @@ class Settings(Section):
     brain_watch: BrainWatchSettings = BrainWatchSettings()
     clock: ClockSettings = ClockSettings()
     schedule: ScheduleSettings = ScheduleSettings()
+    household: HouseholdSettings = HouseholdSettings()
     mqtt: MqttSettings | None = None
     home_assistant: HomeAssistantSettings | None = None
 

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from memory.backends import Location, open_backend
 from memory.embedder import Embedder, EmbedderError
 from memory.judging import CosineBands, Judgement, Relation, cosine_bands, index_keys, judge
 from memory.kinds import Kind, normalise_kind
@@ -35,8 +36,16 @@ from memory.model import (
     Source,
 )
 from memory.recall import Recall, RecallPolicy, choose_recall
-from memory.store import SQLITE_HEADER, FactStore, MemoryBackend
-from memory.transfer import ExportDocument, ImportOutcome, export_text, restore
+from memory.store import SQLITE_HEADER, MemoryBackend
+from memory.transfer import (
+    ExportDocument,
+    ImportOutcome,
+    carry_records,
+    document_of,
+    export_text,
+    restore,
+    restore_mapped,
+)
 from memory.vectors import VectorIndex
 from support import write_atomically
 
@@ -56,7 +65,7 @@ class ConflictPair:
 
 
 class Memory:
-    """Hearth's memory of facts about its people, over a storage backend (FactStore: SQLite)."""
+    """Hearth's memory of facts about its people, over a storage backend (SQLite or PostgreSQL)."""
 
     def __init__(
         self,
@@ -75,16 +84,19 @@ class Memory:
     @classmethod
     def open(
         cls,
-        path: Path | str,
+        path: Location,
         embedder: Embedder | None = None,
         bands: CosineBands | None = None,
         policy: RecallPolicy | None = None,
         *,
         create: bool = True,
+        wait: bool = True,
     ) -> Memory:
-        """Open the memory database at ``path``, creating it unless ``create`` is False (see
-        FactStore.open for what is refused)."""
-        return cls(FactStore.open(path, create=create), embedder, bands, policy)
+        """Open the memory at ``path``: a SQLite file, or a ``postgresql://`` URL or
+        PostgresTarget for a household's shared database. It is created unless ``create`` is
+        False (see FactStore.open and PostgresStore.open for what is refused); ``wait=False``
+        lets a shared memory start while its database cannot be reached."""
+        return cls(open_backend(path, create=create, wait=wait), embedder, bands, policy)
 
     def close(self) -> None:
         """Close the database."""
@@ -493,6 +505,32 @@ class Memory:
                     self.store.set_keys(fact.id, index_keys(fact.text))
         return outcome
 
+    def migrate_to(self, target: Memory) -> ImportOutcome:
+        """Copy this memory into another store (a device's SQLite file into the household's
+        PostgreSQL database, or back): every fact, the whole history, the open conflicts, the
+        tombstones, the near-miss records, and the vectors of the configured embedder's model.
+
+        Idempotent, as importing is: a fact the target already holds is left as it is, so a
+        second run (or a run into the store it came from) adds nothing. The source is read in
+        one transaction and the target written in one, so a failure part way brings in nothing.
+        """
+        model = self._embedder.model if self._embedder is not None else None
+        with self._writing():  # the writers' lock: a consistent picture of a shared source
+            facts = self.store.list_facts(list(FactStatus))
+            document = document_of(facts, self.store.history(), self.store.tombstones())
+            misses = self.store.near_misses()
+            vectors = None
+            if model is not None:
+                ids, matrix = self.store.vectors(model)
+                vectors = (model, ids, matrix) if matrix is not None else None
+        with target._writing():
+            outcome, mapping = restore_mapped(target.store, document, clean_statement)
+            for fact in target.store.facts_by_ids(list(outcome.added)):
+                if fact.text is not None:
+                    target.store.set_keys(fact.id, index_keys(fact.text))
+            carry_records(misses, vectors, target.store, mapping)
+        return outcome
+
     # -- helpers ---------------------------------------------------------------------------------
 
     def _active(self, fact_id: int) -> Fact:
@@ -534,8 +572,13 @@ class Memory:
 
     @contextmanager
     def _writing(self) -> Iterator[None]:
-        with self._database_errors(), self.store.atomic():
-            yield
+        try:
+            with self._database_errors(), self.store.atomic():
+                yield
+        except BaseException:
+            # The vector cache may hold a fact the rollback undid, whose id a later fact takes.
+            self._vectors = None
+            raise
 
     @contextmanager
     def _reading(self) -> Iterator[None]:

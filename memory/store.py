@@ -59,6 +59,15 @@ class StoreError(Exception):
     """The memory database cannot be used; the message says which file and why."""
 
 
+class MemoryUnavailable(StoreError):
+    """The shared memory database cannot be reached right now (down, or the network is): nothing
+    asked of it was done, and the next call tries again. Hearth keeps running and says so."""
+
+
+class DuplicateKey(StoreError):
+    """A row that must be unique is there already (the schedule: an occurrence decided)."""
+
+
 @runtime_checkable
 class MemoryBackend(Protocol):
     """What the memory's rules (``memory.facts``, ``memory.transfer``) ask of a storage backend.
@@ -90,6 +99,7 @@ class MemoryBackend(Protocol):
     ) -> int: ...
     def fact_identities(self) -> dict[tuple[int, str, str | None], int]: ...
     def confirm_fact(self, fact_id: int, text: str, source: Source, pinned: bool) -> None: ...
+    def correct_fact(self, fact_id: int, text: str, kind: Kind, source: Source) -> None: ...
     def set_status(self, fact_id: int, status: FactStatus) -> None: ...
     def set_pinned(self, fact_id: int, pinned: bool) -> None: ...
     def mark_asked(self, fact_ids: Iterable[int]) -> None: ...
@@ -108,7 +118,7 @@ class MemoryBackend(Protocol):
     def link_conflict(self, fact_id: int, other_id: int, score: float) -> None: ...
     def unlink_conflict(self, fact_id: int, other_id: int) -> None: ...
     def add_near_miss(self, miss: NearMiss) -> None: ...
-    def near_misses(self, fact_id: int) -> list[NearMiss]: ...
+    def near_misses(self, fact_id: int | None = None) -> list[NearMiss]: ...
     def set_vector(self, fact_id: int, model: str, vector: np.ndarray) -> None: ...
     def vectors(self, model: str) -> tuple[list[int], np.ndarray | None]: ...
     def append_history(
@@ -639,13 +649,14 @@ class FactStore:
              miss.reason, self.clock()),
         )  # fmt: skip
 
-    def near_misses(self, fact_id: int) -> list[NearMiss]:
-        """Near-miss records that involve a fact."""
+    def near_misses(self, fact_id: int | None = None) -> list[NearMiss]:
+        """Near-miss records that involve a fact (every record when None)."""
+        query = "SELECT fact_id, other_id, score, fact_kind, other_kind, reason FROM near_misses"
         rows = self._db.execute(
-            "SELECT fact_id, other_id, score, fact_kind, other_kind, reason FROM near_misses "
-            "WHERE fact_id = ? OR other_id = ? ORDER BY id",
-            (fact_id, fact_id),
-        )
+            query + (" ORDER BY id" if fact_id is None else
+                     " WHERE fact_id = ? OR other_id = ? ORDER BY id"),
+            () if fact_id is None else (fact_id, fact_id),
+        )  # fmt: skip
         return [NearMiss(a, b, score, Kind(ka), Kind(kb), why) for a, b, score, ka, kb, why in rows]
 
     # -- tombstones ------------------------------------------------------------------------------

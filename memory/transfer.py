@@ -1,9 +1,11 @@
-"""Moving a memory between databases: the export document, and bringing one back in.
+"""Moving a memory between databases: the export document, bringing one back in, and moving a
+whole store into another (``hearth memory migrate``).
 
 An export holds every fact (forgotten ones as tombstones without their words), the whole history
 and the digests that keep forgotten facts from being learned again. Importing restores what it
 carries into a store: a fact already there (the same creation second, kind and first wording) is
-left alone, so importing a file twice adds nothing the second time.
+left alone, so importing a file twice adds nothing the second time. Migrating is an import of the
+store's own export, plus what a file does not carry: the near-miss records and the vectors.
 """
 
 from __future__ import annotations
@@ -11,10 +13,11 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
+import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from memory.kinds import Kind
@@ -24,6 +27,7 @@ from memory.model import (
     HistoryAction,
     HistoryEntry,
     MemoryInputError,
+    NearMiss,
     Origin,
     Source,
 )
@@ -179,6 +183,39 @@ def _check_consistent(path: Path, document: ExportDocument) -> None:
         )
 
 
+def document_of(
+    facts: Sequence[Fact], history: Sequence[HistoryEntry], tombstones: Sequence[tuple[int, str]]
+) -> ExportDocument:
+    """The export document of a store's contents, its times kept to the microsecond (an export
+    file keeps whole seconds)."""
+
+    def when(timestamp: float) -> datetime:
+        return datetime.fromtimestamp(timestamp, UTC)
+
+    return ExportDocument(
+        format=EXPORT_FORMAT,
+        version=EXPORT_VERSION,
+        facts=[
+            ExportedFact(
+                id=fact.id, text=fact.text, kind=fact.kind, status=fact.status,
+                pinned=fact.pinned, created_at=when(fact.created_at),
+                updated_at=when(fact.updated_at), confirmed_at=when(fact.confirmed_at),
+                confirm_count=fact.confirm_count, conflicts_with=list(fact.conflicts_with),
+                source=ExportedSource(origin=fact.source.origin, utterance=fact.source.utterance,
+                                      evidence=fact.source.evidence),
+            )
+            for fact in facts
+        ],
+        history=[
+            ExportedEntry(fact_id=entry.fact_id, at=when(entry.at), action=entry.action,
+                          text=entry.text, other_id=entry.other_id, detail=dict(entry.detail))
+            for entry in history
+        ],
+        tombstones=[ExportedTombstone(fact_id=fact_id, digest=digest)
+                    for fact_id, digest in tombstones],
+    )  # fmt: skip
+
+
 def restore(
     store: MemoryBackend, document: ExportDocument, clean: Callable[[str], str]
 ) -> ImportOutcome:
@@ -187,6 +224,14 @@ def restore(
     ``clean`` tidies a statement as remembering does and raises MemoryInputError for one the
     memory cannot hold. Keys are filed by the caller from the returned ids.
     """
+    return restore_mapped(store, document, clean)[0]
+
+
+def restore_mapped(
+    store: MemoryBackend, document: ExportDocument, clean: Callable[[str], str]
+) -> tuple[ImportOutcome, dict[int, int]]:
+    """``restore``, also giving the id each fact brought in has in the store (export id ->
+    store id; facts already there are left out)."""
     history: dict[int, list[ExportedEntry]] = {}
     for entry in document.history:
         history.setdefault(entry.fact_id, []).append(entry)
@@ -227,7 +272,32 @@ def restore(
         if tombstone.fact_id in brought:
             store.add_tombstones(mapping[tombstone.fact_id], [tombstone.digest])
     _link_conflicts(store, added, mapping, history)
-    return ImportOutcome(tuple(mapping[fact.id] for fact in added), len(mapping) - len(added))
+    outcome = ImportOutcome(tuple(mapping[fact.id] for fact in added), len(mapping) - len(added))
+    return outcome, {fact.id: mapping[fact.id] for fact in added}
+
+
+def carry_records(
+    misses: Sequence[NearMiss],
+    vectors: tuple[str, list[int], np.ndarray] | None,
+    target: MemoryBackend,
+    mapping: dict[int, int],
+) -> None:
+    """Copy near-miss records and vectors of the facts brought in (``mapping``) into a store.
+
+    ``vectors`` is (model, ids, matrix) as ``MemoryBackend.vectors`` gives them, or None.
+    """
+    for miss in misses:
+        if miss.fact_id in mapping and miss.other_id in mapping:
+            target.add_near_miss(
+                NearMiss(mapping[miss.fact_id], mapping[miss.other_id], miss.score,
+                         miss.fact_kind, miss.other_kind, miss.reason)
+            )  # fmt: skip
+    if vectors is None:
+        return
+    model, ids, matrix = vectors
+    for row, fact_id in enumerate(ids):
+        if fact_id in mapping:
+            target.set_vector(mapping[fact_id], model, matrix[row])
 
 
 def _link_conflicts(

@@ -7,8 +7,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from assistant.cli.common import EXIT_OK, UserError, print_json, settings_from
-from assistant.memory_setup import open_memory
-from memory import Fact, Kind, Memory, MemoryInputError, StoreError, read_export
+from assistant.memory_setup import database_option, memory_location, open_memory
+from memory import Fact, Kind, Memory, MemoryInputError, PostgresTarget, StoreError, read_export
 
 Handler = Callable[[Memory, argparse.Namespace], int]
 
@@ -94,6 +94,22 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
     # The export is read and checked before the memory is opened (or created) for it.
     bring_in.set_defaults(handler=_read_then_import)
 
+    migrate_help = (
+        "copy this memory (facts, history, conflicts, tombstones) into another database, e.g. "
+        "a household's PostgreSQL; running it again adds nothing"
+    )
+    migrate = commands.add_parser(
+        "migrate", parents=[common], help=migrate_help, description=migrate_help
+    )
+    migrate.add_argument(
+        "--to",
+        required=True,
+        metavar="DATABASE",
+        help="where to: a postgresql:// URL, or a SQLite file's path (to move back)",
+    )
+    _json_flag(migrate)
+    migrate.set_defaults(handler=_migrate)
+
 
 def _fact_id(text: str) -> int:
     """A fact id as typed: a whole number (one too large for any fact is simply no fact)."""
@@ -109,12 +125,9 @@ def _json_flag(parser: argparse.ArgumentParser) -> None:
 
 def _with_memory(args: argparse.Namespace, handler: Handler, writes: bool) -> int:
     settings = settings_from(args)
-    database = getattr(args, "db", None)
-    if database is not None and not database.strip():
-        raise UserError("--db: the memory database path is empty")
     try:
         # A command that only reads never creates a store (a mistyped --db stays a mistake).
-        memory = open_memory(settings, Path(database) if database else None, create=writes)
+        memory = open_memory(settings, _db_option(args), create=writes)
     except StoreError as exc:
         raise UserError(str(exc)) from None
     try:
@@ -123,6 +136,16 @@ def _with_memory(args: argparse.Namespace, handler: Handler, writes: bool) -> in
         raise UserError(str(exc)) from None
     finally:
         memory.close()
+
+
+def _db_option(args: argparse.Namespace) -> Path | str | None:
+    """``--db`` as given (None: the settings' place)."""
+    database = getattr(args, "db", None)
+    if database is None:
+        return None
+    if not database.strip():
+        raise UserError("--db: the memory database path is empty")
+    return database_option(database)
 
 
 def _describe(fact: Fact) -> str:
@@ -281,3 +304,59 @@ def _import(memory: Memory, args: argparse.Namespace) -> int:
         + (f"; {outcome.already_there} were already here" if outcome.already_there else "")
     )
     return EXIT_OK
+
+
+def _migrate(args: argparse.Namespace) -> int:
+    settings = settings_from(args)
+    if not args.to.strip():
+        raise UserError("--to: the database to migrate to is empty")
+    try:
+        source = memory_location(settings, _db_option(args))
+        target = memory_location(settings, database_option(args.to))
+    except StoreError as exc:
+        raise UserError(str(exc)) from None
+    if _same_place(source, target):
+        raise UserError(f"--to {_shown(target)}: is the memory being migrated itself")
+    try:
+        memory = open_memory(settings, _option(source), create=False)
+    except StoreError as exc:
+        raise UserError(str(exc)) from None
+    try:
+        destination = open_memory(settings, _option(target))
+    except StoreError as exc:
+        memory.close()
+        raise UserError(str(exc)) from None
+    try:
+        outcome = memory.migrate_to(destination)
+    except (MemoryInputError, StoreError) as exc:
+        raise UserError(str(exc)) from None
+    finally:
+        memory.close()
+        destination.close()
+    if args.json:
+        print_json({"added": list(outcome.added), "already_there": outcome.already_there,
+                    "to": _shown(target)})  # fmt: skip
+        return EXIT_OK
+    moved = len(outcome.added)
+    print(
+        f"migrated {moved} fact{'' if moved == 1 else 's'} with their history to {_shown(target)}"
+        + (f"; {outcome.already_there} were already there" if outcome.already_there else "")
+    )
+    return EXIT_OK
+
+
+def _option(location: Path | PostgresTarget) -> Path | str:
+    return location.url if isinstance(location, PostgresTarget) else location
+
+
+def _shown(location: Path | PostgresTarget) -> str:
+    return location.shown if isinstance(location, PostgresTarget) else str(location)
+
+
+def _same_place(first: Path | PostgresTarget, second: Path | PostgresTarget) -> bool:
+    if isinstance(first, PostgresTarget) or isinstance(second, PostgresTarget):
+        return first == second
+    try:
+        return first.resolve() == second.resolve() or first.samefile(second)
+    except OSError:
+        return False

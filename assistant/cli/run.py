@@ -16,9 +16,11 @@ from assistant.cli.common import (
     settings_from,
 )
 from assistant.composition import build_brain
+from assistant.memory_setup import database_option
 from assistant.schedule import time_zone
 from assistant.supervisor import RunFiles, Supervisor
 from config import Settings
+from memory import StoreError
 
 
 def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -59,7 +61,10 @@ def _run(args: argparse.Namespace) -> int:
     if args.card is not None and not args.card.is_file():
         raise UserError(f"{args.card}: no such personality card")
     model_address(settings)
-    database = Path(args.db) if args.db else None
+    try:
+        database = database_option(args.db) if args.db else None
+    except StoreError as exc:
+        raise UserError(str(exc)) from None
     start = _start_time(args.start_time, settings) if args.input is not None else None
     supervisor = Supervisor(
         settings,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from assistant.cli.common import EXIT_FAILURE, EXIT_OK, UserError, print_json, settings_from
+from assistant.memory_setup import database_option
 from assistant.schedule import (
     ACTIVE_STATES,
     Item,
@@ -21,6 +21,7 @@ from assistant.schedule import (
 )
 from assistant.schedule.clock import spoken_date, spoken_time
 from assistant.schedule.phrasing import local_moment
+from memory import StoreError
 
 
 def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -47,8 +48,8 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
 def _open(args: argparse.Namespace) -> Scheduler:
     settings = settings_from(args)
     try:
-        return open_scheduler(settings, Path(args.db) if args.db else None)
-    except ScheduleStoreError as exc:
+        return open_scheduler(settings, database_option(args.db) if args.db else None)
+    except (ScheduleStoreError, StoreError) as exc:
         raise UserError(str(exc)) from None
 
 

@@ -55,6 +55,7 @@ from assistant.schedule.intents import (
 )
 from assistant.schedule.items import (
     ACTIVE_STATES,
+    EVERY_ROOM,
     AlarmRinging,
     ClockJumped,
     Delivery,
@@ -76,11 +77,17 @@ from assistant.schedule.parser import parse_request
 from assistant.schedule.phrasing import announcement, finished, say_length
 from assistant.schedule.policy import RetryPolicy, SchedulePolicy
 from assistant.schedule.scheduler import ScheduleError, Scheduler
-from assistant.schedule.store import ScheduleStore, ScheduleStoreError
+from assistant.schedule.store import (
+    OccurrenceAlreadyDecided,
+    ScheduleStore,
+    ScheduleStoreError,
+    ScheduleUnavailable,
+)
 
 __all__ = [
     "ACTIVE_STATES",
     "CAPABILITIES",
+    "EVERY_ROOM",
     "AddTime",
     "AlarmRinging",
     "AskClock",
@@ -105,6 +112,7 @@ __all__ = [
     "Meridiem",
     "Missed",
     "Now",
+    "OccurrenceAlreadyDecided",
     "Outcome",
     "PartOfDay",
     "PauseTimer",
@@ -121,6 +129,7 @@ __all__ = [
     "SchedulePolicy",
     "ScheduleStore",
     "ScheduleStoreError",
+    "ScheduleUnavailable",
     "Scheduler",
     "SetAlarm",
     "SetReminder",

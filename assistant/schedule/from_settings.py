@@ -8,6 +8,7 @@ from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+from assistant.memory_setup import memory_location
 from assistant.schedule.clock import (
     AudioClock,
     Clock,
@@ -30,7 +31,7 @@ from assistant.schedule.policy import RetryPolicy, SchedulePolicy
 from assistant.schedule.scheduler import Scheduler
 from assistant.schedule.store import ScheduleStore
 from assistant.schedule.timing import repeating
-from config import RoutineSettings, ScheduleSettings, Settings, memory_database_path
+from config import RoutineSettings, ScheduleSettings, Settings
 
 _NAMED_DAYS = {"every day": EVERY_DAY, "weekdays": WEEKDAYS, "weekends": WEEKENDS}
 
@@ -60,9 +61,10 @@ def retry_policy(settings: ScheduleSettings) -> RetryPolicy:
     )
 
 
-def open_scheduler(settings: Settings, database: Path | None = None) -> Scheduler:
-    """The scheduler over the schedule in the memory's database file (``database`` overrides)."""
-    store = ScheduleStore.open(database or memory_database_path(settings))
+def open_scheduler(settings: Settings, database: Path | str | None = None) -> Scheduler:
+    """The scheduler over the schedule in the memory's database (``database`` overrides), for
+    this Hearth's room."""
+    store = ScheduleStore.open(memory_location(settings, database), settings.household.room)
     return Scheduler(store, schedule_policy(settings.schedule))
 
 

@@ -39,6 +39,9 @@ class ItemState(StrEnum):
 
 ACTIVE_STATES = (ItemState.PENDING, ItemState.PAUSED, ItemState.RINGING)
 
+EVERY_ROOM = "*"
+"""An item's room when it is for every room of the household ("announce dinner is ready")."""
+
 
 class Delivery(StrEnum):
     """How a due item reaches the room."""
@@ -124,6 +127,9 @@ class Item:
     """While ``RINGING``: how it is being delivered."""
     rang_at: float | None = None
     """While ``RINGING``: wall time the delivery began."""
+    room: str | None = None
+    """The room it rings in: a room's name, or EVERY_ROOM. None until stored: the store gives
+    it the room of the Hearth that set it."""
 
     def due(self, now: Now) -> float | None:
         """The wall time this item is due, judged at ``now`` (a timer by its countdown)."""

@@ -1,26 +1,38 @@
-"""SQLite storage for the schedule, in the memory's own database file: the only schedule module
-that speaks SQL.
+"""The schedule's storage, beside the memory: the only schedule modules that speak SQL are this
+one and ``assistant.schedule.postgres``.
 
-One state file to back up: ``--db`` moves the memory and the schedule together. The memory owns
-the file: it creates it (mode 0600, whole, then linked into place), marks it with its
-application id, keeps ``PRAGMA user_version`` for its own migrations, and refuses any file that is
-not Hearth's. So opening the schedule first opens (and so creates or checks) the memory, then
-takes a connection of its own. The schedule never touches ``user_version`` or the memory's
-tables: its tables are all named ``schedule_*`` and its migrations are recorded in
-``schedule_migrations``, each in the same transaction as its change. Both connections use WAL, a
-busy timeout and ``BEGIN IMMEDIATE``, so the two writers queue rather than fail.
+One state to back up: ``--db`` moves the memory and the schedule together. On one device that is
+the memory's SQLite file: the memory owns it (creates it mode 0600, whole, then linked into
+place; marks it with its application id; keeps ``PRAGMA user_version`` for its own migrations;
+refuses any file that is not Hearth's), so opening the schedule first opens (and so creates or
+checks) the memory, then takes a connection of its own. The schedule never touches
+``user_version`` or the memory's tables: its tables are all named ``schedule_*`` and its
+migrations are recorded in ``schedule_migrations``, each in the same transaction as its change.
+Both connections use WAL, a busy timeout and ``BEGIN IMMEDIATE``, so the two writers queue
+rather than fail.
+
+A household's Hearths share the schedule in the memory's PostgreSQL database instead (the same
+tables, in its ``hearth`` schema). There every item has a room: the room of the Hearth that set
+it, another room, or EVERY_ROOM; each Hearth sees its own room's items and every room's, and
+keeps its own clock reading and volume. Writing transactions are serialised by an advisory
+lock, as ``BEGIN IMMEDIATE`` serialises them on one file, so an occurrence is decided once even
+when two connections wake at the same moment.
 """
 
 from __future__ import annotations
 
+import socket
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import replace
 from pathlib import Path
+from typing import Protocol
 
 from assistant.schedule.clock import Now
 from assistant.schedule.items import (
+    EVERY_ROOM,
     Delivery,
     Item,
     ItemKind,
@@ -29,7 +41,14 @@ from assistant.schedule.items import (
     Outcome,
     TimerClock,
 )
-from memory import Memory, StoreError
+from memory import (
+    DuplicateKey,
+    Memory,
+    MemoryUnavailable,
+    PostgresTarget,
+    StoreError,
+    is_postgres_url,
+)
 
 BUSY_TIMEOUT_MS = 10_000
 
@@ -87,113 +106,111 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
         CREATE TABLE schedule_state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
         """,
     ),
+    (
+        2,
+        """
+        -- The room an item rings in (EVERY_ROOM: all of them), or NULL for an item set before
+        -- rooms were known, on the one device that holds this file.
+        ALTER TABLE schedule_items ADD COLUMN room TEXT;
+        """,
+    ),
 )
 LATEST_VERSION = MIGRATIONS[-1][0]
 
 _COLUMNS = (
     "id, kind, state, zone, due_at, local_due, rule, name, text, seconds, timer_left, "
-    "timer_wall, timer_mono, timer_boot, silent, source, created_at, delivery, rang_at"
+    "timer_wall, timer_mono, timer_boot, silent, source, created_at, delivery, rang_at, room"
 )
+_MARKS = ", ".join("?" for _ in range(_COLUMNS.count(",")))
+"""One parameter for every column after the id."""
 
 
 class ScheduleStoreError(Exception):
-    """The schedule's database cannot be used; the message says which file and why."""
+    """The schedule's database cannot be used; the message says which one and why."""
+
+
+class ScheduleUnavailable(ScheduleStoreError):
+    """The household's shared database cannot be reached right now; nothing was changed."""
+
+
+class OccurrenceAlreadyDecided(ScheduleStoreError):
+    """An occurrence's fate was already recorded (a second decision is refused, whole)."""
+
+
+class ScheduleDatabase(Protocol):
+    """What the store asks of its database: statements written with ``?`` marks, transactions,
+    a number that changes when another connection commits, and the state kept per device."""
+
+    path: str
+    shared: bool
+    """Whether several Hearths share it (rooms are then kept apart)."""
+
+    def execute(self, sql: str, params: Sequence[object] = ()) -> list[tuple]: ...
+    def atomic(self) -> AbstractContextManager[None]: ...
+    def data_version(self) -> int: ...
+    def close(self) -> None: ...
+    def last_clock(self, room: str) -> Now | None: ...
+    def save_clock(self, room: str, now: Now) -> None: ...
+    def state(self, room: str, key: str) -> str | None: ...
+    def set_state(self, room: str, key: str, value: str) -> None: ...
 
 
 class ScheduleStore:
-    """Items, occurrence outcomes, the last clock reading and the volume, in SQLite."""
+    """Items, occurrence outcomes, the last clock reading and the volume: in the memory's SQLite
+    file, or in a household's PostgreSQL database."""
 
-    def __init__(self, connection: sqlite3.Connection, path: str):
-        self._db = connection
-        self._depth = 0
-        self.path = path
+    def __init__(self, database: ScheduleDatabase, room: str):
+        self._db = database
+        self.path = database.path
+        self.room = room
+        """The room of the Hearth using this store."""
 
     @classmethod
-    def open(cls, path: Path | str) -> ScheduleStore:
-        """Open the schedule in the memory database at ``path`` (created with the memory if new).
+    def open(cls, path: Path | str | PostgresTarget, room: str | None = None) -> ScheduleStore:
+        """Open the schedule beside the memory at ``path`` (a SQLite file, created with the
+        memory if new; or a ``postgresql://`` URL or PostgresTarget), for the Hearth in ``room``
+        (None: this machine's host name).
 
         Raises ScheduleStoreError for anything the memory refuses, a damaged file, or a schedule
-        written by a newer Hearth.
+        written by a newer Hearth; ScheduleUnavailable when a shared database cannot be reached.
         """
-        if str(path) != ":memory:":
-            path = Path(path).expanduser()
-            try:
-                Memory.open(path).close()
-            except StoreError as exc:
-                raise ScheduleStoreError(str(exc)) from None
+        room = room if room is not None else socket.gethostname()
+        if not room.strip() or room == EVERY_ROOM:
+            raise ScheduleStoreError(f"a room needs a name (not {room!r})")
         try:
-            connection = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
-            store = cls(connection, str(path))
-            connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            connection.execute("PRAGMA journal_mode = WAL")
-            connection.execute("PRAGMA synchronous = FULL")
-            connection.execute("PRAGMA foreign_keys = ON")
-            store._migrate()
-        except sqlite3.DatabaseError as exc:
-            raise ScheduleStoreError(f"{path}: the schedule's database is damaged: {exc}") from None
-        return store
+            Memory.open(path).close()  # the memory owns the database: it creates and checks it
+        except StoreError as exc:
+            raise schedule_error(exc) from None
+        if isinstance(path, PostgresTarget) or is_postgres_url(path):
+            from assistant.schedule.postgres import PostgresSchedule
+
+            target = path if isinstance(path, PostgresTarget) else PostgresTarget(str(path))
+            return cls(PostgresSchedule.open(target), room)
+        return cls(SqliteSchedule.open(path), room)
 
     def close(self) -> None:
         """Close the connection (committed work is already durable)."""
         self._db.close()
 
-    def _migrate(self) -> None:
-        with self.atomic():
-            self._db.execute(
-                "CREATE TABLE IF NOT EXISTS schedule_migrations "
-                "(version INTEGER PRIMARY KEY, applied_at REAL NOT NULL)"
-            )
-            version = self._db.execute(
-                "SELECT coalesce(max(version), 0) FROM schedule_migrations"
-            ).fetchone()[0]
-            if version > LATEST_VERSION:
-                raise ScheduleStoreError(
-                    f"{self.path}: its schedule was written by a newer Hearth (schema {version}, "
-                    f"this one knows {LATEST_VERSION}); upgrade Hearth to use it"
-                )
-            for number, script in MIGRATIONS:
-                if number <= version:
-                    continue
-                for statement in _statements(script):
-                    self._db.execute(statement)
-                self._db.execute(
-                    "INSERT INTO schedule_migrations (version, applied_at) VALUES (?, ?)",
-                    (number, time.time()),
-                )
-
-    @contextmanager
-    def atomic(self) -> Iterator[None]:
-        """A write transaction (BEGIN IMMEDIATE); nested, a savepoint. Any error rolls back."""
-        if self._depth == 0:
-            self._db.execute("BEGIN IMMEDIATE")
-        else:
-            self._db.execute(f"SAVEPOINT s{self._depth}")
-        self._depth += 1
-        try:
-            yield
-        except BaseException:
-            self._depth -= 1
-            if self._depth == 0:
-                self._db.execute("ROLLBACK")
-            else:
-                self._db.execute(f"ROLLBACK TO s{self._depth}")
-                self._db.execute(f"RELEASE s{self._depth}")
-            raise
-        self._depth -= 1
-        if self._depth == 0:
-            self._db.execute("COMMIT")
+    def atomic(self) -> AbstractContextManager[None]:
+        """A write transaction (serialised with every other writer); nested, a savepoint. Any
+        error rolls the block back."""
+        return self._db.atomic()
 
     # -- items -----------------------------------------------------------------------------------
 
     def add(self, item: Item, now: float) -> Item:
-        """Store a new item (its ``id`` is ignored) and return it with its id."""
+        """Store a new item (its ``id`` is ignored; no room: this Hearth's) and return it."""
+        if item.room is None:
+            item = replace(item, room=self.room)
         with self.atomic():
-            cursor = self._db.execute(
-                f"INSERT INTO schedule_items ({_COLUMNS}, updated_at) "
-                "VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            ((item_id,),) = self._db.execute(
+                f"INSERT INTO schedule_items ({_COLUMNS}, updated_at) VALUES "
+                f"((SELECT coalesce(max(id), 0) + 1 FROM schedule_items), {_MARKS}, ?) "
+                "RETURNING id",
                 (*_row(item)[1:], now),
             )
-        return self.get(int(cursor.lastrowid or 0))
+        return self.get(int(item_id))
 
     def put(self, item: Item, now: float) -> None:
         """Write an item's new state and fields."""
@@ -201,39 +218,43 @@ class ScheduleStore:
             self._db.execute(
                 "UPDATE schedule_items SET kind=?, state=?, zone=?, due_at=?, local_due=?, rule=?, "
                 "name=?, text=?, seconds=?, timer_left=?, timer_wall=?, timer_mono=?, "
-                "timer_boot=?, silent=?, source=?, created_at=?, delivery=?, rang_at=?, "
+                "timer_boot=?, silent=?, source=?, created_at=?, delivery=?, rang_at=?, room=?, "
                 "updated_at=? WHERE id=?",
                 (*_row(item)[1:], now, item.id),
             )
 
     def get(self, item_id: int) -> Item:
-        """One item; KeyError when there is none."""
-        row = self._db.execute(
-            f"SELECT {_COLUMNS} FROM schedule_items WHERE id = ?", (item_id,)
-        ).fetchone()
-        if row is None:
+        """One item (of any room); KeyError when there is none."""
+        rows = self._db.execute(f"SELECT {_COLUMNS} FROM schedule_items WHERE id = ?", (item_id,))
+        if not rows:
             raise KeyError(item_id)
-        return _item(row)
+        return _item(rows[0])
 
-    def items(self, states: Iterable[ItemState] | None = None) -> list[Item]:
-        """Items in these states (all when None), oldest first."""
-        if states is None:
-            rows = self._db.execute(f"SELECT {_COLUMNS} FROM schedule_items ORDER BY id")
-        else:
+    def items(
+        self, states: Iterable[ItemState] | None = None, *, all_rooms: bool = False
+    ) -> list[Item]:
+        """Items in these states (all when None), oldest first: on a shared database those of
+        this Hearth's room and of every room, or with ``all_rooms`` the household's."""
+        where: list[str] = []
+        params: list[object] = []
+        if states is not None:
             wanted = [str(state) for state in states]
-            marks = ", ".join("?" for _ in wanted)
-            rows = self._db.execute(
-                f"SELECT {_COLUMNS} FROM schedule_items WHERE state IN ({marks}) ORDER BY id",
-                wanted,
-            )
-        return [_item(row) for row in rows]
+            where.append(f"state IN ({', '.join('?' for _ in wanted)})")
+            params += wanted
+        if self._db.shared and not all_rooms:
+            where.append("room IN (?, ?)")
+            params += [self.room, EVERY_ROOM]
+        clause = f" WHERE {' AND '.join(where)}" if where else ""
+        query = f"SELECT {_COLUMNS} FROM schedule_items{clause} ORDER BY id"
+        return [_item(row) for row in self._db.execute(query, params)]
 
     # -- outcomes --------------------------------------------------------------------------------
 
     def record_outcome(
         self, item_id: int, due_at: float, outcome: Outcome, lateness: Lateness, now: float
     ) -> None:
-        """Write the fate of one occurrence; an occurrence already decided raises IntegrityError."""
+        """Write the fate of one occurrence; one already decided raises OccurrenceAlreadyDecided
+        (and the transaction around it rolls back)."""
         self._db.execute(
             "INSERT INTO schedule_outcomes (item_id, due_at, outcome, lateness, decided_at) "
             "VALUES (?, ?, ?, ?, ?)",
@@ -248,41 +269,161 @@ class ScheduleStore:
             if item_id is None
             else self._db.execute(query + " WHERE item_id = ? ORDER BY due_at", (item_id,))
         )
-        return [(row[0], row[1], Outcome(row[2]), Lateness(row[3])) for row in rows]
+        return [(int(row[0]), row[1], Outcome(row[2]), Lateness(row[3])) for row in rows]
 
     def data_version(self) -> int:
-        """Changes when another connection commits (the desk, ``hearth schedule cancel``)."""
-        return int(self._db.execute("PRAGMA data_version").fetchone()[0])
+        """Changes when another connection commits (the desk, ``hearth schedule cancel``,
+        another Hearth of the household)."""
+        return self._db.data_version()
 
-    # -- the clock and small state ---------------------------------------------------------------
+    # -- the clock and small state (each Hearth's own) -------------------------------------------
 
     def last_clock(self) -> Now | None:
-        """The last clock reading the scheduler acted on."""
-        row = self._db.execute("SELECT wall, mono, boot FROM schedule_clock").fetchone()
-        return Now(row[0], row[1], row[2]) if row else None
+        """The last clock reading this Hearth's scheduler acted on."""
+        return self._db.last_clock(self.room)
 
     def save_clock(self, now: Now) -> None:
         """Remember this reading of the clocks."""
-        self._db.execute(
+        self._db.save_clock(self.room, now)
+
+    def state(self, key: str) -> str | None:
+        """A small durable setting of this Hearth's (the volume), or None."""
+        return self._db.state(self.room, key)
+
+    def set_state(self, key: str, value: str) -> None:
+        """Keep a small durable setting."""
+        with self.atomic():
+            self._db.set_state(self.room, key, value)
+
+
+def schedule_error(error: StoreError) -> ScheduleStoreError:
+    """The memory's error about the shared database, as the schedule's."""
+    if isinstance(error, MemoryUnavailable):
+        return ScheduleUnavailable(str(error))
+    if isinstance(error, DuplicateKey):
+        return OccurrenceAlreadyDecided(str(error))
+    return ScheduleStoreError(str(error))
+
+
+class SqliteSchedule:
+    """The schedule's tables in the memory's SQLite file, on its own connection."""
+
+    shared = False
+
+    def __init__(self, connection: sqlite3.Connection, path: str):
+        self._connection = connection
+        self._depth = 0
+        self.path = path
+
+    @classmethod
+    def open(cls, path: Path | str) -> SqliteSchedule:
+        """Connect to the file (which the memory has already checked) and migrate the schedule."""
+        path = path if str(path) == ":memory:" else Path(path).expanduser()
+        try:
+            connection = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
+            database = cls(connection, str(path))
+            connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            connection.execute("PRAGMA journal_mode = WAL")
+            connection.execute("PRAGMA synchronous = FULL")
+            connection.execute("PRAGMA foreign_keys = ON")
+            database._migrate()
+        except sqlite3.DatabaseError as exc:
+            raise ScheduleStoreError(f"{path}: the schedule's database is damaged: {exc}") from None
+        return database
+
+    def close(self) -> None:
+        """Close the connection."""
+        self._connection.close()
+
+    def _migrate(self) -> None:
+        with self.atomic():
+            self.execute(
+                "CREATE TABLE IF NOT EXISTS schedule_migrations "
+                "(version INTEGER PRIMARY KEY, applied_at REAL NOT NULL)"
+            )
+            ((version,),) = self.execute(
+                "SELECT coalesce(max(version), 0) FROM schedule_migrations"
+            )
+            if version > LATEST_VERSION:
+                raise ScheduleStoreError(
+                    f"{self.path}: its schedule was written by a newer Hearth (schema {version}, "
+                    f"this one knows {LATEST_VERSION}); upgrade Hearth to use it"
+                )
+            for number, script in MIGRATIONS:
+                if number <= version:
+                    continue
+                for statement in _statements(script):
+                    self.execute(statement)
+                self.execute(
+                    "INSERT INTO schedule_migrations (version, applied_at) VALUES (?, ?)",
+                    (number, time.time()),
+                )
+
+    def execute(self, sql: str, params: Sequence[object] = ()) -> list[tuple]:
+        """Run one statement; its rows."""
+        try:
+            return self._connection.execute(sql, tuple(params)).fetchall()
+        except sqlite3.IntegrityError as exc:
+            if "UNIQUE" in str(exc) and "schedule_outcomes" in str(exc):
+                raise OccurrenceAlreadyDecided(f"{self.path}: {exc}") from exc
+            raise ScheduleStoreError(f"{self.path}: the schedule's database: {exc}") from exc
+        except sqlite3.Error as exc:
+            raise ScheduleStoreError(f"{self.path}: the schedule's database: {exc}") from exc
+
+    @contextmanager
+    def atomic(self) -> Iterator[None]:
+        """A write transaction (BEGIN IMMEDIATE); nested, a savepoint. Any error rolls back."""
+        if self._depth == 0:
+            self.execute("BEGIN IMMEDIATE")
+        else:
+            self.execute(f"SAVEPOINT s{self._depth}")
+        self._depth += 1
+        try:
+            yield
+        except BaseException:
+            self._depth -= 1
+            if self._depth == 0:
+                self.execute("ROLLBACK")
+            else:
+                self.execute(f"ROLLBACK TO s{self._depth}")
+                self.execute(f"RELEASE s{self._depth}")
+            raise
+        self._depth -= 1
+        if self._depth == 0:
+            self.execute("COMMIT")
+
+    def data_version(self) -> int:
+        """Changes when another connection commits."""
+        return int(self.execute("PRAGMA data_version")[0][0])
+
+    # One device holds the file: one clock reading, one set of settings (the room is not kept).
+
+    def last_clock(self, room: str) -> Now | None:
+        """The last clock reading."""
+        rows = self.execute("SELECT wall, mono, boot FROM schedule_clock")
+        return Now(rows[0][0], rows[0][1], rows[0][2]) if rows else None
+
+    def save_clock(self, room: str, now: Now) -> None:
+        """Keep this clock reading."""
+        self.execute(
             "INSERT INTO schedule_clock (id, wall, mono, boot) VALUES (1, ?, ?, ?) "
             "ON CONFLICT (id) DO UPDATE SET wall = excluded.wall, mono = excluded.mono, "
             "boot = excluded.boot",
             (now.wall, now.mono, now.boot),
         )
 
-    def state(self, key: str) -> str | None:
-        """A small durable setting (the volume), or None."""
-        row = self._db.execute("SELECT value FROM schedule_state WHERE key = ?", (key,)).fetchone()
-        return row[0] if row else None
+    def state(self, room: str, key: str) -> str | None:
+        """A small durable setting, or None."""
+        rows = self.execute("SELECT value FROM schedule_state WHERE key = ?", (key,))
+        return rows[0][0] if rows else None
 
-    def set_state(self, key: str, value: str) -> None:
+    def set_state(self, room: str, key: str, value: str) -> None:
         """Keep a small durable setting."""
-        with self.atomic():
-            self._db.execute(
-                "INSERT INTO schedule_state (key, value) VALUES (?, ?) "
-                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                (key, value),
-            )
+        self.execute(
+            "INSERT INTO schedule_state (key, value) VALUES (?, ?) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )
 
 
 def _row(item: Item) -> tuple:
@@ -307,6 +448,7 @@ def _row(item: Item) -> tuple:
         item.created_at,
         str(item.delivery) if item.delivery else None,
         item.rang_at,
+        item.room,
     )
 
 
@@ -329,6 +471,7 @@ def _item(row: tuple) -> Item:
         created_at=row[16],
         delivery=Delivery(row[17]) if row[17] else None,
         rang_at=row[18],
+        room=row[19],
     )
 
 

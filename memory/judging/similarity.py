@@ -102,6 +102,8 @@ def index_keys(text: str) -> frozenset[str]:
     every content word gives its first four letters (so equal words and prefix matches meet),
     broader terms give theirs (wine files under "alco" too), exclusive groups give a group key,
     and a fact about a relative a holder key. Numbers and times file under their value types.
+    A person's name said beside their relation ("my friend Alice") is a key too: it is the
+    rarest word such facts share, so among many "my friend X lives in Y" the right X is found.
     """
     reading = read(text)
     keys: set[str] = set()
@@ -118,6 +120,8 @@ def index_keys(text: str) -> frozenset[str]:
         keys.update(f"#{group}" for group in specific)
         if not term.groups or specific:
             keys.update(_key(parent) for parent in lexicon.ancestors(term.text))
+    if reading.subject.name:
+        keys.add(_key(reading.subject.name))
     if not words:
         keys.update(f"~{group}" for term in reading.content for group in _types(term))
         keys.add("~")

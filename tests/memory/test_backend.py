@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 
 from memory import Action, Memory, Origin, Source, StoreError, read_export
+from memory.backends import open_backend
+from memory.postgres_store import PostgresStore
 from memory.store import FactStore, MemoryBackend
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -21,7 +23,7 @@ class OnlyTheInterface:
     """A backend that forwards the protocol's operations to a FactStore and nothing else, so a
     rule reaching past the interface fails here as it would on another database."""
 
-    def __init__(self, store: FactStore) -> None:
+    def __init__(self, store: MemoryBackend) -> None:
         self._store = store
 
     def __getattr__(self, name: str) -> object:
@@ -30,12 +32,14 @@ class OnlyTheInterface:
         return getattr(self._store, name)
 
 
-def test_the_sqlite_store_is_a_memory_backend() -> None:
-    assert isinstance(FactStore.open(":memory:"), MemoryBackend)
+def test_both_stores_are_memory_backends(new_location) -> None:
+    store = open_backend(new_location())
+    assert isinstance(store, MemoryBackend)
+    store.close()
 
 
-def test_every_rule_runs_through_the_interface_alone(tmp_path: Path) -> None:
-    memory = Memory(OnlyTheInterface(FactStore.open(tmp_path / "memory.db")))  # type: ignore[arg-type]
+def test_every_rule_runs_through_the_interface_alone(tmp_path: Path, new_location) -> None:
+    memory = Memory(OnlyTheInterface(open_backend(new_location())))  # type: ignore[arg-type]
     vim = memory.remember("My favourite editor is Vim", "preference").fact
     emacs = memory.remember("My favourite editor is Emacs", "preference")
     assert emacs.action is Action.CONFLICT
@@ -53,7 +57,7 @@ def test_every_rule_runs_through_the_interface_alone(tmp_path: Path) -> None:
     assert "Vim" in memory.recall("which editor do I use").render()
     assert memory.near_misses(vim.id) == [] and memory.conflicts() == []
     memory.export(tmp_path / "export.json")
-    other = Memory(OnlyTheInterface(FactStore.open(tmp_path / "other.db")))  # type: ignore[arg-type]
+    other = Memory(OnlyTheInterface(open_backend(new_location())))  # type: ignore[arg-type]
     assert len(other.import_export(read_export(tmp_path / "export.json")).added) == 3
     assert len(memory.history()) == len([e for e in other.history() if e.action != "import"])
 
@@ -64,6 +68,17 @@ def test_a_backend_error_reaches_the_caller_as_a_store_error(tmp_path: Path) -> 
         store.facts_by_ids([1])
         store.history(None)
         raise sqlite3.OperationalError("no such table: facts")
+
+
+def test_a_postgresql_error_reaches_the_caller_as_a_store_error(postgres_databases) -> None:
+    import psycopg
+
+    store = PostgresStore.open(postgres_databases())
+    with pytest.raises(StoreError, match="memory database error") as raised, store.errors():
+        store.facts_by_ids([1])
+        raise psycopg.errors.UndefinedTable("relation facts does not exist")
+    assert not isinstance(raised.value, psycopg.Error)
+    store.close()
 
 
 def test_the_rules_speak_no_sql() -> None:

@@ -1,4 +1,5 @@
-"""``hearth memory``: the JSON contract, global options anywhere, exit codes, no tracebacks."""
+"""``hearth memory``: the JSON contract, global options anywhere, exit codes, no tracebacks, with
+``--db`` a SQLite file or a PostgreSQL URL."""
 
 from __future__ import annotations
 
@@ -16,12 +17,17 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
-def db(tmp_path, monkeypatch):
+def isolated(tmp_path, monkeypatch):
     # Keep the user's real files out of every test.
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg-config"))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))
     monkeypatch.setenv("CONFIGURATION_DIRECTORY", str(tmp_path / "etc"))
-    return tmp_path / "memory.db"
+
+
+@pytest.fixture
+def db(isolated, new_location):
+    """The memory the commands use: a SQLite file or a PostgreSQL URL (both backends)."""
+    return new_location()
 
 
 def run_json(capsys, *argv):
@@ -99,13 +105,13 @@ def test_bad_input_exits_2_with_a_message(db, capsys, argv, message):
     assert message in err and "Traceback" not in err
 
 
-def test_usage_errors_exit_2(db, capsys):
+def test_usage_errors_exit_2(isolated, capsys):
     with pytest.raises(SystemExit) as exit_info:
         main(["memory", "remember"])
     assert exit_info.value.code == 2
 
 
-def test_a_foreign_database_is_refused_by_the_real_command(db, tmp_path):
+def test_a_foreign_database_is_refused_by_the_real_command(isolated, tmp_path):
     foreign = tmp_path / "notes.txt"
     foreign.write_text("my shopping list\n" * 20)
     result = subprocess.run(

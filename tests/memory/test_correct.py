@@ -1,4 +1,5 @@
-"""Memory.correct: a misheard fact set right, the misheard wording kept, conflicts found."""
+"""Memory.correct, on both backends: a misheard fact set right, the misheard wording kept,
+conflicts found."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ from memory import Action, FactStatus, HistoryAction, Memory, MemoryInputError, 
 
 
 @pytest.fixture
-def memory():
-    memory = Memory.open(":memory:")
+def memory(new_location):
+    memory = Memory.open(new_location())
     yield memory
     memory.close()
 

@@ -1,4 +1,5 @@
-"""The memory's rules through its public API: merge, conflict, resolve, revive, forget, recall."""
+"""The memory's rules through its public API: merge, conflict, resolve, revive, forget, recall,
+on both backends (SQLite and PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from memory import (
     Origin,
     Source,
 )
-from memory.store import FactStore
+from memory.backends import open_backend
 
 
 class Clock:
@@ -34,8 +35,10 @@ def clock():
 
 
 @pytest.fixture
-def memory(clock):
-    return Memory(FactStore.open(":memory:", clock=clock))
+def memory(clock, new_location):
+    memory = Memory(open_backend(new_location(), clock))
+    yield memory
+    memory.close()
 
 
 def test_the_classic_example_is_one_fact_not_two(memory):
@@ -156,11 +159,11 @@ def test_recall_carries_the_notice_for_disputed_facts(memory):
     assert recall.notice == CONFLICT_NOTICE
 
 
-def test_staleness_is_configurable_and_pins_never_go_stale(clock):
+def test_staleness_is_configurable_and_pins_never_go_stale(clock, new_location):
     from memory import RecallPolicy
 
     memory = Memory(
-        FactStore.open(":memory:", clock=clock), policy=RecallPolicy(stale_after_seconds=10 * 86400)
+        open_backend(new_location(), clock), policy=RecallPolicy(stale_after_seconds=10 * 86400)
     )
     memory.remember("I drive a Volvo", "fact")
     memory.remember("My name is Sam", "person", pinned=True)

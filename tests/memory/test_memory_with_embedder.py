@@ -1,4 +1,5 @@
-"""The memory with an embedder: evidence when both sides have vectors, never a blocker."""
+"""The memory with an embedder, on both backends: evidence when both sides have vectors, never a
+blocker."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import pytest
 
 from config import EmbedderSettings
 from memory import Action, Memory, make_embedder
-from memory.store import FactStore
+from memory.backends import open_backend
 from tests.memory.embed_server import Answer, EmbedServer, wire_answer
 
 PARAPHRASES = ("I am pregnant", "We are expecting a baby")  # no word in common
@@ -34,9 +35,9 @@ def server():
 
 
 @pytest.fixture
-def memory(server, tmp_path):
+def memory(server, new_location):
     embedder = make_embedder(EmbedderSettings(url=server.url, model="all-minilm"))
-    memory = Memory(FactStore.open(tmp_path / "memory.db"), embedder)
+    memory = Memory(open_backend(new_location()), embedder)
     yield memory
     memory.close()
 
@@ -69,9 +70,9 @@ def test_an_embedder_that_fails_never_blocks_a_write(server, memory):
     assert memory.recall("which database do I use").facts  # recall works without vectors too
 
 
-def test_an_unreachable_embedder_never_blocks_a_write(tmp_path):
+def test_an_unreachable_embedder_never_blocks_a_write(new_location):
     embedder = make_embedder(EmbedderSettings(url="http://127.0.0.1:9", model="all-minilm",
                                               timeout_seconds=0.5))  # fmt: skip
-    memory = Memory(FactStore.open(tmp_path / "memory.db"), embedder)
+    memory = Memory(open_backend(new_location()), embedder)
     assert memory.remember("I like jazz", "preference").action is Action.ADDED
     memory.close()

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from memory import Action, Kind, Memory, Relation
+from memory.backends import open_backend
 from memory.judging import index_keys, judge
-from memory.store import FactStore
 
 DATA = Path(__file__).resolve().parent / "data"
 LABELS = {"duplicate": Relation.SAME, "conflict": Relation.CONFLICT, "distinct": Relation.DISTINCT}
@@ -177,7 +177,7 @@ def test_different_people_are_different_subjects(
     assert relation(first, second, Kind.PERSON) is expected, reason(first, second)
 
 
-def test_a_store_of_25_friends_has_no_conflicts_among_them() -> None:
+def test_a_store_of_25_friends_has_no_conflicts_among_them(new_location) -> None:
     names = (
         "Alice Bob Carol Dave Erin Frank Grace Heidi Ivan Judy Ken Liam Mia Noah Olga Pete "
         "Quinn Rosa Sam Tina Uma Vic Wes Xena Yuri"
@@ -187,7 +187,7 @@ def test_a_store_of_25_friends_has_no_conflicts_among_them() -> None:
         "Riga Porto Lyon Nice Turin Milan Seville Bergen Malmo Gent Krakow"
     ).split()
     for written_small in (False, True):
-        memory = Memory(FactStore.open(":memory:"))
+        memory = Memory(open_backend(new_location()))
         for name, city in zip(names, cities, strict=True):
             text = f"my friend {name} lives in {city}"
             outcome = memory.remember(text.lower() if written_small else text, "person")

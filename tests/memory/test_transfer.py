@@ -1,4 +1,5 @@
-"""Export and import: never onto a database, a faithful round trip, idempotent, clear refusals."""
+"""Export and import: never onto a database, a faithful round trip on both backends, idempotent,
+clear refusals."""
 
 from __future__ import annotations
 
@@ -19,7 +20,6 @@ from memory import (
     Source,
     read_export,
 )
-from memory.store import FactStore
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -30,7 +30,7 @@ def hearth(*argv: str) -> subprocess.CompletedProcess:
     )
 
 
-def told(path: Path) -> Memory:
+def told(path: Path | str) -> Memory:
     """A memory that has seen a little of everything: a conflict, a resolution, a revival,
     a pin, a forgotten fact."""
     memory = Memory.open(path)
@@ -68,20 +68,20 @@ def test_an_export_onto_the_database_itself_is_refused_and_the_database_survives
     assert len(Memory.open(path).facts(include_all=True)) == 6
 
 
-def test_an_export_never_overwrites_another_database(tmp_path):
+def test_an_export_never_overwrites_another_database(tmp_path, new_location):
     other = tmp_path / "backup.db"
     told(other).close()
-    memory = Memory.open(tmp_path / "memory.db")
+    memory = Memory.open(new_location())
     with pytest.raises(MemoryInputError, match="SQLite database"):
         memory.export(other)
     assert len(Memory.open(other).facts(include_all=True)) == 6
 
 
-def test_an_import_brings_back_facts_links_history_and_tombstones(tmp_path):
-    original = told(tmp_path / "memory.db")
+def test_an_import_brings_back_facts_links_history_and_tombstones(tmp_path, new_location):
+    original = told(new_location())
     exported = tmp_path / "export.json"
     assert original.export(exported) == 6
-    restored = Memory.open(tmp_path / "restored.db")
+    restored = Memory.open(new_location())
     outcome = restored.import_export(read_export(exported))
     assert len(outcome.added) == 6 and outcome.already_there == 0
 
@@ -103,13 +103,13 @@ def test_an_import_brings_back_facts_links_history_and_tombstones(tmp_path):
     assert "Madrid" in restored.recall("where does Ana live").render()
 
 
-def test_importing_twice_or_into_its_own_store_adds_nothing(tmp_path):
-    original = told(tmp_path / "memory.db")
+def test_importing_twice_or_into_its_own_store_adds_nothing(tmp_path, new_location):
+    original = told(new_location())
     exported = tmp_path / "export.json"
     original.export(exported)
     document = read_export(exported)
     assert original.import_export(document).added == ()
-    restored = Memory.open(tmp_path / "restored.db")
+    restored = Memory.open(new_location())
     restored.import_export(document)
     before = (restored.facts(include_all=True), restored.history())
     again = restored.import_export(document)
@@ -117,9 +117,9 @@ def test_importing_twice_or_into_its_own_store_adds_nothing(tmp_path):
     assert (restored.facts(include_all=True), restored.history()) == before
 
 
-def test_an_import_beside_other_facts_keeps_both_and_new_ids(tmp_path):
-    told(tmp_path / "memory.db").export(tmp_path / "export.json")
-    other = Memory.open(tmp_path / "other.db")
+def test_an_import_beside_other_facts_keeps_both_and_new_ids(tmp_path, new_location):
+    told(new_location()).export(tmp_path / "export.json")
+    other = Memory.open(new_location())
     other.remember("I drink tea every morning", "routine")
     other.remember("I walk the dog at 7am", "routine")
     outcome = other.import_export(read_export(tmp_path / "export.json"))
@@ -131,13 +131,13 @@ def test_an_import_beside_other_facts_keeps_both_and_new_ids(tmp_path):
     assert vim.conflicts_with == (emacs.id,) and emacs.conflicts_with == (vim.id,)
 
 
-def test_an_export_of_version_1_imports(tmp_path):
-    told(tmp_path / "memory.db").export(tmp_path / "export.json")
+def test_an_export_of_version_1_imports(tmp_path, new_location):
+    told(new_location()).export(tmp_path / "export.json")
     document = json.loads((tmp_path / "export.json").read_text())
     document["version"] = 1
     del document["tombstones"]
     (tmp_path / "v1.json").write_text(json.dumps(document))
-    restored = Memory.open(tmp_path / "restored.db")
+    restored = Memory.open(new_location())
     assert len(restored.import_export(read_export(tmp_path / "v1.json")).added) == 6
 
 
@@ -173,24 +173,22 @@ def test_a_file_that_is_no_export_is_refused_clearly_and_creates_nothing(tmp_pat
     assert not database.parent.exists()
 
 
-def test_an_import_that_fails_partway_brings_in_nothing(tmp_path):
-    told(tmp_path / "memory.db").export(tmp_path / "export.json")
+def test_an_import_that_fails_partway_brings_in_nothing(tmp_path, new_location):
+    told(new_location()).export(tmp_path / "export.json")
     document = json.loads((tmp_path / "export.json").read_text())
     document["facts"][-1]["text"] = "x" * 5000  # more than a fact can hold
     (tmp_path / "long.json").write_text(json.dumps(document))
-    restored = Memory(FactStore.open(":memory:"))
+    restored = Memory.open(new_location())
     with pytest.raises(MemoryInputError, match="at most"):
         restored.import_export(read_export(tmp_path / "long.json"))
     assert restored.facts(include_all=True) == [] and restored.history() == []
 
 
-def test_the_command_line_round_trip(tmp_path):
-    told(tmp_path / "memory.db").close()
-    exported, restored = tmp_path / "export.json", tmp_path / "restored.db"
-    assert (
-        hearth("memory", "export", str(exported), "--db", str(tmp_path / "memory.db")).returncode
-        == 0
-    )
+def test_the_command_line_round_trip(tmp_path, new_location):
+    source = new_location()
+    told(source).close()
+    exported, restored = tmp_path / "export.json", new_location()
+    assert hearth("memory", "export", str(exported), "--db", str(source)).returncode == 0
     first = hearth("memory", "import", str(exported), "--db", str(restored), "--json")
     assert first.returncode == 0, first.stderr
     assert json.loads(first.stdout) == {"added": [1, 2, 3, 4, 5, 6], "already_there": 0}

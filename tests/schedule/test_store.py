@@ -1,27 +1,44 @@
-"""The schedule's storage: in the memory's own file, beside the memory, durable and careful."""
+"""The schedule's storage: in the memory's own file, beside the memory, durable and careful; and
+in a household's shared PostgreSQL database, with rooms, decided once across connections."""
 
 from __future__ import annotations
 
 import os
 import sqlite3
 import stat
+import threading
+import time
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
+import psycopg
 import pytest
 
 from assistant.schedule import (
+    EVERY_ROOM,
+    Item,
     ItemKind,
     ItemState,
     Lateness,
+    OccurrenceAlreadyDecided,
     Outcome,
     Scheduler,
     ScheduleStore,
     ScheduleStoreError,
+    ScheduleUnavailable,
 )
-from assistant.schedule.store import LATEST_VERSION
+from assistant.schedule import postgres as shared_schedule
+from assistant.schedule.store import LATEST_VERSION, MIGRATIONS
 from memory import Memory
-from tests.schedule.conftest import Clocks
+from tests.schedule.conftest import START, Clocks
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def place(request, tmp_path):
+    """Where the memory (and so the schedule) lives: a file, or a shared PostgreSQL database."""
+    if request.param == "sqlite":
+        return tmp_path / "memory.db"
+    return request.getfixturevalue("postgres_databases")()
 
 
 def test_the_schedule_lives_in_the_memorys_file_and_both_work(database):
@@ -40,9 +57,8 @@ def test_the_schedule_lives_in_the_memorys_file_and_both_work(database):
         assert {"facts", "history", "schedule_items", "schedule_outcomes"} <= tables
         # The memory keeps its own version; the schedule records its migrations apart.
         assert raw.execute("PRAGMA user_version").fetchone()[0] >= 1
-        assert raw.execute("SELECT version FROM schedule_migrations").fetchall() == [
-            (LATEST_VERSION,)
-        ]
+        versions = raw.execute("SELECT version FROM schedule_migrations ORDER BY 1").fetchall()
+        assert versions == [(number,) for number in range(1, LATEST_VERSION + 1)]
         assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert stat.S_IMODE(os.stat(database).st_mode) == 0o600
     reopened = Memory.open(database)
@@ -82,21 +98,21 @@ def test_a_schedule_from_a_newer_hearth_is_refused(database):
         ScheduleStore.open(database)
 
 
-def test_an_occurrence_cannot_be_decided_twice_and_the_failed_decision_leaves_nothing(database):
-    store = ScheduleStore.open(database)
+def test_an_occurrence_cannot_be_decided_twice_and_the_failed_decision_leaves_nothing(place):
+    store = ScheduleStore.open(place)
     scheduler = Scheduler(store)
     item, _ = scheduler.add_timer(Clocks().now, 60, None, "UTC")
     with store.atomic():
         store.record_outcome(item.id, 60.0, Outcome.RUNG, Lateness.ON_TIME, 1.0)
-    with pytest.raises(sqlite3.IntegrityError), store.atomic():
+    with pytest.raises(OccurrenceAlreadyDecided), store.atomic():
         store.put(scheduler.store.get(item.id), 2.0)
         store.record_outcome(item.id, 60.0, Outcome.MISSED, Lateness.LATE, 2.0)
     assert store.outcomes(item.id) == [(item.id, 60.0, Outcome.RUNG, Lateness.ON_TIME)]
     store.close()
 
 
-def test_a_decision_is_durable_once_wake_returns(database):
-    store = ScheduleStore.open(database)
+def test_a_decision_is_durable_once_wake_returns(database, place):
+    store = ScheduleStore.open(place)
     scheduler = Scheduler(store)
     clocks = Clocks()
     scheduler.wake(clocks.now)
@@ -104,14 +120,19 @@ def test_a_decision_is_durable_once_wake_returns(database):
     events = scheduler.wake(clocks.after(10).now)
     assert events
     # Another connection (another process) sees the decision: it was committed before returning.
-    with sqlite3.connect(database) as raw:
-        state = raw.execute("SELECT state FROM schedule_items WHERE id = ?", (item.id,))
-        assert state.fetchone()[0] == ItemState.RINGING.value
+    if isinstance(place, str):
+        with psycopg.connect(place) as raw:
+            state = raw.execute("SELECT state FROM hearth.schedule_items WHERE id = %s", (item.id,))
+            assert state.fetchone()[0] == ItemState.RINGING.value
+    else:
+        with sqlite3.connect(place) as raw:
+            state = raw.execute("SELECT state FROM schedule_items WHERE id = ?", (item.id,))
+            assert state.fetchone()[0] == ItemState.RINGING.value
     store.close()
 
 
-def test_items_round_trip_every_field(database):
-    store = ScheduleStore.open(database)
+def test_items_round_trip_every_field(place):
+    store = ScheduleStore.open(place, room="kitchen")
     scheduler = Scheduler(store)
     moment = datetime(2027, 1, 20, 7, 0, tzinfo=ZoneInfo("Europe/London"))
     item = scheduler.add_at(Clocks().now, ItemKind.ROUTINE, moment, rule="RRULE:FREQ=DAILY",
@@ -119,4 +140,151 @@ def test_items_round_trip_every_field(database):
                             source="settings:abc")  # fmt: skip
     assert store.get(item.id) == item
     assert item.local_due == "2027-01-20T07:00:00" and item.zone == "Europe/London"
+    assert item.room == "kitchen"  # the room of the Hearth that set it
+    timer, _ = scheduler.add_timer(Clocks().now, 90, "tea", "UTC")
+    assert store.get(timer.id) == timer and timer.timer is not None and timer.seconds == 90
+    store.close()
+
+
+def test_an_older_schedule_file_gains_rooms_and_keeps_its_items(database):
+    ScheduleStore.open(database).close()
+    with sqlite3.connect(database) as raw:  # as a Hearth from before rooms left it
+        raw.execute("ALTER TABLE schedule_items DROP COLUMN room")
+        raw.execute("DELETE FROM schedule_migrations WHERE version = 2")
+        raw.execute(
+            "INSERT INTO schedule_items (id, kind, state, zone, due_at, source, created_at, "
+            "updated_at) VALUES (1, 'alarm', 'pending', 'UTC', ?, 'voice', 0, 0)",
+            (START + 60,),
+        )
+    raw.close()
+    store = ScheduleStore.open(database, room="kitchen")
+    [old] = store.items()
+    assert old.kind is ItemKind.ALARM and old.room is None  # set before rooms: this device's
+    store.close()
+
+
+# -- a household's shared schedule ---------------------------------------------------------------
+
+
+def test_both_stores_have_the_same_numbered_migrations():
+    assert [n for n, _ in shared_schedule.MIGRATIONS] == [n for n, _ in MIGRATIONS]
+
+
+def test_the_shared_schedule_lives_beside_the_memory_and_refuses_a_newer_one(postgres_databases):
+    url = postgres_databases()
+    ScheduleStore.open(url, room="kitchen").close()
+    with psycopg.connect(url) as raw:
+        rows = raw.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'hearth'")
+        assert {"facts", "schedule_items", "schedule_outcomes", "schedule_migrations"} <= {
+            row[0] for row in rows
+        }
+        versions = raw.execute("SELECT version FROM hearth.schedule_migrations ORDER BY 1")
+        assert [row[0] for row in versions] == list(range(1, LATEST_VERSION + 1))
+        raw.execute("INSERT INTO hearth.schedule_migrations VALUES (99, 0)")
+    with pytest.raises(ScheduleStoreError, match="newer Hearth"):
+        ScheduleStore.open(url, room="kitchen")
+
+
+def test_each_room_sees_its_own_items_and_every_rooms(postgres_databases):
+    url = postgres_databases()
+    kitchen = ScheduleStore.open(url, room="kitchen")
+    living_room = ScheduleStore.open(url, room="living room")
+    clocks = Clocks()
+    pasta, _ = Scheduler(kitchen).add_timer(clocks.now, 480, "pasta", "Europe/London")
+    due = Item(0, ItemKind.REMINDER, ItemState.PENDING, "Europe/London", START + 600,
+               text="dinner is ready", created_at=START)  # fmt: skip
+    for_all = kitchen.add(replace_room(due, EVERY_ROOM), START)
+    for_living_room = kitchen.add(replace_room(due, "living room"), START)  # set for another room
+    assert [item.id for item in kitchen.items()] == [pasta.id, for_all.id]
+    assert [item.id for item in living_room.items()] == [for_all.id, for_living_room.id]
+    assert len(kitchen.items(all_rooms=True)) == 3
+    assert pasta.room == "kitchen" and for_all.room == EVERY_ROOM
+    # Each Hearth keeps its own clock reading and its own volume.
+    kitchen.save_clock(clocks.now)
+    living_room.save_clock(clocks.rebooted(0, "other-boot").now)
+    assert kitchen.last_clock() == clocks.now and living_room.last_clock().boot == "other-boot"
+    kitchen.set_state("volume", "0.4")
+    assert kitchen.state("volume") == "0.4" and living_room.state("volume") is None
+    kitchen.close()
+    living_room.close()
+
+
+def replace_room(item: Item, room: str) -> Item:
+    from dataclasses import replace
+
+    return replace(item, room=room)
+
+
+def test_two_connections_waking_at_once_decide_each_occurrence_once(postgres_databases):
+    """The desk and the scheduler of one Hearth, or two Hearths with an item for every room:
+    both wake at the same moment, and each occurrence is decided (and announced) once."""
+    url = postgres_databases()
+    stores = [ScheduleStore.open(url, room="kitchen") for _ in range(2)]
+    schedulers = [Scheduler(store) for store in stores]
+    clocks = Clocks()
+    for scheduler in schedulers:
+        scheduler.wake(clocks.now)  # the first wake after a start settles; nothing is due
+    moment = datetime.fromtimestamp(START + 30, ZoneInfo("UTC"))
+    items = []
+    for round_number in range(20):
+        kind = ItemKind.REMINDER if round_number % 2 else ItemKind.ALARM
+        item = schedulers[0].add_at(clocks.now, kind, moment, text="stretch")
+        if round_number % 3 == 0:  # some for every room, seen by both Hearths
+            stores[0].put(replace_room(item, EVERY_ROOM), clocks.now.wall)
+        items.append(item)
+    barrier = threading.Barrier(2)
+    events: list[list] = [[], []]
+    failures: list[BaseException] = []
+
+    def wake(side: int) -> None:
+        try:
+            barrier.wait(timeout=30)
+            events[side] = schedulers[side].wake(clocks.after(31).now)
+        except BaseException as error:  # reported to the test
+            failures.append(error)
+
+    threads = [threading.Thread(target=wake, args=(side,)) for side in (0, 1)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert failures == []
+    decided = [event.item_id for side in events for event in side]
+    assert sorted(decided) == sorted(item.id for item in items)  # each exactly once
+    assert len(stores[0].outcomes()) == len(items)
+    for store in stores:
+        store.close()
+
+
+def test_a_scheduler_hears_of_an_item_another_hearth_set(postgres_databases):
+    url = postgres_databases()
+    kitchen = Scheduler(ScheduleStore.open(url, room="kitchen"))
+    living_room = ScheduleStore.open(url, room="living room")
+    clocks = Clocks()
+    kitchen.wake(clocks.now)
+    assert kitchen.seconds_until_next(clocks.now) is None  # nothing ahead
+    due = Item(0, ItemKind.REMINDER, ItemState.PENDING, "UTC", START + 120, text="call mum",
+               created_at=START, room=EVERY_ROOM)  # fmt: skip
+    living_room.add(due, START)
+    deadline = time.monotonic() + 10  # NOTIFY arrives moments after the other's commit
+    while kitchen.seconds_until_next(clocks.now) is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert kitchen.seconds_until_next(clocks.now) == pytest.approx(120)
+    kitchen.store.close()
+    living_room.close()
+
+
+def test_a_shared_schedule_that_cannot_be_reached_says_so(postgres_server, postgres_databases):
+    url = postgres_databases()
+    store = ScheduleStore.open(url, room="kitchen")
+    postgres_server.crash()
+    try:
+        with pytest.raises(ScheduleUnavailable):
+            store.items()
+        with pytest.raises(ScheduleUnavailable):
+            Scheduler(store).add_timer(Clocks().now, 60, None, "UTC")
+        with pytest.raises(ScheduleUnavailable):
+            ScheduleStore.open(url, room="kitchen")
+    finally:
+        postgres_server.start()
     store.close()

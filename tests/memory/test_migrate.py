@@ -1,0 +1,134 @@
+"""``hearth memory migrate``: a device's SQLite memory into the household's PostgreSQL database and
+back, history, conflicts, tombstones, near-misses and vectors intact, idempotently."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from config import EmbedderSettings
+from memory import Action, HistoryAction, Memory, Origin, Source, make_embedder
+from memory.backends import open_backend
+from tests.memory.embed_server import EmbedServer
+from tests.memory.test_transfer import told
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def hearth(*argv: str, home: Path) -> subprocess.CompletedProcess:
+    environment = {"PATH": "/usr/bin:/bin", "HOME": str(home), "XDG_CONFIG_HOME": str(home)}
+    return subprocess.run(
+        [sys.executable, "-m", "assistant", *argv],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=environment,
+    )
+
+
+def picture(memory: Memory) -> tuple:
+    """Everything a migration must keep, with ids (imports keep them where they are free)."""
+    facts = [
+        (f.id, f.text, f.kind, f.status, f.pinned, f.confirm_count, f.conflicts_with,
+         int(f.created_at), f.source)
+        for f in memory.facts(include_all=True)
+    ]  # fmt: skip
+    history = [
+        (e.fact_id, e.action, e.text, e.other_id, round(e.at, 3))
+        for e in memory.history()
+        if e.action is not HistoryAction.IMPORT
+    ]
+    misses = [(m.fact_id, m.other_id, round(m.score, 6), m.fact_kind, m.other_kind, m.reason)
+              for f in memory.facts(include_all=True) for m in memory.near_misses(f.id)
+              if m.fact_id == f.id]  # fmt: skip
+    return facts, history, misses
+
+
+def a_household_memory(path: Path) -> Memory:
+    memory = told(path)
+    memory.remember("I walk the dog every evening", "routine")
+    memory.remember("I walk the dog every morning", "fact")  # a near-miss
+    return memory
+
+
+def test_migrate_to_postgresql_and_back_keeps_everything_and_twice_adds_nothing(
+    tmp_path, postgres_databases
+):
+    device = tmp_path / "memory.db"
+    original = picture(a_household_memory(device))
+    assert original[2], "the near-miss record is part of what is migrated"
+    shared = postgres_databases()
+
+    first = hearth(
+        "memory", "migrate", "--to", shared, "--db", str(device), "--json", home=tmp_path
+    )
+    assert first.returncode == 0, first.stderr
+    assert json.loads(first.stdout)["added"] == [1, 2, 3, 4, 5, 6, 7, 8]
+    assert picture(Memory.open(shared)) == original
+    again = hearth("memory", "migrate", "--to", shared, "--db", str(device), home=tmp_path)
+    assert again.returncode == 0 and "migrated 0 facts" in again.stdout
+    assert "8 were already there" in again.stdout
+    assert picture(Memory.open(shared)) == original
+
+    # The shared memory works as the device's did, then goes back to a file.
+    memory = Memory.open(shared)
+    heard = Source(Origin.EXTRACTED, "I smoke", "I smoke")
+    assert memory.remember("I smoke", "fact", heard).action is Action.IGNORED_FORGOTTEN
+    assert memory.remember("Vim is my favourite editor", "preference").action is Action.MERGED
+    memory.close()
+    back = tmp_path / "back.db"
+    result = hearth("memory", "migrate", "--to", str(back), "--db", shared, home=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert picture(Memory.open(back)) == picture(Memory.open(shared))
+    into_the_original = hearth("memory", "migrate", "--to", str(device), "--db", shared,
+                               home=tmp_path)  # fmt: skip
+    assert "migrated 0 facts" in into_the_original.stdout  # every fact is there already
+
+
+def test_vectors_move_with_the_facts(tmp_path, postgres_databases):
+    server = EmbedServer().start()
+    try:
+        embedder = make_embedder(EmbedderSettings(url=server.url, model="all-minilm"))
+        device = Memory(open_backend(tmp_path / "memory.db"), embedder)
+        device.remember("I like jazz", "preference")
+        device.remember("My sister Priya lives in Madrid", "person")
+        shared = Memory(open_backend(postgres_databases()), embedder)
+        device.migrate_to(shared)
+        ids, matrix = shared.store.vectors("all-minilm")
+        before_ids, before = device.store.vectors("all-minilm")
+        assert ids == before_ids == [1, 2]
+        assert matrix is not None and before is not None and (matrix == before).all()
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize(
+    ("target", "said"),
+    [
+        ("{device}", "is the memory being migrated itself"),
+        ("mysql://db.lan/hearth", "mysql://"),
+        ("postgresql://nobody@127.0.0.1:1/hearth", "cannot reach the memory database"),
+        ("", "empty"),
+    ],
+)
+def test_migrate_refusals_are_clear_and_change_nothing(tmp_path, target, said):
+    device = tmp_path / "memory.db"
+    a_household_memory(device).close()
+    before = device.read_bytes()
+    result = hearth("memory", "migrate", "--to", target.format(device=device), "--db",
+                    str(device), home=tmp_path)  # fmt: skip
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert said in result.stderr, result.stderr
+    assert device.read_bytes() == before
+
+
+def test_migrating_a_memory_that_is_not_there_creates_nothing(tmp_path, postgres_databases):
+    shared = postgres_databases()
+    result = hearth("memory", "migrate", "--to", shared, "--db", str(tmp_path / "none.db"),
+                    home=tmp_path)  # fmt: skip
+    assert result.returncode == 2 and "no memory database here" in result.stderr
+    assert not (tmp_path / "none.db").exists()
