@@ -58,7 +58,6 @@ from audio.messages import (
 from audio.models import VoiceModels
 from audio.mouth import SpeakerMouth, TimelineMouth
 from audio.pace import SynthesisPace
-from audio.phrase import contains_phrase
 from audio.recent import RecentAudio
 from audio.segmenter import (
     EndReason,
@@ -72,7 +71,8 @@ from audio.segmenter import (
 )
 from audio.speakable import speakable
 from audio.tts import SpeechChunk, SpeechParameters
-from audio.wakeword import WakeDetection, wake_phrase
+from audio.wake_check import WakeVerifier
+from audio.wakeword import WakeDetection
 from config import Settings
 
 log = logging.getLogger(__name__)
@@ -157,7 +157,7 @@ class VoiceEngine:
             # A resumed input: the segmenter's clock starts where the audio clock stands.
             self._segmenter.process(samples_to_seconds(start_sample), None)
         self._listener = Listener(settings.listener, settings.vad, models.wake.phrases)
-        self._verify = {wake_phrase(model): model.verify for model in settings.wake.models}
+        self._verifier = WakeVerifier(settings.wake, models.stt)
         self._pre_roll = seconds_to_samples(settings.wake.pre_roll_seconds)
         self._base_params = SpeechParameters.from_settings(settings.tts)
         self._pending_wakes: list[WakeDetection] = []
@@ -580,17 +580,13 @@ class VoiceEngine:
     def _verify_wakes(self) -> None:
         while self._pending_wakes and self._clock >= self._pending_wakes[0].verify_window[1]:
             detection = self._pending_wakes.pop(0)
-            heard = ""
-            accepted = True
-            if self._verify.get(detection.phrase, True):
-                window = self._recent.between(*detection.verify_window)
-                self._begin_job("transcribe")
-                heard = self._models.stt.transcribe(window).text
-                self._end_job("transcribe")
-                accepted = contains_phrase(heard, detection.phrase)
+            window = self._recent.between(*detection.verify_window)
+            self._begin_job("transcribe")
+            verdict = self._verifier.judge(detection, window)
+            self._end_job("transcribe")
             self._record("wake_check", model=detection.model, score=round(detection.score, 3),
-                         heard=heard, accepted=accepted)  # fmt: skip
-            if accepted:
+                         heard=verdict.heard, accepted=verdict.accepted)  # fmt: skip
+            if verdict.accepted:
                 self._pending_wakes.clear()
                 self._wake = detection
                 self._act(self._listener.handle(WakeDetected(self.t)))
