@@ -58,6 +58,7 @@ from audio.messages import (
 from audio.models import VoiceModels
 from audio.mouth import SpeakerMouth, TimelineMouth
 from audio.pace import SynthesisPace
+from audio.phrase import wake_name
 from audio.recent import RecentAudio
 from audio.segmenter import (
     EndReason,
@@ -692,7 +693,7 @@ class VoiceEngine:
         return self._recent.between(first, seconds_to_samples(end))
 
     def _wake_names(self) -> list[str]:
-        return [phrase.split()[-1].capitalize() for phrase in self._models.wake.phrases]
+        return [wake_name(phrase) for phrase in self._models.wake.phrases]
 
     # -- acting on the listener ------------------------------------------------------------------
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 
-GREETINGS = frozenset({"hey", "hi", "hello", "ok", "okay", "oh", "a", "yo"})
-"""Words before a wake name that decide nothing: the name alone verifies a wake."""
+GREETINGS = frozenset({"hey", "hi", "hello", "ok", "okay", "oh", "a", "yo", "there"})
+"""Words before a wake name that decide nothing: the name alone verifies a wake ("there" as in
+"hello there computer", whose name is "computer")."""
 
 _WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
 _SOUNDS = (("ph", "f"), ("ck", "k"), ("rh", "r"), ("q", "k"), ("c", "k"), ("g", "k"), ("x", "ks"))
@@ -42,11 +43,23 @@ def _normalise(word: str) -> str:
     return re.sub(r"'s$", "", word).replace("'", "")
 
 
-def _name(phrase: str) -> str:
-    words = [_normalise(word) for word in _WORD.findall(phrase)]
-    while len(words) > 1 and words[0] in GREETINGS:
+def _name_words(phrase: str) -> list[str]:
+    words = _WORD.findall(phrase)
+    while len(words) > 1 and _normalise(words[0]) in GREETINGS:
         words.pop(0)
-    return "".join(words)
+    return words
+
+
+def wake_name(phrase: str) -> str:
+    """The name in a wake phrase, capitalised: what Hearth is called in a hint, and the hot word
+    that spells it in a request. "hey jarvis" -> "Jarvis", "okay nabu" -> "Nabu", "hey_mycroft"
+    -> "Mycroft", "hello there computer" -> "Computer"; a phrase that is nothing but a greeting is
+    kept whole ("hey" -> "Hey")."""
+    return " ".join(word.capitalize() for word in _name_words(phrase))
+
+
+def _name(phrase: str) -> str:
+    return "".join(_normalise(word) for word in _name_words(phrase))
 
 
 def find_phrase(text: str, phrase: str, *, at_start: bool = False) -> tuple[int, int] | None:
