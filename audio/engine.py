@@ -586,7 +586,8 @@ class VoiceEngine:
             verdict = self._verifier.judge(detection, window)
             self._end_job("transcribe")
             self._record("wake_check", model=detection.model, score=round(detection.score, 3),
-                         heard=verdict.heard, accepted=verdict.accepted)  # fmt: skip
+                         heard=verdict.heard, accepted=verdict.accepted,
+                         evidence=verdict.evidence.value, margin=verdict.margin)  # fmt: skip
             if verdict.accepted:
                 self._pending_wakes.clear()
                 self._wake = detection

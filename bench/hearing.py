@@ -35,10 +35,10 @@ from __future__ import annotations
 import argparse
 import tempfile
 import time
-from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections import Counter, defaultdict, deque
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from itertools import cycle
+from itertools import count, cycle
 from pathlib import Path
 
 import jiwer
@@ -46,11 +46,11 @@ import numpy as np
 
 from audio.engine import VoiceEngine
 from audio.files import WavSource
-from audio.listen import ListenOnlyChannel
+from audio.messages import Command, FinishReply, Heard, Record, Report
 from audio.models import VoiceModels
 from audio.mouth import TimelineMouth
 from audio.stt import PACKAGED_MODEL, resolve_model
-from audio.wake_check import WakeVerifier
+from audio.wake_check import WakeVerdict, WakeVerifier
 from audio.wakeword import BUILTIN_MODELS, WakeWordDetector
 from audio.wav import write_wav
 from config import Settings, WakeModelSettings, WakeSettings
@@ -122,11 +122,12 @@ NEAR_MISSES = (
     "I think the bus leaves at half past eight, so we should get going.",
 )
 FOLLOW_UPS = (
-    ("What is the capital of Kenya?", "And what about Uganda?"),
-    ("What's the weather like in Lisbon?", "And in Porto?"),
-    ("How tall is Mount Everest?", "And what about K2?"),
-    ("Who wrote Pride and Prejudice?", "When was she born?"),
+    ("What is the capital of Kenya?", "The capital of Kenya is Nairobi.", "And what about Uganda?"),
+    ("What's the weather like in Lisbon?", "Lisbon is sunny and mild today.", "And in Porto?"),
+    ("How tall is Mount Everest?", "Mount Everest is 8849 metres tall.", "And what about K2?"),
+    ("Who wrote Pride and Prejudice?", "Jane Austen wrote it in 1813.", "When was she born?"),
 )
+"""A question, the answer Hearth gave, and the short follow-up to be heard in their context."""
 
 
 @dataclass(frozen=True)
@@ -220,8 +221,13 @@ class WakeJudge:
         for detection in self.detector.process(audio, len(audio)):
             start, end = detection.verify_window
             verdict = self.verifier.judge(detection, audio[start:end])
-            found.append((detection.model, verdict.accepted, verdict.heard))
+            found.append((detection.model, verdict.accepted, _said(verdict)))
         return found
+
+
+def _said(verdict: WakeVerdict) -> str:
+    margin = "" if verdict.margin is None else f" {verdict.margin:+.2f}"
+    return f"{verdict.evidence.value}{margin} {verdict.heard!r}"
 
 
 def wake_trials(judge: WakeJudge, mode: Mode, tally: WakeTally) -> None:
@@ -245,14 +251,14 @@ def wake_trials(judge: WakeJudge, mode: Mode, tally: WakeTally) -> None:
                 tally.raw_hits[model, condition] += bool(mine)
                 tally.hearth_hits[model, condition] += any(accepted for accepted, _ in mine)
                 if mine and not any(accepted for accepted, _ in mine):
-                    tally.refused[model].append(f"{voice.label}/{condition}: {mine[0][1]!r}")
+                    tally.refused[model].append(f"{voice.label}/{condition}: {mine[0][1]}")
                 seconds = len(audio) / SAMPLE_RATE
                 for other in WAKE_PHRASES:
                     if other != model:
                         tally.seconds[other, "near-miss"] += seconds
                 for other, accepted, heard in found:
                     if other != model:
-                        _false(tally, other, "near-miss", accepted, f"{phrase!r} {heard!r}")
+                        _false(tally, other, "near-miss", accepted, f"{phrase!r} {heard}")
 
 
 def _false(tally: WakeTally, model: str, corpus: str, accepted: bool, what: str) -> None:
@@ -292,7 +298,7 @@ def _corpus(judge: WakeJudge, tally: WakeTally, corpus: str, audio: np.ndarray, 
     for model in WAKE_PHRASES:
         tally.seconds[model, corpus] += len(audio) / SAMPLE_RATE
     for model, accepted, heard in judge.run(audio):
-        _false(tally, model, corpus, accepted, f"{what}: {heard!r}")
+        _false(tally, model, corpus, accepted, f"{what}: {heard}")
 
 
 # Word error rate ---------------------------------------------------------------------------------
@@ -320,14 +326,15 @@ class Hearth:
     def __init__(self, settings: Settings, models: VoiceModels, folder: Path) -> None:
         self._settings, self._models, self._folder = settings, models, folder
 
-    def requests(self, audio: np.ndarray) -> tuple[bool, list[dict]]:
-        """Whether Hearth woke, and the utterances it took (each with ``text`` and ``via``)."""
+    def requests(self, audio: np.ndarray, answer: str = "") -> tuple[bool, list[dict]]:
+        """Whether Hearth woke, and the utterances it took (each with ``text`` and ``via``); each
+        is answered at once, with ``answer`` as what Hearth said (the next one's context)."""
         path = self._folder / "room.wav"
         write_wav(path, audio)
         records: list[dict] = []
         engine = VoiceEngine(
             self._settings, self._models, lambda: WavSource(path), TimelineMouth(_Nowhere()),
-            ListenOnlyChannel(records.append),
+            _Answering(records.append, answer),
         )  # fmt: skip
         try:
             engine.run()
@@ -335,6 +342,27 @@ class Hearth:
             engine.close()
         woke = any(record["event"] == "wake" for record in records)
         return woke, [record for record in records if record["event"] == "utterance"]
+
+
+class _Answering:
+    """``hearth listen``'s channel (each utterance answered at once), with the exchange as the
+    next utterance's context, as the supervisor sends it."""
+
+    def __init__(self, on_record: Callable[[dict], None], answer: str) -> None:
+        self._on_record, self._answer = on_record, answer
+        self._commands: deque[Command] = deque()
+        self._replies = count(1)
+
+    def send(self, report: Report) -> None:
+        match report:
+            case Record(fields=fields):
+                self._on_record(fields)
+            case Heard(text=text):
+                context = f"{text} {self._answer}".strip()
+                self._commands.append(FinishReply(next(self._replies), context=context))
+
+    def receive(self, timeout: float) -> Command | None:
+        return self._commands.popleft() if self._commands else None
 
 
 class _Nowhere:
@@ -419,7 +447,7 @@ def follow_up_trials(raw: Raw, hearth: Hearth, mode: Mode, tally: WerTally) -> N
     placer = Placer(mode.rooms)
     wake = at_level(PIPER_VOICES[0].say("Hey Jarvis."), SPEECH_RMS)
     for index, voice in enumerate(mode.voices):
-        question, follow_up = FOLLOW_UPS[index % len(FOLLOW_UPS)]
+        question, answer, follow_up = FOLLOW_UPS[index % len(FOLLOW_UPS)]
         asked = at_level(voice.say(question), SPEECH_RMS)
         then = at_level(voice.say(follow_up), SPEECH_RMS)
         scene = timeline(silence(0.6), wake, silence(0.3), asked, silence(2.0), then, silence(1.5))
@@ -427,7 +455,7 @@ def follow_up_trials(raw: Raw, hearth: Hearth, mode: Mode, tally: WerTally) -> N
             wet = placer.place(scene, condition, SPEECH_RMS)
             tail = len(then) + seconds(2.0)
             tally.add("raw", condition, follow_up, raw.transcribe(wet[-tail:]))
-            _, utterances = hearth.requests(wet)
+            _, utterances = hearth.requests(wet, answer)
             later = [u["text"] for u in utterances if u["via"] == "follow_up"]
             tally.add("hearth", condition, follow_up, " ".join(later))
 
@@ -492,10 +520,15 @@ def main() -> None:
     parser.add_argument("--full", action="store_true", help="every voice, room and noise")
     parser.add_argument("--only", choices=("wake", "wer"), help="run one half")
     parser.add_argument("-v", "--verbose", action="store_true", help="list every miss")
+    parser.add_argument("--beam", type=int, help="Hearth's stt.beam_size instead of the default")
     args = parser.parse_args()
     mode = full_mode() if args.full else quick_mode()
     began = time.monotonic()
     settings = Settings()
+    if args.beam:
+        settings = settings.model_copy(
+            update={"stt": settings.stt.model_copy(update={"beam_size": args.beam})}
+        )
     models = VoiceModels.load(settings)
     families = Counter(voice.family for voice in mode.voices)
     print(f"hearing bench ({'full' if args.full else 'quick'}): voices "
