@@ -16,6 +16,7 @@ GREETINGS = frozenset({"hey", "hi", "hello", "ok", "okay", "oh", "a", "yo", "the
 "hello there computer", whose name is "computer")."""
 
 _WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
+_SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+")
 _SOUNDS = (("ph", "f"), ("ck", "k"), ("rh", "r"), ("q", "k"), ("c", "k"), ("g", "k"), ("x", "ks"))
 _VOWELS = "aeiouy"
 _MAX_NAME_PIECES = 3
@@ -85,5 +86,10 @@ def find_phrase(text: str, phrase: str, *, at_start: bool = False) -> tuple[int,
 def contains_phrase(text: str, phrase: str) -> bool:
     """Whether a transcript holds the wake phrase, forgiving punctuation, case, the greeting and
     spellings of the same sounds: "Hey, Jarvis." and "Jarvis" hold "hey jarvis"; "Hey Charlie" and
-    "Hi Travis" do not."""
-    return find_phrase(text, phrase) is not None
+    "Hi Travis" do not. The name must begin its sentence (after greetings at most): a wake word is
+    said to someone, not in passing ("We need milk. Hey Jarvis" holds "hey jarvis"; "He has a
+    raspy voice" does not hold "hey rhasspy", though Whisper writes a real Rhasspy "raspy")."""
+    return any(
+        find_phrase(sentence, phrase, at_start=True) is not None
+        for sentence in _SENTENCE_END.split(text)
+    )

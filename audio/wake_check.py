@@ -7,8 +7,8 @@ crossed", Piper's "Okay Nabu" as "Okay now, boot", a voice across a room saying 
 it". So a detection is accepted on the first of three kinds of evidence (see ``judge``), each
 measured on ``bench/hearing.py``:
 
-1. The model's own score, for models whose near-miss false wakes stay at zero without any check
-   (``confident_score``): verification there only loses real wakes.
+1. The model's own score, for a model whose near-miss false wakes stay at zero without any check
+   (``confident_score``, okay_nabu): verification there only loses real wakes.
 2. The free transcript holds the name, matched by sound (``audio.phrase``): the cheap, common case.
 3. Forced decoding: Whisper scores the phrase against the near-misses it competes with, each
    forced through the decoder as the whole window's text (``SpeechToText.score``), and the phrase
@@ -78,27 +78,31 @@ CALIBRATIONS = {
             "Hey Jeremy",
         ),
         ("Hey, Jarvis.",),
+        margin=1.7,
     ),
     "alexa": Calibration(
         ("Alex", "Alexis", "Alaska", "I'll text her", "Alexander", "Lexi"), ("Alexa.",)
     ),
     "hey_mycroft": Calibration(
-        ("Hey Microsoft", "My craft", "Hey Mike", "Minecraft"),
-        ("Hey, Mycroft.",),
-        confident_score=0.9,
+        ("Hey Microsoft", "My craft", "Hey Mike", "Minecraft"), ("Hey, Mycroft.",), margin=0.0
     ),
     "hey_rhasspy": Calibration(
         ("Hey raspberry", "Hey Rusty", "Hey Ross", "Hey Rosie", "Hey rascal"),
         ("Hey, Rhasspy.", "Hey raspy."),
+        margin=1.7,
     ),
     "okay_nabu": Calibration(
         ("Okay Naomi", "Okay, no boots", "Okay Nabil", "A new book"),
         ("Okay, Nabu.",),
-        confident_score=0.9,
+        confident_score=0.7,
     ),
 }
-"""Per built-in model, from ``bench/hearing.py``: the near-misses it fires on, and for the models
-whose raw false wakes stay at zero there, the score above which checking only loses real wakes."""
+"""Per built-in model, from ``bench/hearing.py --full`` (ten voices of two families, four rooms,
+real noise): the margin that keeps every near-miss it fires on out (hey_jarvis and hey_rhasspy
+fire at 0.99 on near-misses that espeak-ng says, and forced decoding cannot tell those from the
+phrase said by the same voices, so their margin admits only clear wins; alexa's near-misses stay
+under +0.5, hey_mycroft's under -1.0), and for okay_nabu, which never fired on a near-miss there,
+the score above which checking only loses real wakes."""
 
 
 @dataclass(frozen=True)

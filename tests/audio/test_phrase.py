@@ -109,10 +109,23 @@ def test_a_phrase_that_is_only_a_greeting_must_be_said_whole() -> None:
 def test_one_place_knows_the_name_in_a_wake_phrase(phrase: str, name: str) -> None:
     # The hint ("Say Computer first"), the hot word and the match all use this name
     assert wake_name(phrase) == name
-    assert contains_phrase(f"Well, {name}.", phrase)
+    assert contains_phrase(f"Okay. {name}, lights on.", phrase)
 
 
 def test_the_name_alone_holds_a_phrase_with_a_long_greeting() -> None:
     assert contains_phrase("Computer, lights on.", "hello there computer")
     assert contains_phrase("Hello there, computer.", "hello there computer")
     assert not contains_phrase("Hello there.", "hello there computer")
+
+
+@pytest.mark.parametrize(
+    ("text", "phrase"),
+    [
+        ("He has a raspy voice today.", "hey rhasspy"),
+        ("I told him hey jarvis is a film.", "hey jarvis"),
+        ("Ask Alexa later.", "alexa"),
+    ],
+)
+def test_a_name_said_in_passing_is_not_a_wake(text: str, phrase: str) -> None:
+    assert not contains_phrase(text, phrase)
+    assert find_phrase(text, phrase) is not None  # it is there, just not said to Hearth
