@@ -88,7 +88,8 @@ speech at a normal distance is 30 times louder, and a quiet request is still hea
 WAKE_CONTINUATION_SECONDS = 1.0
 """A request starting this soon after the wake word is heard together with it."""
 CONTEXT_MAX_SECONDS = 2.0
-"""Follow-ups up to this long (with pre-roll) are transcribed with the last exchange as context."""
+"""Follow-ups up to this long (speech, without the pre-roll) are transcribed with the last exchange
+as context."""
 HINT_VOLUME = 0.6
 """The "say the wake word first" hint is said quietly."""
 
@@ -658,7 +659,8 @@ class VoiceEngine:
         # A short follow-up ("And what about Uganda?") needs the last exchange to be heard right;
         # a longer one carries its own context, and the prompt would only pull it toward words
         # said before ("my editor is Vim" heard as "... has been" after an unrelated exchange).
-        short = len(samples) <= seconds_to_samples(CONTEXT_MAX_SECONDS)
+        # Measured without the pre-roll: a slow "And what about Uganda?" (1.6 s) is still short.
+        short = len(samples) - self._pre_roll <= seconds_to_samples(CONTEXT_MAX_SECONDS)
         context = self._said_just_before(start) or (self._context if follow_up and short else "")
         transcript = stt.transcribe(samples, hotwords=hotwords, context=context)
         scores = {}

@@ -66,14 +66,19 @@ def _name(phrase: str) -> str:
 def find_phrase(text: str, phrase: str, *, at_start: bool = False) -> tuple[int, int] | None:
     """Where the wake phrase's name is in ``text`` (start and end character), matched as
     ``contains_phrase`` does: the first match, or with ``at_start`` only one that nothing but
-    greetings precede. ``text[end:]`` is what was said after the wake phrase."""
+    greetings precede (or as many other words as the phrase has greetings, which Whisper may have
+    misheard). ``text[end:]`` is what was said after the wake phrase."""
     name = _name(phrase)
     if not name:
         return None
     key = sound_key(name)
+    # Whisper mishears a greeting as any word ("And Jarvis", "They Jarvis"): as many words as
+    # the phrase has greetings may stand before the name, besides greetings
+    misheard = len(_WORD.findall(phrase)) - len(_name_words(phrase))
     words = list(_WORD.finditer(text))
     for first in range(len(words)):
-        if at_start and any(_normalise(w.group()) not in GREETINGS for w in words[:first]):
+        before = [w for w in words[:first] if _normalise(w.group()) not in GREETINGS]
+        if at_start and len(before) > misheard:
             return None
         for count in range(1, min(_MAX_NAME_PIECES, len(words) - first) + 1):
             pieces = words[first : first + count]

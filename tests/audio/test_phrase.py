@@ -129,3 +129,14 @@ def test_the_name_alone_holds_a_phrase_with_a_long_greeting() -> None:
 def test_a_name_said_in_passing_is_not_a_wake(text: str, phrase: str) -> None:
     assert not contains_phrase(text, phrase)
     assert find_phrase(text, phrase) is not None  # it is there, just not said to Hearth
+
+
+def test_a_misheard_greeting_still_starts_the_phrase() -> None:
+    # A reverberant "Hey Jarvis, the child ..." comes back as "And Jarvis The child ..."
+    text = "And Jarvis The child almost hurt the small dog"
+    start, end = find_phrase(text, "hey jarvis", at_start=True)
+    assert text[end:] == " The child almost hurt the small dog"
+    assert contains_phrase("They Jarvis.", "hey jarvis")
+    # Only as many as the phrase has greetings: "alexa" has none, "hey jarvis" one
+    assert not contains_phrase("Ask Alexa.", "alexa")
+    assert not contains_phrase("Then ask Jarvis.", "hey jarvis")
