@@ -134,7 +134,7 @@ def test_a_name_said_in_passing_is_not_a_wake(text: str, phrase: str) -> None:
 def test_a_misheard_greeting_still_starts_the_phrase() -> None:
     # A reverberant "Hey Jarvis, the child ..." comes back as "And Jarvis The child ..."
     text = "And Jarvis The child almost hurt the small dog"
-    start, end = find_phrase(text, "hey jarvis", at_start=True)
+    _, end = find_phrase(text, "hey jarvis", at_start=True)
     assert text[end:] == " The child almost hurt the small dog"
     assert contains_phrase("They Jarvis.", "hey jarvis")
     # Only as many as the phrase has greetings: "alexa" has none, "hey jarvis" one
