@@ -41,7 +41,6 @@ from dataclasses import dataclass, field
 from itertools import count, cycle
 from pathlib import Path
 
-import jiwer
 import numpy as np
 
 from audio.engine import VoiceEngine
@@ -71,6 +70,7 @@ from tests.rooms import (
 )
 from tests.speech import SAMPLE_RATE, silence, timeline
 from tests.voices import ESPEAK_VOICES, PIPER_VOICES, Voice
+from tests.wer import word_errors
 
 CONDITIONS = ("clean", "rooms", "noise")
 ROOM_SNR_DB = 15.0
@@ -371,22 +371,6 @@ class _Nowhere:
 
     def close(self) -> None:
         pass
-
-
-def normalised(text: str) -> str:
-    """Lower case, no punctuation (a decimal point stays), one space between words."""
-    text = text.lower().replace("\u2019", "'")
-    text = "".join(c if c.isalnum() or c in "'." else " " for c in text)
-    return " ".join(word.strip(".") for word in text.split() if word.strip("."))
-
-
-def word_errors(expected: str, heard: str) -> tuple[int, int]:
-    """(word errors, words expected)."""
-    truth = normalised(expected)
-    if not normalised(heard):
-        return len(truth.split()), len(truth.split())
-    out = jiwer.process_words(truth, normalised(heard))
-    return out.substitutions + out.deletions + out.insertions, len(truth.split())
 
 
 @dataclass
