@@ -96,15 +96,16 @@ ROOMS = [("", 35.0), ("room-impulse-1", 15.0), ("room-impulse-2", 15.0), ("", 5.
 def test_real_wakes_in_rooms_and_noise_are_accepted(
     detector: WakeWordDetector, verifier: WakeVerifier, model: str, phrase: str
 ) -> None:
-    voices = [Voice("espeak", "en-gb+m3", 0.85, pitch=40), Voice("espeak", "en-us+f3", 0.95)]
+    # tiny.en writes the espeak voice's wake across room 1 as "Hey, it's office." and "I like
+    # this one.", and Piper's "Alexa" under loud noise as "I like that.": forced decoding decides
+    voice = Voice("espeak", "en-gb+m3", 0.85, pitch=40)
     fired = accepted = 0
     for index, (room, snr) in enumerate(ROOMS):
-        takes = [speech(phrase), *(voice.say(phrase) for voice in voices)]
-        for take in takes:
+        for take in (speech(phrase), voice.say(phrase)):
             found = verdicts(detector, verifier, in_a_room(take, room, snr, index), model)
             fired += bool(found)
             accepted += any(found)
-    assert fired >= 8
+    assert fired == 2 * len(ROOMS)
     assert accepted >= fired - 1
 
 
