@@ -75,8 +75,9 @@ class WakeModelSettings(Section):
     trigger_frames: int = Field(2, ge=1)
     """Consecutive 80 ms frames above the threshold before a detection counts."""
     verify: bool = True
-    """Act only when the transcript of the wake window holds the phrase. Turn off for names the
-    speech-to-text model cannot spell (tiny.en writes "okay nabu" as "now boot")."""
+    """Check each detection before waking: the model's score where it is calibrated as enough, the
+    transcript of the wake window, or Whisper's fit of the phrase against the near-misses the model
+    fires on (``audio.wake_check``). Off: every detection wakes Hearth."""
 
 
 class WakeSettings(Section):
