@@ -131,7 +131,8 @@ class SpeechToTextSettings(Section):
     beam_size: int = Field(5, ge=1, le=10)
     """Whisper's beam: 5 as faster-whisper's own default. Greedy (1) is a quarter faster, but in a
     reverberant room it made twice the word errors (bench/hearing.py) and, after "Hey Jarvis." and
-    a pause, often stopped there and lost the request."""
+    a pause, often stopped there and lost the request. Pieces over 10 s are decoded greedily
+    (``audio.stt.GREEDY_AFTER_SECONDS``)."""
     language: str = "en"
     no_speech_threshold: Probability = 0.6
     cpu_threads: int = Field(2, ge=1)
