@@ -182,6 +182,7 @@ class SpeechToText:
         hotwords: Iterable[str] = (),
         context: str = "",
         vad_speech: bool = True,
+        beam_size: int | None = None,
     ) -> Transcript:
         """Transcribe one utterance of 16 kHz mono audio (int16, or float32 in [-1, 1]).
 
@@ -191,6 +192,7 @@ class SpeechToText:
         ``context`` is the last exchange, given to Whisper as its previous text so that a short
         follow-up is heard in context. ``vad_speech=False`` (the VAD heard no speech) or empty
         audio returns an empty transcript, rejected as ``vad``, without running the model.
+        ``beam_size`` overrides the settings' beam for this call.
         """
         if not vad_speech or len(samples) == 0:
             return Transcript("", 1.0, 0.0, rejected="vad")
@@ -206,7 +208,7 @@ class SpeechToText:
         segments, _ = model.transcribe(
             audio,
             language=self._settings.language,
-            beam_size=1 if long else self._settings.beam_size,
+            beam_size=1 if long else beam_size or self._settings.beam_size,
             # Temperature 0 only: falling back to sampling at higher temperatures is slower and,
             # on noise, invents text that no phantom list knows
             temperature=0.0,

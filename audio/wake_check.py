@@ -151,7 +151,9 @@ class WakeVerifier:
         confident = calibration.confident_score
         if confident is not None and detection.score >= confident:
             return WakeVerdict(True, Evidence.CONFIDENT)
-        heard = self._stt.transcribe(window).text
+        # Greedy, as the near-miss checks were measured: beam search writes "Alexis is late" as
+        # "Alexa, this is late." (bench/hearing.py --full)
+        heard = self._stt.transcribe(window, beam_size=1).text
         if contains_phrase(heard, check.phrase):
             return WakeVerdict(True, Evidence.HEARD, heard)
         scored = self._scores(window, check)
