@@ -9,7 +9,8 @@ measured on ``bench/hearing.py``:
 
 1. The model's own score, for a model whose near-miss false wakes stay at zero without any check
    (``confident_score``, okay_nabu): verification there only loses real wakes.
-2. The free transcript holds the name, matched by sound (``audio.phrase``): the cheap, common case.
+2. The free transcript holds the name, matched by sound (``audio.phrase``), and the phrase fits
+   the audio better than any near-miss competitor (see 3): the common case.
 3. Forced decoding: Whisper scores the phrase against the near-misses it competes with, each
    forced through the decoder as the whole window's text (``SpeechToText.score``), and the phrase
    must win by ``margin``. A near-miss loses to its own words; a real voice Whisper misspells
@@ -37,7 +38,7 @@ class Evidence(StrEnum):
     CONFIDENT = "confident"
     """The model's score alone: at or above the model's ``confident_score``."""
     HEARD = "heard"
-    """The free transcript holds the name."""
+    """The free transcript holds the name, and the phrase fits better than every competitor."""
     SCORED = "scored"
     """Forced decoding: the phrase beat every near-miss competitor by the margin."""
     REFUSED = "refused"
@@ -154,15 +155,19 @@ class WakeVerifier:
         # Greedy, as the near-miss checks were measured: beam search writes "Alexis is late" as
         # "Alexa, this is late." (bench/hearing.py --full)
         heard = self._stt.transcribe(window, beam_size=1).text
-        if contains_phrase(heard, check.phrase):
-            return WakeVerdict(True, Evidence.HEARD, heard)
+        said = contains_phrase(heard, check.phrase)
         scored = self._scores(window, check)
         if scored is None:
-            return WakeVerdict(False, Evidence.REFUSED, heard)
+            return WakeVerdict(said, Evidence.HEARD if said else Evidence.REFUSED, heard)
         mine, best_other = scored
         margin = round(mine - best_other, 3)
+        # Heard, the phrase need only fit better than every near-miss: Whisper writes a
+        # reverberant "Alexis is late" as "Alexa, this is late." (margin under +0.5; a real wake
+        # heard right wins by +1.6 and more)
+        if said and margin >= 0:
+            return WakeVerdict(True, Evidence.HEARD, heard, margin)
         fits = calibration.min_score is None or mine >= calibration.min_score
-        if fits and margin >= calibration.margin:
+        if not said and fits and margin >= calibration.margin:
             return WakeVerdict(True, Evidence.SCORED, heard, margin)
         return WakeVerdict(False, Evidence.REFUSED, heard, margin)
 
