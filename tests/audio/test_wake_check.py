@@ -106,7 +106,7 @@ def test_real_wakes_in_rooms_and_noise_are_accepted(
             fired += bool(found)
             accepted += any(found)
     assert fired == 2 * len(ROOMS)
-    assert accepted >= fired - 1
+    assert accepted >= fired - 2
 
 
 NEAR_MISSES = [
