@@ -109,7 +109,7 @@ real noise): the margin that keeps every near-miss it fires on out (hey_jarvis a
 fire at 0.99 on near-misses that espeak-ng says, which forced decoding tells from the phrase said
 by the same voices only narrowly: hey_jarvis's near-misses reach +1.11, or +1.68 with the phrase
 itself fitting at -4.3, and hey_rhasspy's +1.46, so their margins admit only clear wins; alexa's
-near-misses stay under +0.45, hey_mycroft's under -1.0), and for okay_nabu, which never fired on a
+near-misses stay under +0.65, hey_mycroft's under -1.0), and for okay_nabu, which never fired on a
 near-miss there, the score above which checking only loses real wakes."""
 
 
