@@ -58,7 +58,7 @@ from audio.messages import (
 from audio.models import VoiceModels
 from audio.mouth import SpeakerMouth, TimelineMouth
 from audio.pace import SynthesisPace
-from audio.phrase import contains_phrase
+from audio.phrase import wake_name
 from audio.recent import RecentAudio
 from audio.segmenter import (
     EndReason,
@@ -72,7 +72,8 @@ from audio.segmenter import (
 )
 from audio.speakable import speakable
 from audio.tts import SpeechChunk, SpeechParameters
-from audio.wakeword import WakeDetection, wake_phrase
+from audio.wake_check import WakeVerifier
+from audio.wakeword import WakeDetection
 from config import Settings
 from support import Failpoint, Failpoints
 
@@ -88,7 +89,8 @@ speech at a normal distance is 30 times louder, and a quiet request is still hea
 WAKE_CONTINUATION_SECONDS = 1.0
 """A request starting this soon after the wake word is heard together with it."""
 CONTEXT_MAX_SECONDS = 2.0
-"""Follow-ups up to this long (with pre-roll) are transcribed with the last exchange as context."""
+"""Follow-ups up to this long (speech, without the pre-roll) are transcribed with the last exchange
+as context."""
 HINT_VOLUME = 0.6
 """The "say the wake word first" hint is said quietly."""
 
@@ -158,7 +160,7 @@ class VoiceEngine:
             # A resumed input: the segmenter's clock starts where the audio clock stands.
             self._segmenter.process(samples_to_seconds(start_sample), None)
         self._listener = Listener(settings.listener, settings.vad, models.wake.phrases)
-        self._verify = {wake_phrase(model): model.verify for model in settings.wake.models}
+        self._verifier = WakeVerifier(settings.wake, models.stt)
         self._pre_roll = seconds_to_samples(settings.wake.pre_roll_seconds)
         self._base_params = SpeechParameters.from_settings(settings.tts)
         self._pending_wakes: list[WakeDetection] = []
@@ -584,17 +586,14 @@ class VoiceEngine:
     def _verify_wakes(self) -> None:
         while self._pending_wakes and self._clock >= self._pending_wakes[0].verify_window[1]:
             detection = self._pending_wakes.pop(0)
-            heard = ""
-            accepted = True
-            if self._verify.get(detection.phrase, True):
-                window = self._recent.between(*detection.verify_window)
-                self._begin_job(JobKind.TRANSCRIBE)
-                heard = self._models.stt.transcribe(window).text
-                self._end_job(JobKind.TRANSCRIBE)
-                accepted = contains_phrase(heard, detection.phrase)
+            window = self._recent.between(*detection.verify_window)
+            self._begin_job(JobKind.TRANSCRIBE)
+            verdict = self._verifier.judge(detection, window)
+            self._end_job(JobKind.TRANSCRIBE)
             self._record("wake_check", model=detection.model, score=round(detection.score, 3),
-                         heard=heard, accepted=accepted)  # fmt: skip
-            if accepted:
+                         heard=verdict.heard, accepted=verdict.accepted,
+                         evidence=verdict.evidence.value, margin=verdict.margin)  # fmt: skip
+            if verdict.accepted:
                 self._pending_wakes.clear()
                 self._wake = detection
                 self._act(self._listener.handle(WakeDetected(self.t)))
@@ -664,7 +663,8 @@ class VoiceEngine:
         # A short follow-up ("And what about Uganda?") needs the last exchange to be heard right;
         # a longer one carries its own context, and the prompt would only pull it toward words
         # said before ("my editor is Vim" heard as "... has been" after an unrelated exchange).
-        short = len(samples) <= seconds_to_samples(CONTEXT_MAX_SECONDS)
+        # Measured without the pre-roll: a slow "And what about Uganda?" (1.6 s) is still short.
+        short = len(samples) - self._pre_roll <= seconds_to_samples(CONTEXT_MAX_SECONDS)
         context = self._said_just_before(start) or (self._context if follow_up and short else "")
         transcript = stt.transcribe(samples, hotwords=hotwords, context=context)
         scores = {}
@@ -700,7 +700,7 @@ class VoiceEngine:
         return self._recent.between(first, seconds_to_samples(end))
 
     def _wake_names(self) -> list[str]:
-        return [phrase.split()[-1].capitalize() for phrase in self._models.wake.phrases]
+        return [wake_name(phrase) for phrase in self._models.wake.phrases]
 
     # -- acting on the listener ------------------------------------------------------------------
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import ClassVar
 
-from audio.phrase import find_phrase
+from audio.phrase import find_phrase, wake_name
 from audio.segmenter import ClockEvent, EndReason, SpeechEnded, SpeechStarted
 from config import ListenerSettings, VadSettings
 
@@ -34,8 +34,6 @@ logger = logging.getLogger(__name__)
 _APOSTROPHES = "'\u2019"
 _WORD = re.compile(rf"[^\W_]+(?:[{_APOSTROPHES}][^\W_]+)*")
 _DROP_APOSTROPHES = str.maketrans("", "", _APOSTROPHES)
-_GREETINGS = frozenset({"hey", "hi", "hello", "ok", "okay"})
-"""Words before a wake name, any of which is accepted for another ("Hi Jarvis" for "hey jarvis")."""
 _FILLERS = frozenset({"please", "ok", "okay", "oh", "um", "uh", "no", "just", "now"})
 """Words allowed around a stop word: "Okay, stop." and "No, never mind." are still stop words."""
 _STOP_MAX_WORDS = 8
@@ -421,24 +419,6 @@ def _normalized(word: str) -> str:
 def _words(text: str) -> list[str]:
     """Lower-case words without punctuation or apostrophes ("That's" and "thats" agree)."""
     return [_normalized(word) for word in _WORD.findall(text)]
-
-
-def _name_words(phrase: str) -> list[str]:
-    """The words of a wake phrase after its greeting ("hey jarvis" -> ["jarvis"])."""
-    words = _WORD.findall(phrase)
-    start = 0
-    while start < len(words) - 1 and _normalized(words[start]) in _GREETINGS:
-        start += 1
-    return words[start:]
-
-
-def wake_name(phrase: str) -> str:
-    """What to call Hearth in a hint: the wake phrase without its greeting, capitalised.
-
-    "hey jarvis" -> "Jarvis", "alexa" -> "Alexa", "okay nabu" -> "Nabu", "hey_mycroft" -> "Mycroft".
-    A phrase that is nothing but a greeting is kept whole.
-    """
-    return " ".join(word.capitalize() for word in _name_words(phrase))
 
 
 def strip_wake_phrase(text: str, phrase: str) -> str:

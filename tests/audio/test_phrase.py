@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from audio.phrase import contains_phrase, find_phrase, sound_key
+from audio.phrase import contains_phrase, find_phrase, sound_key, wake_name
 
 HEARD_FOR_HEY_JARVIS = [
     "Hey Jarvis.",
@@ -93,3 +93,50 @@ def test_find_phrase_gives_the_span_of_the_name() -> None:
 def test_a_phrase_that_is_only_a_greeting_must_be_said_whole() -> None:
     assert contains_phrase("Hey!", "hey")
     assert not contains_phrase("Hello there", "hey")
+
+
+@pytest.mark.parametrize(
+    ("phrase", "name"),
+    [
+        ("hey jarvis", "Jarvis"),
+        ("alexa", "Alexa"),
+        ("okay nabu", "Nabu"),
+        ("hey_mycroft", "Mycroft"),
+        ("hello there computer", "Computer"),
+        ("hey", "Hey"),
+    ],
+)
+def test_one_place_knows_the_name_in_a_wake_phrase(phrase: str, name: str) -> None:
+    # The hint ("Say Computer first"), the hot word and the match all use this name
+    assert wake_name(phrase) == name
+    assert contains_phrase(f"Okay. {name}, lights on.", phrase)
+
+
+def test_the_name_alone_holds_a_phrase_with_a_long_greeting() -> None:
+    assert contains_phrase("Computer, lights on.", "hello there computer")
+    assert contains_phrase("Hello there, computer.", "hello there computer")
+    assert not contains_phrase("Hello there.", "hello there computer")
+
+
+@pytest.mark.parametrize(
+    ("text", "phrase"),
+    [
+        ("He has a raspy voice today.", "hey rhasspy"),
+        ("I told him hey jarvis is a film.", "hey jarvis"),
+        ("Ask Alexa later.", "alexa"),
+    ],
+)
+def test_a_name_said_in_passing_is_not_a_wake(text: str, phrase: str) -> None:
+    assert not contains_phrase(text, phrase)
+    assert find_phrase(text, phrase) is not None  # it is there, just not said to Hearth
+
+
+def test_a_misheard_greeting_still_starts_the_phrase() -> None:
+    # A reverberant "Hey Jarvis, the child ..." comes back as "And Jarvis The child ..."
+    text = "And Jarvis The child almost hurt the small dog"
+    _, end = find_phrase(text, "hey jarvis", at_start=True)
+    assert text[end:] == " The child almost hurt the small dog"
+    assert contains_phrase("They Jarvis.", "hey jarvis")
+    # Only as many as the phrase has greetings: "alexa" has none, "hey jarvis" one
+    assert not contains_phrase("Ask Alexa.", "alexa")
+    assert not contains_phrase("Then ask Jarvis.", "hey jarvis")
