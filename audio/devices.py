@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import logging
 import queue
+import select
 import threading
+import time
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Literal, NoReturn
@@ -22,6 +24,7 @@ import numpy as np
 import soxr
 
 from audio.format import SAMPLE_RATE
+from audio.wakeup import Wakeup
 from audio.wav import ToInternal
 from config import AudioSettings
 
@@ -100,6 +103,10 @@ class MicrophoneSource:
     Records at the device's own rate, mixes to mono and converts to 16 kHz with soxr's streaming
     resampler (:class:`audio.wav.ToInternal`), so blocks join without seams. Audio is queued by
     PortAudio's thread and converted in the reader's, which keeps the audio callback trivial.
+
+    Besides the blocking :meth:`read`, it is an :class:`audio.io.LiveSource`: :meth:`poll` never
+    waits, and :meth:`fileno` becomes readable as each block arrives, so a loop can wait on the
+    microphone and other work at once.
     """
 
     def __init__(self, device: str | int | None = None, *, stall_seconds: float = STALL_SECONDS):
@@ -121,9 +128,12 @@ class MicrophoneSource:
             maxsize=max(1, int(QUEUE_SECONDS * rate / block_samples))
         )
         self._dropped_blocks = 0
+        self._arrived = Wakeup()
+        """Signalled by PortAudio's thread after each block it queues."""
         self._converter = ToInternal(rate)
         self._pending = np.zeros(0, dtype=np.int16)
         self._closed = False
+        self._last_block_at = time.monotonic()
         try:
             self._stream = sd.InputStream(
                 device=info["index"],
@@ -136,6 +146,7 @@ class MicrophoneSource:
             )
             self._stream.start()
         except sd.PortAudioError as error:
+            self._arrived.close()
             raise AudioDeviceError(f"cannot open microphone {self.name!r}: {error}") from error
         log.info("Microphone %r open: %d Hz, %d channel(s)", self.name, rate, channels)
 
@@ -150,15 +161,38 @@ class MicrophoneSource:
         Raises:
             AudioDeviceError: the device stopped (unplugged, failed) or delivers nothing.
         """
+        while not self._closed:
+            samples = self.poll(n)
+            if samples is not None:
+                return samples
+            select.select([self._arrived], [], [], _POLL_SECONDS)
+        return None
+
+    def poll(self, n: int) -> np.ndarray | None:
+        """The next ``n`` samples at 16 kHz if they have been recorded, else None; never waits.
+
+        Raises:
+            AudioDeviceError: the device stopped (unplugged, failed) or delivers nothing.
+        """
         if self._closed:
             return None
+        # Cleared before the queue is looked at: a block queued after this signals afresh.
+        self._arrived.clear()
         while len(self._pending) < n:
-            block = self._next_block()
-            if block is None:
+            try:
+                block = self._blocks.get_nowait()
+            except queue.Empty:
+                self._check_running()
                 return None
+            self._last_block_at = time.monotonic()
+            self._report_drops()
             self._pending = np.concatenate((self._pending, self._converter.process(block)))
         samples, self._pending = self._pending[:n], self._pending[n:]
         return samples
+
+    def fileno(self) -> int:
+        """A descriptor that is readable once audio has arrived since the last :meth:`poll`."""
+        return self._arrived.fileno()
 
     def close(self) -> None:
         """Stop recording and release the device; later reads return None."""
@@ -166,28 +200,18 @@ class MicrophoneSource:
             return
         self._closed = True
         _close_stream(self._stream, f"microphone {self.name!r}")
+        self._arrived.close()
 
-    def _next_block(self) -> np.ndarray | None:
-        waited = 0.0
-        while not self._closed:
-            try:
-                block = self._blocks.get(timeout=_POLL_SECONDS)
-            except queue.Empty:
-                waited += _POLL_SECONDS
-            else:
-                self._report_drops()
-                return block
-            if self._closed:
-                break
-            if not self._stream.active:
-                raise AudioDeviceError(
-                    f"microphone {self.name!r} stopped recording (unplugged or failed)"
-                )
-            if waited >= self._stall_seconds:
-                raise AudioDeviceError(
-                    f"microphone {self.name!r} delivered no audio for {waited:.1f} s"
-                )
-        return None
+    def _check_running(self) -> None:
+        if not self._stream.active:
+            raise AudioDeviceError(
+                f"microphone {self.name!r} stopped recording (unplugged or failed)"
+            )
+        waited = time.monotonic() - self._last_block_at
+        if waited >= self._stall_seconds:
+            raise AudioDeviceError(
+                f"microphone {self.name!r} delivered no audio for {waited:.1f} s"
+            )
 
     def _report_drops(self) -> None:
         dropped, self._dropped_blocks = self._dropped_blocks, 0
@@ -208,6 +232,7 @@ class MicrophoneSource:
                 self._blocks.put_nowait(block)
             except (queue.Empty, queue.Full):
                 pass
+        self._arrived.signal()
 
 
 class SpeakerSink:

@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from multiprocessing import connection
 from typing import Protocol
 
 import numpy as np
@@ -23,7 +24,7 @@ from audio.devices import AudioDeviceError
 from audio.earcons import Earcon, earcon
 from audio.failpoints import Failpoint, Failpoints
 from audio.format import VAD_FRAME_SAMPLES, samples_to_seconds, seconds_to_samples
-from audio.io import AudioSource
+from audio.io import AudioSource, LiveSource
 from audio.listener import (
     ConversationEnded,
     HintGiven,
@@ -123,6 +124,10 @@ class Channel(Protocol):
         """The next command, waiting up to ``timeout`` seconds (0: only look)."""
         ...
 
+    def fileno(self) -> int | None:
+        """A descriptor readable when a command is waiting, or None if commands never wait."""
+        ...
+
 
 Mouth = TimelineMouth | SpeakerMouth
 
@@ -195,6 +200,7 @@ class VoiceEngine:
         self._wakeup = Wakeup()
         """Signalled by the loop's own helpers (the speech worker, the speaker) when done."""
         self._speech = SpeechWorker(models.tts, self._failpoints, self._wakeup)
+        mouth.wake_when_done(self._wakeup.signal)
         self._first_pieces: dict[int, int] = {}
         """Requests (by token) whose first piece is still to come, and their jobs (for tracing)."""
         self._announcing = False
@@ -211,6 +217,7 @@ class VoiceEngine:
             self._pace.observe(self._base_params.voice, *warm_up)
         self._last_transcription = _Transcription("", {})
         self._speaker_failure = ""
+        self._microphone_lost = False
         self._stopping = False
         self._input_ended = False
         self._last_heartbeat = 0.0
@@ -229,6 +236,12 @@ class VoiceEngine:
                     self._heartbeat(waiting=True)
                     continue
                 frame = self._read()
+                if frame is None:
+                    self._wait_for_work()
+                    # A microphone reopened after a loss may take a moment to deliver: frames
+                    # stand still on purpose until it does (it gives up after its stall time).
+                    self._heartbeat(waiting=self._microphone_lost)
+                    continue
                 self._hear(frame)
                 self._speak_step()
                 self._heartbeat()
@@ -298,17 +311,19 @@ class VoiceEngine:
         self._mouth.close()
         self._wakeup.close()
 
-    def _read(self) -> np.ndarray:
+    def _read(self) -> np.ndarray | None:
+        """The next frame of the room; None while a live microphone has recorded nothing new."""
         if self._playback.saying is not None:
             # A read that hangs while Hearth speaks: the moment a stuck device costs the most.
             self._failpoints.hang_if(Failpoint.AUDIO_READ_HANG)
         if self._failpoints.hit(Failpoint.DEVICE_STALL):
             self._stall()
         frame = None if self._input_ended else self._read_source()
+        if frame is None and not self._input_ended:
+            return None
         if frame is None:
             # The recording is over, but a reply or what was heard may be unfinished: time goes
             # on in silence.
-            self._input_ended = True
             frame = np.zeros(VAD_FRAME_SAMPLES, dtype=np.int16)
         elif len(frame) < VAD_FRAME_SAMPLES:
             frame = np.pad(frame, (0, VAD_FRAME_SAMPLES - len(frame)))
@@ -316,21 +331,27 @@ class VoiceEngine:
         return frame
 
     def _read_source(self) -> np.ndarray | None:
-        """The next frame; a failing device is closed and reopened until it comes back.
+        """The next frame: from a live source only if recorded already (None if not yet), from a
+        recording at once (None at its end, which ends the input). A failing device is closed and
+        reopened until it comes back.
 
         While it is gone, commands are still taken (a Shutdown ends the wait with silence, so
-        the loop can leave), and a heartbeat goes just before each reopening: a device that
-        opens but delivers nothing blocks the read for the microphone's stall time, beatless.
+        the loop can leave), and heartbeats say that frames stand still on purpose.
         """
-        reported = False
         while True:
             if self._stopping and self._source is None:
                 return np.zeros(VAD_FRAME_SAMPLES, dtype=np.int16)  # leaving: no device needed
             try:
                 if self._source is None:
                     self._source = self._open_source()
-                frame = self._source.read(VAD_FRAME_SAMPLES)
-                if reported and frame is not None:
+                source = self._source
+                if isinstance(source, LiveSource):
+                    frame = source.poll(VAD_FRAME_SAMPLES)
+                else:
+                    frame = source.read(VAD_FRAME_SAMPLES)
+                    self._input_ended = frame is None
+                if self._microphone_lost and frame is not None:
+                    self._microphone_lost = False
                     log.info("the microphone is back")
                     self._record("device_back")  # once audio flows, not at each opening
                 return frame
@@ -338,15 +359,29 @@ class VoiceEngine:
                 if self._source is not None:
                     self._source.close()
                     self._source = None
-                if not reported:
+                if not self._microphone_lost:
                     log.error("%s; waiting for it to come back", error)
                     self._record("error", what="microphone", message=str(error))
-                    reported = True
+                    self._microphone_lost = True
                 # Alive but waiting: heartbeats say frames stand still on purpose.
                 self._heartbeat(waiting=True)
                 self._take_commands(timeout=DEVICE_RETRY_SECONDS)
                 if not self._stopping:
                     self._heartbeat(waiting=True, force=True)
+
+    def _wait_for_work(self) -> None:
+        """Live, with no new audio yet: sleep until a frame, a command or a helper's result comes
+        (so a reply is taken the moment it is sent, not a microphone block later), or until the
+        next heartbeat is due."""
+        due = self._last_heartbeat + self._settings.voice_process.heartbeat_seconds
+        waiters: list[object] = [self._wakeup]
+        if isinstance(self._source, LiveSource):
+            waiters.append(self._source)
+        channel = self._channel.fileno()
+        if channel is not None:
+            waiters.append(channel)
+        connection.wait(waiters, max(0.0, due - time.monotonic()))  # type: ignore[arg-type]
+        self._wakeup.clear()  # before looking for the work: a later signal wakes the next wait
 
     def _stall(self) -> None:
         """A device that stopped delivering: the loop lives (heartbeats) but frames stand still."""

@@ -31,6 +31,9 @@ class TimelineMouth:
         """True while the clock is inside the last sound placed."""
         return clock < self._until
 
+    def wake_when_done(self, signal: Callable[[], None]) -> None:
+        """Nothing to do: a sound on the timeline ends where the loop's own clock passes it."""
+
     failure = ""
     """A timeline never fails to play."""
 
@@ -56,8 +59,14 @@ class SpeakerMouth:
         self._open_sink = open_sink
         self._sink: AudioSink | None = None
         self._thread: threading.Thread | None = None
+        self._done: Callable[[], None] = lambda: None
         self.failure = ""
         """Why the last sound could not be played; empty once a sound plays again."""
+
+    def wake_when_done(self, signal: Callable[[], None]) -> None:
+        """Call ``signal`` (from the player's thread) each time a sound has been heard or failed,
+        so a loop waiting for work starts the next piece at once."""
+        self._done = signal
 
     def start(self, samples: np.ndarray, at_sample: int) -> None:
         """Start playing ``samples`` now."""
@@ -103,3 +112,5 @@ class SpeakerMouth:
             self.failure = str(error) or type(error).__name__
         else:
             self.failure = ""
+        finally:
+            self._done()
