@@ -30,6 +30,7 @@ from audio.listener import (
     HintGiven,
     Listener,
     ListenerOutput,
+    ReplyAbandoned,
     ReplyFinished,
     ReplyStarted,
     State,
@@ -188,6 +189,7 @@ class VoiceEngine:
         self._listener = Listener(settings.listener, settings.vad, models.wake.phrases)
         self._verify = {wake_phrase(model): model.verify for model in settings.wake.models}
         self._pre_roll = seconds_to_samples(settings.wake.pre_roll_seconds)
+        self._reply_wait = settings.listener.reply_wait_seconds
         self._base_params = SpeechParameters.from_settings(settings.tts)
         self._pending_wakes: list[WakeDetection] = []
         self._wake: WakeDetection | None = None
@@ -582,7 +584,7 @@ class VoiceEngine:
         if self._held_end is not None and not self._pending_wakes:
             held, self._held_end = self._held_end, None
             self._act(self._listener.handle(held))
-        self._act(self._listener.handle(Tick(t)))
+        self._act(self._listener.handle(Tick(t, saying=not self._playback.idle)))
 
     def _speech_probability(self, frame: np.ndarray) -> float | None:
         """Silero's verdict on a frame; in standby a frame below the speech floor is silence
@@ -738,14 +740,22 @@ class VoiceEngine:
                     self._segmenter.reset(armed=True)
                     self._play_earcon(Earcon.WAKE)
                 case UtteranceHeard(text=text, via=via):
-                    self._play_earcon(Earcon.END_OF_LISTENING)
                     scores = self._last_transcription.scores
                     self._send(Heard(text, via.value, self.t, scores))
+                    # After the request is on its way: the brain need not wait for the player.
+                    self._play_earcon(Earcon.END_OF_LISTENING)
                 case HintGiven(text=text):
                     self._say_locally(text)
                 case StopSpeaking():
                     # Barge-in: stop the sentence, drop the rest of the reply, tell the supervisor.
                     self._play_outputs(self._playback.handle(CutOff()))
+                case ReplyAbandoned(text=text):
+                    # The reply never came (or stopped coming): what is left of it is dropped, and
+                    # the room is told, instead of Hearth waiting on, deaf, for good.
+                    log.warning("no reply came for %.0f s; giving up on it", self._reply_wait)
+                    self._play_outputs(self._playback.handle(CutOff()))
+                    self._play_earcon(Earcon.ERROR)
+                    self._say_locally(text)
                 case ConversationEnded():
                     self._wake = None
                     self._answer = None

@@ -120,6 +120,11 @@ class ListenerSettings(Section):
     barge_in: bool = False
     """Let the wake word or a stop word interrupt Hearth while it speaks (needs no echo)."""
     stop_words: tuple[str, ...] = ("stop", "never mind", "be quiet", "that's all", "thank you")
+    reply_wait_seconds: PositiveSeconds = 60.0
+    """Longest wait, on the audio clock, for a reply to begin after a request, or to go on while
+    nothing of it is playing or being made; then Hearth says it got no answer and listens for the
+    wake word again. A backstop behind the brain's own deadlines (``ollama.*_timeout_seconds``),
+    so keep it above them: a reply that never comes must not leave Hearth deaf."""
 
 
 class SpeechToTextSettings(Section):
