@@ -22,6 +22,7 @@ import numpy as np
 from audio import trace
 from audio.devices import AudioDeviceError
 from audio.earcons import Earcon, earcon
+from audio.end_of_turn import judge_pause
 from audio.failpoints import Failpoint, Failpoints
 from audio.format import VAD_FRAME_SAMPLES, samples_to_seconds, seconds_to_samples
 from audio.io import AudioSource, LiveSource
@@ -146,6 +147,20 @@ class _TranscriptionRequest:
     answer_context: str = ""
 
 
+@dataclass
+class _Speculation:
+    """The transcription begun at a pause, in case the pause is the end of the request."""
+
+    pause: SpeechPaused
+    future: Future[_Transcription]
+    judged: bool = False
+    """Its words have set the silence that ends the pause."""
+
+    @property
+    def span(self) -> tuple[float, float]:
+        return self.pause.start, self.pause.end
+
+
 @dataclass(frozen=True)
 class _Transcription:
     text: str
@@ -196,7 +211,7 @@ class VoiceEngine:
         self._held_end: SpeechEnded | None = None
         self._cut: tuple[float, str] | None = None
         """Where the last request was cut at the length cap, and its transcript."""
-        self._speculation: tuple[tuple[float, float], Future[_Transcription]] | None = None
+        self._speculation: _Speculation | None = None
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hearth-stt")
         self._playback = Playback(self._base_params)
         self._wakeup = Wakeup()
@@ -240,6 +255,7 @@ class VoiceEngine:
                 frame = self._read()
                 if frame is None:
                     self._wait_for_work()
+                    self._judge_pause()
                     # A microphone reopened after a loss may take a moment to deliver: frames
                     # stand still on purpose until it does (it gives up after its stall time).
                     self._heartbeat(waiting=self._microphone_lost)
@@ -578,6 +594,7 @@ class VoiceEngine:
         if open_:
             self._pending_wakes.extend(detections)
         self._verify_wakes()
+        self._judge_pause()
         event = self._segmenter.process(FRAME_SECONDS, probability if open_ else None)
         if event is not None:
             self._on_segment(event)
@@ -624,11 +641,17 @@ class VoiceEngine:
             case SpeechStarted():
                 self._act(self._listener.handle(event))
             case SpeechPaused() if taking_requests:
-                span = (event.start, event.end)
-                samples = self._utterance_audio(*span)
+                samples = self._utterance_audio(event.start, event.end)
                 self._drop_speculation()
                 request = self._transcription_request(samples, state, event.start)
-                self._speculation = (span, self._executor.submit(self._transcribe, request))
+                future = self._executor.submit(self._transcribe, request)
+                future.add_done_callback(lambda _: self._wakeup.signal())
+                self._speculation = _Speculation(event, future)
+                # Until its words are known, the pause may be a speaker looking for a word.
+                self._segmenter.end_after(self._settings.vad.trailing_silence_seconds)
+                if not self._mouth.live:
+                    # File mode: judged at once, so a recording runs the same way every time.
+                    self._judge_pause(wait=True)
             case SpeechResumed():
                 self._drop_speculation()
             case SpeechEnded() if event.is_utterance and state is State.STANDBY:
@@ -648,13 +671,34 @@ class VoiceEngine:
             case SpeechEnded():
                 self._act(self._listener.handle(event))
 
+    def _judge_pause(self, wait: bool = False) -> None:
+        """Once the words before a pause are known, let them say how long a silence ends it: a
+        complete request ends sooner, one that trails off later (audio/end_of_turn.py)."""
+        speculation = self._speculation
+        if speculation is None or speculation.judged:
+            return
+        if not (wait or speculation.future.done()):
+            return
+        self._begin_job("transcribe")
+        try:
+            text = speculation.future.result().text
+        finally:
+            self._end_job("transcribe")
+        speculation.judged = True
+        judgement = judge_pause(text, speculation.pause.longest_pause, self._settings.vad)
+        # "Stop" over a reply needs no more silence: nothing else said then would count.
+        silence = 0.0 if self._listener.interrupts(text) else judgement.end_silence_seconds
+        self._segmenter.end_after(silence)
+        self._record("pause_judged", text=text, shape=judgement.shape.value,
+                     end_silence=silence)  # fmt: skip
+
     def _transcript_for(self, event: SpeechEnded, state: State) -> _Transcription:
         speculation = self._speculation
         self._begin_job("transcribe")
         try:
-            if speculation is not None and speculation[0] == (event.start, event.end):
+            if speculation is not None and speculation.span == (event.start, event.end):
                 self._speculation = None
-                return speculation[1].result()
+                return speculation.future.result()
             self._drop_speculation()
             samples = self._utterance_audio(event.start, event.end)
             return self._transcribe(self._transcription_request(samples, state, event.start))
@@ -665,7 +709,7 @@ class VoiceEngine:
         """Forget a transcription begun at a pause the speaker went on from; one still waiting
         for the worker is cancelled, so a long monologue's pauses do not queue up stale work."""
         if self._speculation is not None:
-            self._speculation[1].cancel()
+            self._speculation.future.cancel()
             self._speculation = None
 
     def _transcription_request(

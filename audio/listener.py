@@ -310,6 +310,12 @@ class Listener:
             outputs += self._end(event.t, ConversationEndReason.TIMEOUT)
         return tuple(outputs)
 
+    def interrupts(self, text: str) -> bool:
+        """Whether ``text``, heard over a reply being spoken, stops it (a stop word, with
+        barge-in): the voice loop need not wait for the end of the utterance to know."""
+        barging = self._state is State.SPEAKING and self._settings.barge_in
+        return barging and self._is_stop(self._strip(text))
+
     def microphone_open(self, t: float) -> bool:
         """Whether audio at ``t`` is heard: with auto-mute, not while speaking nor settling."""
         if not self._mute:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 PositiveSeconds = Annotated[float, Field(gt=0)]
 Probability = Annotated[float, Field(ge=0, le=1)]
@@ -101,10 +101,26 @@ class VadSettings(Section):
     threshold: Probability = 0.5
     start_speech_seconds: PositiveSeconds = 0.2
     end_silence_seconds: PositiveSeconds = 0.7
+    """Trailing silence that ends an utterance, unless its words say sooner or later (below)."""
+    complete_silence_seconds: PositiveSeconds = 0.3
+    """Trailing silence that ends a request whose words before the pause are complete (a
+    question, an imperative, a full statement), judged from the transcript made at the pause;
+    a speaker who already paused longer within the request is given that pause again."""
+    trailing_silence_seconds: PositiveSeconds = 2.5
+    """Trailing silence that ends a request whose words trail off ("and", "what about", "remind
+    me to", mid-number, "um"): the speaker is looking for the next word."""
     min_utterance_seconds: PositiveSeconds = 0.3
     max_utterance_seconds: PositiveSeconds = 15.0
     no_speech_timeout_seconds: PositiveSeconds = 6.0
     """How long listening waits for a request to begin before giving up."""
+
+    @model_validator(mode="after")
+    def _silences_in_order(self) -> VadSettings:
+        if not self.complete_silence_seconds <= self.end_silence_seconds:
+            raise ValueError("complete_silence_seconds must not exceed end_silence_seconds")
+        if not self.end_silence_seconds <= self.trailing_silence_seconds:
+            raise ValueError("trailing_silence_seconds must not be less than end_silence_seconds")
+        return self
 
 
 class ListenerSettings(Section):
