@@ -9,9 +9,12 @@ anything else waits as long as before. A speaker who has already paused within t
 (someone reading out a list, or thinking between sentences) gets at least that pause again, up to
 the usual silence, so their own rhythm is not taken for the end.
 
-English only, like the speech-to-text model Hearth ships. The transcript's punctuation is
-Whisper's reading of the intonation; its last word is the stronger sign, so a request cut off
-after "the" is trailing whatever mark Whisper put after it.
+English only, like the speech-to-text model Hearth ships. The last word is the strongest sign: a
+request cut off after "the" is trailing whatever mark Whisper put after it. Whisper's punctuation
+is its reading of the intonation, used where the words alone are ambiguous ("turn the lights on"
+and "turn on ... the lights"); it is often left out (see :data:`MIN_UNMARKED_WORDS`), so a request
+of a few whole words is complete without it. Speakers hesitate after function words, before the
+word they look for, which is where the words alone tell a pause from an end.
 """
 
 from __future__ import annotations
@@ -28,6 +31,9 @@ ends: their rhythm, plus the segmenter's frame and a little."""
 MIN_COMPLETE_WORDS = 2
 """A request of fewer words is never judged complete on its own ("Go!", "Um.", a name): too
 little to tell a request from the start of one."""
+MIN_UNMARKED_WORDS = 3
+"""Words a request needs to be complete without a mark of its end: Whisper leaves punctuation out
+when its prompt has none (the hot words), so a whole sentence often comes back bare."""
 
 _WORD = re.compile(r"[a-z0-9]+(?:['\u2019][a-z]+)*")
 _TRAILING_MARKS = (",", ";", ":", "-", "\u2013", "\u2014", "...", "\u2026")
@@ -104,9 +110,9 @@ def turn_shape(transcript: str) -> TurnShape:
         return TurnShape.TRAILING
     if (last.isdigit() or last in OPEN_NUMBERS) and not text.endswith("?"):
         return TurnShape.TRAILING  # mid-number, unless asked as a question ("what's 5 times 7?")
-    if len(said) < MIN_COMPLETE_WORDS or not ended:
-        return TurnShape.UNSURE
-    return TurnShape.COMPLETE
+    if len(said) >= (MIN_COMPLETE_WORDS if ended else MIN_UNMARKED_WORDS):
+        return TurnShape.COMPLETE
+    return TurnShape.UNSURE
 
 
 def judge_pause(transcript: str, longest_pause_seconds: float, vad: VadSettings) -> TurnJudgement:

@@ -685,7 +685,8 @@ class VoiceEngine:
         finally:
             self._end_job("transcribe")
         speculation.judged = True
-        judgement = judge_pause(text, speculation.pause.longest_pause, self._settings.vad)
+        words = self._listener.request_words(text)
+        judgement = judge_pause(words, speculation.pause.longest_pause, self._settings.vad)
         # "Stop" over a reply needs no more silence: nothing else said then would count.
         silence = 0.0 if self._listener.interrupts(text) else judgement.end_silence_seconds
         self._segmenter.end_after(silence)

@@ -310,6 +310,10 @@ class Listener:
             outputs += self._end(event.t, ConversationEndReason.TIMEOUT)
         return tuple(outputs)
 
+    def request_words(self, text: str) -> str:
+        """``text`` without a leading wake phrase: the words of the request."""
+        return self._strip(text)
+
     def interrupts(self, text: str) -> bool:
         """Whether ``text``, heard over a reply being spoken, stops it (a stop word, with
         barge-in): the voice loop need not wait for the end of the utterance to know."""
