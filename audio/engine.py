@@ -22,6 +22,7 @@ import numpy as np
 from audio import trace
 from audio.devices import AudioDeviceError
 from audio.earcons import Earcon, earcon
+from audio.echo import EchoCanceller
 from audio.end_of_turn import judge_pause
 from audio.failpoints import Failpoint, Failpoints
 from audio.format import VAD_FRAME_SAMPLES, samples_to_seconds, seconds_to_samples
@@ -205,6 +206,9 @@ class VoiceEngine:
         self._verify = {wake_phrase(model): model.verify for model in settings.wake.models}
         self._pre_roll = seconds_to_samples(settings.wake.pre_roll_seconds)
         self._reply_wait = settings.listener.reply_wait_seconds
+        # Barge-in keeps the microphone open while Hearth speaks: its own voice comes back.
+        cancel = settings.listener.barge_in and settings.audio.echo_cancellation
+        self._echo = EchoCanceller() if cancel else None
         self._base_params = SpeechParameters.from_settings(settings.tts)
         self._pending_wakes: list[WakeDetection] = []
         self._wake: WakeDetection | None = None
@@ -581,6 +585,8 @@ class VoiceEngine:
 
     def _hear(self, frame: np.ndarray) -> None:
         start = self._clock
+        if self._echo is not None:
+            frame = self._echo.process(frame, self._said_during(start, len(frame)))
         self._clock += len(frame)
         self._recent.append(frame)
         t = self.t
@@ -602,6 +608,11 @@ class VoiceEngine:
             held, self._held_end = self._held_end, None
             self._act(self._listener.handle(held))
         self._act(self._listener.handle(Tick(t, saying=not self._playback.idle)))
+
+    def _said_during(self, start: int, samples: int) -> np.ndarray:
+        """What Hearth played while the microphone heard this frame: its echo's reference."""
+        recorded_at = self._source.recorded_at if isinstance(self._source, LiveSource) else None
+        return self._mouth.said(start, samples, recorded_at)
 
     def _speech_probability(self, frame: np.ndarray) -> float | None:
         """Silero's verdict on a frame; in standby a frame below the speech floor is silence

@@ -40,6 +40,9 @@ class LiveSource(AudioSource, Protocol):
         """A descriptor that becomes readable when new audio arrives."""
         ...
 
+    recorded_at: float
+    """When the first sample of the last frame read was recorded, on the monotonic clock."""
+
 
 class AudioSink(Protocol):
     """Sound going out: what Hearth says."""

@@ -281,7 +281,8 @@ def outcomes(events: list[dict[str, Any]], placed: list[Placed]) -> list[Outcome
         wait = None
         if not item.request.pauses and mine:
             wait = mine[-1]["t"] - item.speech_end
-        shapes = [e["shape"] for e in judged if item.start <= e["t"] < until]
+        # The judgements of this request's own pauses, not of the next one's wake phrase.
+        shapes = [e["shape"] for e in judged if item.start <= e["t"] <= item.speech_end + 1.0]
         results.append(Outcome(cut_at, wait, shapes))
     return results
 

@@ -173,6 +173,10 @@ class AudioSettings(Section):
     """A sounddevice name or index; empty means the system default."""
     output_device: str | int | None = None
     earcons: bool = True
+    echo_cancellation: bool = True
+    """With ``listener.barge_in``, take Hearth's own voice out of the microphone (WebRTC's echo
+    canceller, with what the speaker plays as its reference), so its echo neither wakes nor
+    stops it. Off only for a headset or a speaker the microphone cannot hear."""
 
 
 class ConversationSettings(Section):
