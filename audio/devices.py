@@ -13,7 +13,10 @@ from __future__ import annotations
 
 import logging
 import queue
+import select
 import threading
+import time
+from collections import deque
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Literal, NoReturn
@@ -22,6 +25,7 @@ import numpy as np
 import soxr
 
 from audio.format import SAMPLE_RATE
+from audio.wakeup import Wakeup
 from audio.wav import ToInternal
 from config import AudioSettings
 
@@ -37,6 +41,8 @@ OUTPUT_LATENCY_SECONDS = 0.1
 """Device buffers. Generous, since a voice assistant gains nothing from a few milliseconds and a
 buffer that runs dry on a busy 2-core machine is an audible click; ``stop`` still cuts speech
 within this much, and consecutive ``play`` calls are this far apart (each returns once heard)."""
+PLAYED_KEPT_SECONDS = 3.0
+"""How long the speaker remembers what it played, for the echo canceller to look up."""
 PLAYBACK_MARGIN_SECONDS = 2.0
 """How much longer than the sound itself playing may take before the speaker counts as stuck."""
 _POLL_SECONDS = 0.1
@@ -100,6 +106,10 @@ class MicrophoneSource:
     Records at the device's own rate, mixes to mono and converts to 16 kHz with soxr's streaming
     resampler (:class:`audio.wav.ToInternal`), so blocks join without seams. Audio is queued by
     PortAudio's thread and converted in the reader's, which keeps the audio callback trivial.
+
+    Besides the blocking :meth:`read`, it is an :class:`audio.io.LiveSource`: :meth:`poll` never
+    waits, and :meth:`fileno` becomes readable as each block arrives, so a loop can wait on the
+    microphone and other work at once.
     """
 
     def __init__(self, device: str | int | None = None, *, stall_seconds: float = STALL_SECONDS):
@@ -117,13 +127,21 @@ class MicrophoneSource:
         )
         channels = _channels(sd, info, "input", rate)
         block_samples = round(rate * BLOCK_SECONDS)
-        self._blocks: queue.Queue[np.ndarray] = queue.Queue(
+        self._blocks: queue.Queue[tuple[np.ndarray, float]] = queue.Queue(
             maxsize=max(1, int(QUEUE_SECONDS * rate / block_samples))
         )
+        self._latency = INPUT_LATENCY_SECONDS
         self._dropped_blocks = 0
+        self._arrived = Wakeup()
+        """Signalled by PortAudio's thread after each block it queues."""
         self._converter = ToInternal(rate)
         self._pending = np.zeros(0, dtype=np.int16)
+        self._pending_at = 0.0  # when the first pending sample was recorded (monotonic)
+        self.recorded_at = 0.0
+        """When the first sample of the last frame read was recorded (the monotonic clock): what
+        the speaker played then is that frame's echo."""
         self._closed = False
+        self._last_block_at = time.monotonic()
         try:
             self._stream = sd.InputStream(
                 device=info["index"],
@@ -135,7 +153,9 @@ class MicrophoneSource:
                 callback=self._on_audio,
             )
             self._stream.start()
+            self._latency = float(self._stream.latency)
         except sd.PortAudioError as error:
+            self._arrived.close()
             raise AudioDeviceError(f"cannot open microphone {self.name!r}: {error}") from error
         log.info("Microphone %r open: %d Hz, %d channel(s)", self.name, rate, channels)
 
@@ -150,15 +170,42 @@ class MicrophoneSource:
         Raises:
             AudioDeviceError: the device stopped (unplugged, failed) or delivers nothing.
         """
+        while not self._closed:
+            samples = self.poll(n)
+            if samples is not None:
+                return samples
+            select.select([self._arrived], [], [], _POLL_SECONDS)
+        return None
+
+    def poll(self, n: int) -> np.ndarray | None:
+        """The next ``n`` samples at 16 kHz if they have been recorded, else None; never waits.
+
+        Raises:
+            AudioDeviceError: the device stopped (unplugged, failed) or delivers nothing.
+        """
         if self._closed:
             return None
+        # Cleared before the queue is looked at: a block queued after this signals afresh.
+        self._arrived.clear()
         while len(self._pending) < n:
-            block = self._next_block()
-            if block is None:
+            try:
+                block, recorded_at = self._blocks.get_nowait()
+            except queue.Empty:
+                self._check_running()
                 return None
+            self._last_block_at = time.monotonic()
+            self._report_drops()
+            # Samples still pending came just before this block.
+            self._pending_at = recorded_at - len(self._pending) / SAMPLE_RATE
             self._pending = np.concatenate((self._pending, self._converter.process(block)))
         samples, self._pending = self._pending[:n], self._pending[n:]
+        self.recorded_at = self._pending_at
+        self._pending_at += n / SAMPLE_RATE
         return samples
+
+    def fileno(self) -> int:
+        """A descriptor that is readable once audio has arrived since the last :meth:`poll`."""
+        return self._arrived.fileno()
 
     def close(self) -> None:
         """Stop recording and release the device; later reads return None."""
@@ -166,28 +213,18 @@ class MicrophoneSource:
             return
         self._closed = True
         _close_stream(self._stream, f"microphone {self.name!r}")
+        self._arrived.close()
 
-    def _next_block(self) -> np.ndarray | None:
-        waited = 0.0
-        while not self._closed:
-            try:
-                block = self._blocks.get(timeout=_POLL_SECONDS)
-            except queue.Empty:
-                waited += _POLL_SECONDS
-            else:
-                self._report_drops()
-                return block
-            if self._closed:
-                break
-            if not self._stream.active:
-                raise AudioDeviceError(
-                    f"microphone {self.name!r} stopped recording (unplugged or failed)"
-                )
-            if waited >= self._stall_seconds:
-                raise AudioDeviceError(
-                    f"microphone {self.name!r} delivered no audio for {waited:.1f} s"
-                )
-        return None
+    def _check_running(self) -> None:
+        if not self._stream.active:
+            raise AudioDeviceError(
+                f"microphone {self.name!r} stopped recording (unplugged or failed)"
+            )
+        waited = time.monotonic() - self._last_block_at
+        if waited >= self._stall_seconds:
+            raise AudioDeviceError(
+                f"microphone {self.name!r} delivered no audio for {waited:.1f} s"
+            )
 
     def _report_drops(self) -> None:
         dropped, self._dropped_blocks = self._dropped_blocks, 0
@@ -197,7 +234,7 @@ class MicrophoneSource:
     def _on_audio(self, indata: np.ndarray, frames: int, timing: Any, status: Any) -> None:
         # PortAudio's thread: copy (the buffer is reused) and hand over; mixing and resampling
         # happen in the reader's thread.
-        block = indata.copy()
+        block = (indata.copy(), time.monotonic() - _delay(timing, "input", self._latency))
         try:
             self._blocks.put_nowait(block)
         except queue.Full:
@@ -208,6 +245,7 @@ class MicrophoneSource:
                 self._blocks.put_nowait(block)
             except (queue.Empty, queue.Full):
                 pass
+        self._arrived.signal()
 
 
 class SpeakerSink:
@@ -233,7 +271,12 @@ class SpeakerSink:
         self._channels = _channels(sd, info, "output", self._rate)
         self._lock = threading.Lock()
         self._sound = np.zeros((0, self._channels), dtype=np.float32)
+        self._said = np.zeros(0, dtype=np.int16)
+        """The sound being played as it was given (16 kHz): the echo canceller's reference."""
         self._position = 0
+        self._played: deque[tuple[float, np.ndarray]] = deque()
+        """(when it reaches the speaker, on the monotonic clock; the 16 kHz samples) per block."""
+        self._latency = OUTPUT_LATENCY_SECONDS
         self._drained = threading.Event()
         """Set when the sound being played has all been handed to the device."""
         self._interrupted = threading.Event()
@@ -260,6 +303,7 @@ class SpeakerSink:
         stream = self._open()
         with self._lock:
             self._sound, self._position = sound, 0
+            self._said = np.asarray(samples, dtype=np.int16)
             self._drained.clear()
             self._interrupted.clear()
         waited, limit = 0.0, len(sound) / self._rate + stream.latency + PLAYBACK_MARGIN_SECONDS
@@ -269,6 +313,19 @@ class SpeakerSink:
                 self._fail("stopped playing")
         # The last samples are in the device's buffer; they are heard one latency later.
         self._interrupted.wait(stream.latency)
+
+    def played(self, start: float, samples: int) -> np.ndarray:
+        """What reached the speaker during ``samples`` samples from ``start`` (the monotonic
+        clock), at 16 kHz: silence where nothing played. Any thread."""
+        out = np.zeros(samples, dtype=np.int16)
+        with self._lock:
+            blocks = list(self._played)
+        for at, block in blocks:
+            offset = round((at - start) * SAMPLE_RATE)
+            first, last = max(offset, 0), min(offset + len(block), samples)
+            if first < last:
+                out[first:last] = block[first - offset : last - offset]
+        return out
 
     def stop(self) -> None:
         """Cut the sound being played; the blocked :meth:`play` returns at once. Any thread."""
@@ -307,6 +364,7 @@ class SpeakerSink:
             except self._sd.PortAudioError as error:
                 raise AudioDeviceError(f"cannot open speaker {self.name!r}: {error}") from error
             log.info("Speaker %r open: %d Hz, %d channel(s)", self.name, self._rate, self._channels)
+            self._latency = float(stream.latency)
             self._stream = stream
         return self._stream
 
@@ -322,14 +380,32 @@ class SpeakerSink:
         return np.repeat(sound[:, np.newaxis], self._channels, axis=1)
 
     def _on_output(self, outdata: np.ndarray, frames: int, timing: Any, status: Any) -> None:
+        heard_at = time.monotonic() + _delay(timing, "output", self._latency)
         with self._lock:
-            chunk = self._sound[self._position : self._position + frames]
+            start = self._position
+            chunk = self._sound[start : start + frames]
             self._position += len(chunk)
             # Under the lock, so a new sound handed over by ``play`` is never taken as finished.
             if self._position >= len(self._sound):
                 self._drained.set()
+            if len(chunk):
+                said = self._said[
+                    start * SAMPLE_RATE // self._rate : self._position * SAMPLE_RATE // self._rate
+                ]
+                self._played.append((heard_at, said))
+            while self._played and self._played[0][0] < heard_at - PLAYED_KEPT_SECONDS:
+                self._played.popleft()
         outdata[: len(chunk)] = chunk
         outdata[len(chunk) :] = 0
+
+
+def _delay(timing: Any, kind: Kind, latency: float) -> float:
+    """Seconds between a callback and the moment its block was recorded (input) or will be heard
+    (output), from PortAudio's timestamps; the stream's latency where the host gives none."""
+    now = timing.currentTime
+    stamp = timing.inputBufferAdcTime if kind == "input" else timing.outputBufferDacTime
+    delay = now - stamp if kind == "input" else stamp - now
+    return delay if now and stamp and 0 <= delay < 2.0 else latency
 
 
 def _sounddevice() -> ModuleType:

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import logging
 import time
-from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from multiprocessing import connection
 from typing import Protocol
 
 import numpy as np
@@ -22,13 +22,16 @@ import numpy as np
 from audio import trace
 from audio.devices import AudioDeviceError
 from audio.earcons import Earcon, earcon
+from audio.echo import EchoCanceller
+from audio.end_of_turn import judge_pause
 from audio.format import VAD_FRAME_SAMPLES, samples_to_seconds, seconds_to_samples
-from audio.io import AudioSource
+from audio.io import AudioSource, LiveSource
 from audio.listener import (
     ConversationEnded,
     HintGiven,
     Listener,
     ListenerOutput,
+    ReplyAbandoned,
     ReplyFinished,
     ReplyStarted,
     State,
@@ -59,6 +62,25 @@ from audio.models import VoiceModels
 from audio.mouth import SpeakerMouth, TimelineMouth
 from audio.pace import SynthesisPace
 from audio.phrase import wake_name
+from audio.playback import (
+    Abandon,
+    Began,
+    CutOff,
+    Dropped,
+    MouthFree,
+    NotMade,
+    PieceMade,
+    Play,
+    Playback,
+    PlaybackOutput,
+    ReplyDone,
+    ReplyEnding,
+    Said,
+    SentenceQueued,
+    Silence,
+    Stop,
+    Synthesize,
+)
 from audio.recent import RecentAudio
 from audio.segmenter import (
     EndReason,
@@ -71,8 +93,10 @@ from audio.segmenter import (
     SpeechStarted,
 )
 from audio.speakable import speakable
-from audio.tts import SpeechChunk, SpeechParameters
+from audio.speech_worker import Made, SpeechWorker
+from audio.tts import SpeechParameters
 from audio.wake_check import WakeVerifier
+from audio.wakeup import Wakeup
 from audio.wakeword import WakeDetection
 from config import Settings
 from support import Failpoint, Failpoints
@@ -106,20 +130,42 @@ class Channel(Protocol):
         """The next command, waiting up to ``timeout`` seconds (0: only look)."""
         ...
 
+    def fileno(self) -> int | None:
+        """A descriptor readable when a command is waiting, or None if commands never wait."""
+        ...
+
 
 Mouth = TimelineMouth | SpeakerMouth
 
 
 @dataclass(frozen=True)
-class _Prepared:
-    """A sentence whose first piece of speech is made, waiting for its turn to be said."""
+class _TranscriptionRequest:
+    """Everything a transcription on the worker needs, read on the loop's thread when it began:
+    the loop goes on changing its own fields meanwhile."""
 
-    job: Speak
-    chunks: Iterator[SpeechChunk]
-    first: SpeechChunk | None
+    samples: np.ndarray
+    hotwords: tuple[str, ...]
+    context: str
+    answer_phrases: dict[str, str] = field(default_factory=dict)
+    """A closed question's answers to score on the audio (a follow-up after one), else none."""
+    answer_context: str = ""
 
 
 @dataclass
+class _Speculation:
+    """The transcription begun at a pause, in case the pause is the end of the request."""
+
+    pause: SpeechPaused
+    future: Future[_Transcription]
+    judged: bool = False
+    """Its words have set the silence that ends the pause."""
+
+    @property
+    def span(self) -> tuple[float, float]:
+        return self.pause.start, self.pause.end
+
+
+@dataclass(frozen=True)
 class _Transcription:
     text: str
     scores: dict[str, float]
@@ -162,29 +208,29 @@ class VoiceEngine:
         self._listener = Listener(settings.listener, settings.vad, models.wake.phrases)
         self._verifier = WakeVerifier(settings.wake, models.stt)
         self._pre_roll = seconds_to_samples(settings.wake.pre_roll_seconds)
+        self._reply_wait = settings.listener.reply_wait_seconds
+        # Barge-in keeps the microphone open while Hearth speaks: its own voice comes back.
+        cancel = settings.listener.barge_in and settings.audio.echo_cancellation
+        self._echo = EchoCanceller() if cancel else None
         self._base_params = SpeechParameters.from_settings(settings.tts)
         self._pending_wakes: list[WakeDetection] = []
         self._wake: WakeDetection | None = None
         self._held_end: SpeechEnded | None = None
         self._cut: tuple[float, str] | None = None
         """Where the last request was cut at the length cap, and its transcript."""
-        self._speculation: tuple[tuple[float, float], Future[_Transcription]] | None = None
+        self._speculation: _Speculation | None = None
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hearth-stt")
-        self._queue: deque[Speak] = deque()
-        self._playing: Speak | None = None
-        self._chunks: Iterator[SpeechChunk] | None = None
-        self._ahead: SpeechChunk | None = None
-        self._exhausted = False  # the playing sentence has no more pieces to make
-        self._sounded = False  # the playing sentence's first piece has started
-        self._prepared: _Prepared | None = None
-        """A sentence's first sound, made as the sentence began: it plays once the mouth is free."""
-        self._speaking_reply: int | None = None
-        self._finish: FinishReply | None = None
+        self._playback = Playback(self._base_params)
+        self._wakeup = Wakeup()
+        """Signalled by the loop's own helpers (the speech worker, the speaker) when done."""
+        self._speech = SpeechWorker(models.tts, self._failpoints, self._wakeup)
+        mouth.wake_when_done(self._wakeup.signal)
+        self._first_pieces: dict[int, int] = {}
+        """Requests (by token) whose first piece is still to come, and their jobs (for tracing)."""
         self._announcing = False
         """Speech outside a conversation (a hint, speech re-sent after a restart) is playing."""
         self._settled_at = 0
         """Audio-clock sample from which the microphone hears again after such speech."""
-        self._cut_replies: set[int] = set()
         self._context = ""
         self._answer: FinishReply | None = None
         self._hotwords: tuple[str, ...] = ()
@@ -195,6 +241,7 @@ class VoiceEngine:
             self._pace.observe(self._base_params.voice, *warm_up)
         self._last_transcription = _Transcription("", {})
         self._speaker_failure = ""
+        self._microphone_lost = False
         self._stopping = False
         self._input_ended = False
         self._last_heartbeat = 0.0
@@ -213,11 +260,19 @@ class VoiceEngine:
                     self._heartbeat(waiting=True)
                     continue
                 frame = self._read()
+                if frame is None:
+                    self._wait_for_work()
+                    self._judge_pause()
+                    # A microphone reopened after a loss may take a moment to deliver: frames
+                    # stand still on purpose until it does (it gives up after its stall time).
+                    self._heartbeat(waiting=self._microphone_lost)
+                    continue
                 self._hear(frame)
                 self._speak_step()
                 self._heartbeat()
         finally:
             self._executor.shutdown(wait=False, cancel_futures=True)
+            self._speech.close()
         if self._input_ended:
             self._send(InputEnded(self.t))
 
@@ -226,8 +281,7 @@ class VoiceEngine:
         """Nothing is being said and Hearth is listening for someone to talk (standby or window)."""
         return (
             self._listener.state in (State.STANDBY, State.FOLLOW_UP)
-            and self._playing is None
-            and not self._queue
+            and self._playback.idle
             and not self._mouth.busy(self._clock)
         )
 
@@ -237,12 +291,7 @@ class VoiceEngine:
         return samples_to_seconds(self._clock)
 
     def _done(self) -> bool:
-        busy = (
-            self._playing is not None
-            or self._prepared is not None
-            or bool(self._queue)
-            or self._mouth.busy(self._clock)
-        )
+        busy = not self._playback.idle or self._mouth.busy(self._clock)
         if self._stopping:
             return not busy
         return (
@@ -255,7 +304,7 @@ class VoiceEngine:
     def _expecting_reply(self) -> bool:
         return (
             self._listener.state in (State.THINKING, State.SPEAKING)
-            or self._finish is not None
+            or self._playback.finishing
             or bool(self._owed)
         )
 
@@ -276,9 +325,8 @@ class VoiceEngine:
             not self._mouth.live
             and not self._stopping
             and self._expecting_reply()
-            and self._playing is None
-            and not self._queue
-            and self._finish is None
+            and self._playback.idle
+            and not self._playback.finishing
         )
 
     def close(self) -> None:
@@ -286,18 +334,21 @@ class VoiceEngine:
         if self._source is not None:
             self._source.close()
         self._mouth.close()
+        self._wakeup.close()
 
-    def _read(self) -> np.ndarray:
-        if self._playing is not None:
+    def _read(self) -> np.ndarray | None:
+        """The next frame of the room; None while a live microphone has recorded nothing new."""
+        if self._playback.saying is not None:
             # A read that hangs while Hearth speaks: the moment a stuck device costs the most.
             self._failpoints.hang_if(Failpoint.AUDIO_READ_HANG)
         if self._failpoints.hit(Failpoint.DEVICE_STALL):
             self._stall()
         frame = None if self._input_ended else self._read_source()
+        if frame is None and not self._input_ended:
+            return None
         if frame is None:
             # The recording is over, but a reply or what was heard may be unfinished: time goes
             # on in silence.
-            self._input_ended = True
             frame = np.zeros(VAD_FRAME_SAMPLES, dtype=np.int16)
         elif len(frame) < VAD_FRAME_SAMPLES:
             frame = np.pad(frame, (0, VAD_FRAME_SAMPLES - len(frame)))
@@ -305,21 +356,27 @@ class VoiceEngine:
         return frame
 
     def _read_source(self) -> np.ndarray | None:
-        """The next frame; a failing device is closed and reopened until it comes back.
+        """The next frame: from a live source only if recorded already (None if not yet), from a
+        recording at once (None at its end, which ends the input). A failing device is closed and
+        reopened until it comes back.
 
         While it is gone, commands are still taken (a Shutdown ends the wait with silence, so
-        the loop can leave), and a heartbeat goes just before each reopening: a device that
-        opens but delivers nothing blocks the read for the microphone's stall time, beatless.
+        the loop can leave), and heartbeats say that frames stand still on purpose.
         """
-        reported = False
         while True:
             if self._stopping and self._source is None:
                 return np.zeros(VAD_FRAME_SAMPLES, dtype=np.int16)  # leaving: no device needed
             try:
                 if self._source is None:
                     self._source = self._open_source()
-                frame = self._source.read(VAD_FRAME_SAMPLES)
-                if reported and frame is not None:
+                source = self._source
+                if isinstance(source, LiveSource):
+                    frame = source.poll(VAD_FRAME_SAMPLES)
+                else:
+                    frame = source.read(VAD_FRAME_SAMPLES)
+                    self._input_ended = frame is None
+                if self._microphone_lost and frame is not None:
+                    self._microphone_lost = False
                     log.info("the microphone is back")
                     self._record("device_back")  # once audio flows, not at each opening
                 return frame
@@ -327,15 +384,29 @@ class VoiceEngine:
                 if self._source is not None:
                     self._source.close()
                     self._source = None
-                if not reported:
+                if not self._microphone_lost:
                     log.error("%s; waiting for it to come back", error)
                     self._record("error", what="microphone", message=str(error))
-                    reported = True
+                    self._microphone_lost = True
                 # Alive but waiting: heartbeats say frames stand still on purpose.
                 self._heartbeat(waiting=True)
                 self._take_commands(timeout=DEVICE_RETRY_SECONDS)
                 if not self._stopping:
                     self._heartbeat(waiting=True, force=True)
+
+    def _wait_for_work(self) -> None:
+        """Live, with no new audio yet: sleep until a frame, a command or a helper's result comes
+        (so a reply is taken the moment it is sent, not a microphone block later), or until the
+        next heartbeat is due."""
+        due = self._last_heartbeat + self._settings.voice_process.heartbeat_seconds
+        waiters: list[object] = [self._wakeup]
+        if isinstance(self._source, LiveSource):
+            waiters.append(self._source)
+        channel = self._channel.fileno()
+        if channel is not None:
+            waiters.append(channel)
+        connection.wait(waiters, max(0.0, due - time.monotonic()))  # type: ignore[arg-type]
+        self._wakeup.clear()  # before looking for the work: a later signal wakes the next wait
 
     def _stall(self) -> None:
         """A device that stopped delivering: the loop lives (heartbeats) but frames stand still."""
@@ -346,8 +417,9 @@ class VoiceEngine:
     def _begin_job(
         self, kind: JobKind, deadline: float | None = None, speak_job: int | None = None
     ) -> None:
-        """A long job starts on the loop's thread: heartbeats pause until it ends, so tell the
-        supervisor now, and it allows the job its own deadline instead of the heartbeat's."""
+        """A long job starts (a transcription on the loop's thread, a synthesis on the speech
+        worker's): tell the supervisor now, and it holds the job to a deadline of its own, since
+        heartbeats cannot show that a job is hung (they pause during one on the loop's thread)."""
         self._jobs[kind] = Job(kind, time.monotonic(), deadline, speak_job)
         self._heartbeat(force=True)
 
@@ -388,28 +460,24 @@ class VoiceEngine:
 
     def _apply(self, command: Command) -> None:
         match command:
-            case Speak(reply=reply) if reply in self._cut_replies or self._stopping:
-                self._send(Spoken(command.job, interrupted=True))
             case Speak():
                 self._trace("speak_received", job=command.job)
-                self._queue.append(command)
-            case FinishReply(reply=reply) if reply in self._cut_replies:
-                self._owed.discard(reply)
+                self._play_outputs(self._playback.handle(SentenceQueued(command)))
             case FinishReply():
                 self._owed.discard(command.reply)
-                self._finish = command
+                self._play_outputs(self._playback.handle(ReplyEnding(command)))
             case SetHotwords(words=words):
                 self._hotwords = words
             case Shutdown():
                 self._stopping = True
-                self._queue.clear()  # what was not begun stays with the supervisor
-                self._prepared = None
+                self._play_outputs(self._playback.handle(Stop()))
 
     # -- speaking --------------------------------------------------------------------------------
 
     def _speak_step(self) -> None:
+        """Take what the speech worker made, and give the mouth its next piece once it is free."""
+        self._take_made(self._speech.take())
         if self._mouth.busy(self._clock):
-            self._begin_during_sound()
             return
         failure = self._mouth.failure
         if failure != self._speaker_failure:
@@ -419,105 +487,77 @@ class VoiceEngine:
             else:
                 self._record("speaker_back")
             self._speaker_failure = failure
-        if self._playing is not None:
-            chunk, self._ahead = self._ahead, None
-            if chunk is None and not self._exhausted:
-                chunk = self._next_chunk()
-            if chunk is not None:
-                if not self._sounded:
-                    self._sounded = True
-                    self._record("speak_start", job=self._playing.job, text=self._playing.text)
-                self._mouth.start(self._volume(chunk.samples), self._clock)
-                return
-            self._record("speak_end", job=self._playing.job)
-            self._send(Spoken(self._playing.job))
-            self._playing, self._chunks = None, None
-            # With the sentence acknowledged, the clock it ended on: a restarted process resumes
-            # from the last heartbeat, never before speech already counted as said.
-            self._heartbeat(force=True)
-            if self._announcing and not self._queue and self._prepared is None:
-                self._end_announcement()
-        if self._prepared is not None:
-            prepared, self._prepared = self._prepared, None
-            self._begin(prepared)
-        elif self._queue:
-            self._start_sentence(self._queue.popleft())
-        elif self._finish is not None:
-            self._finish_reply(self._finish)
+        self._play_outputs(self._playback.handle(MouthFree()))
 
-    def _start_sentence(self, job: Speak) -> None:
-        self._begin(self._prepare(job))
+    def _play_outputs(self, outputs: tuple[PlaybackOutput, ...]) -> None:
+        """Carry out what the playback machine says, in order."""
+        for output in outputs:
+            match output:
+                case Synthesize():
+                    self._synthesize(output)
+                case Began(job=job):
+                    in_conversation = self._listener.state in (State.THINKING, State.SPEAKING)
+                    if self._listener.state is State.THINKING:
+                        self._act(self._listener.handle(ReplyStarted(self.t)))
+                    # Speech outside a conversation (re-sent after a restart) still closes the
+                    # microphone.
+                    self._announcing = not in_conversation
+                case Play(job=job, chunk=chunk, first=first):
+                    if first:
+                        self._record("speak_start", job=job.job, text=job.text)
+                    self._mouth.start(self._volume(job, chunk.samples), self._clock)
+                case Said(job=job, more=more):
+                    self._record("speak_end", job=job.job)
+                    self._send(Spoken(job.job))
+                    # With the sentence acknowledged, the clock it ended on: a restarted process
+                    # resumes from the last heartbeat, never before speech already counted as said.
+                    self._heartbeat(force=True)
+                    if self._announcing and not more:
+                        self._end_announcement()
+                case NotMade(message=message):
+                    self._record("error", what="speech", message=message)
+                    self._play_earcon(Earcon.ERROR)
+                case Dropped(job=job) if job.job >= 0:
+                    self._send(Spoken(job.job, interrupted=True))
+                case Silence():
+                    self._mouth.stop(self._clock)
+                case Abandon(token=token):
+                    self._speech.cancel(token)
+                case ReplyDone(finish=finish):
+                    self._finish_reply(finish)
+        if not self._mouth.live and self._playback.making:
+            self._await_speech()
 
-    def _prepare(self, job: Speak) -> _Prepared:
-        """Make a sentence's first piece of speech (the rest is made while it plays)."""
-        first = job.reply != self._speaking_reply
-        self._speaking_reply = job.reply
-        params = SpeechParameters(
-            voice=job.voice or self._base_params.voice,
-            speed=job.speed or self._base_params.speed,
-            speaker=self._base_params.speaker,
-            volume=self._base_params.volume,
-        )
+    def _synthesize(self, request: Synthesize) -> None:
+        """Hand a sentence to the speech worker. The synthesis is a ``speak`` job with a deadline
+        scaled to the sentence once the voice's pace is known: the loop beats on meanwhile, so
+        only the job's own deadline can tell a hung Piper from a long sentence."""
+        job = request.job
         self._trace("synthesis_start", job=job.job)
-        chunks = self._models.tts.synthesize(job.text, params, starts_reply=first)
-        first_chunk = self._next_chunk(chunks, job)
-        self._trace("audio_ready", job=job.job)
-        return _Prepared(job, chunks, first_chunk)
-
-    def _begin(self, prepared: _Prepared) -> None:
-        """A prepared sentence becomes the one being said; its first piece plays when it can."""
-        in_conversation = self._listener.state in (State.THINKING, State.SPEAKING)
-        if in_conversation and self._listener.state is State.THINKING:
-            self._act(self._listener.handle(ReplyStarted(self.t)))
-        # Speech outside a conversation (re-sent after a restart) still closes the microphone.
-        self._announcing = not in_conversation
-        self._playing, self._chunks = prepared.job, prepared.chunks
-        self._ahead, self._exhausted = prepared.first, prepared.first is None
-        self._sounded = False
-        self._speak_step()
-
-    def _begin_during_sound(self) -> None:
-        """While a sound plays, make what follows it, so it follows at once instead of after
-        Piper: the next piece of the sentence, or the next sentence's first piece, or, during the
-        end-of-listening earcon, the reply's first sentence."""
-        if self._playing is None:
-            if self._queue:
-                self._start_sentence(self._queue.popleft())
-        elif self._ahead is None and not self._exhausted:
-            self._ahead = self._next_chunk()
-            self._exhausted = self._ahead is None
-        elif self._exhausted and self._prepared is None and self._queue:
-            self._prepared = self._prepare(self._queue.popleft())
-
-    def _next_chunk(
-        self, chunks: Iterator[SpeechChunk] | None = None, job: Speak | None = None
-    ) -> SpeechChunk | None:
-        """The next piece of a sentence (the playing one unless given), synthesized now. Only
-        the synthesis is a ``speak`` job: it blocks the loop, so it gets a deadline, scaled to
-        the sentence once the voice's pace is known; while a piece plays the loop beats as
-        usual, so a long sentence is never taken for a hang, nor a hang during it for a job."""
-        chunks = chunks if chunks is not None else self._chunks
-        job = job or self._playing
-        if chunks is None or job is None:
-            return None
-        voice = job.voice or self._base_params.voice
-        # The piece is the sentence's next part: the whole sentence, as said, bounds its length.
-        deadline = self._pace.deadline(voice, len(speakable(job.text)))
+        self._first_pieces[request.token] = job.job
+        deadline = self._pace.deadline(request.params.voice, len(speakable(job.text)))
         self._begin_job(JobKind.SPEAK, deadline, job.job)
-        began = time.monotonic()
-        try:
-            self._failpoints.hang_if(Failpoint.SYNTHESIS_HANG)
-            chunk = next(chunks, None)
-            if chunk is not None:
-                self._pace.observe(voice, len(chunk.text), time.monotonic() - began)
-            return chunk
-        except (OSError, ValueError) as error:  # a missing voice, a bad speaker number
-            log.error("cannot say %r: %s", job.text, error)
-            self._record("error", what="speech", message=str(error))
-            self._play_earcon(Earcon.ERROR)
-            return None
-        finally:
-            self._end_job(JobKind.SPEAK)
+        self._speech.submit(request)
+
+    def _await_speech(self) -> None:
+        """File mode: the audio clock waits for the speech being made, so a recording runs the same
+        way every time (as it waits for a reply); the loop beats meanwhile."""
+        while self._playback.making:
+            self._take_made(self._speech.take(self._settings.voice_process.heartbeat_seconds))
+            self._heartbeat()
+
+    def _take_made(self, made: list[Made]) -> None:
+        for item in made:
+            result = item.result
+            if isinstance(result, PieceMade):
+                self._pace.observe(item.voice, len(result.chunk.text), item.seconds)
+                job = self._first_pieces.pop(result.token, None)
+                if job is not None:
+                    self._trace("audio_ready", job=job)
+            else:
+                self._first_pieces.pop(result.token, None)
+                self._end_job(JobKind.SPEAK)
+            self._play_outputs(self._playback.handle(result))
 
     def _end_announcement(self) -> None:
         """Speech outside a conversation is over: hear the room again once the echo has settled.
@@ -529,8 +569,6 @@ class VoiceEngine:
         self._settled_at = self._clock + settle
 
     def _finish_reply(self, finish: FinishReply) -> None:
-        self._finish = None
-        self._speaking_reply = None
         if self._announcing:
             self._end_announcement()
         if self._listener.state in (State.THINKING, State.SPEAKING):
@@ -539,8 +577,8 @@ class VoiceEngine:
         self._context = finish.context
         self._answer = finish if finish.answer_phrases else None
 
-    def _volume(self, samples: np.ndarray) -> np.ndarray:
-        if self._playing is not None and self._playing.job < 0:  # local hints
+    def _volume(self, job: Speak, samples: np.ndarray) -> np.ndarray:
+        if job.job < 0:  # local hints
             return (samples.astype(np.float32) * HINT_VOLUME).astype(np.int16)
         return samples
 
@@ -552,6 +590,8 @@ class VoiceEngine:
 
     def _hear(self, frame: np.ndarray) -> None:
         start = self._clock
+        if self._echo is not None:
+            frame = self._echo.process(frame, self._said_during(start, len(frame)))
         self._clock += len(frame)
         self._recent.append(frame)
         t = self.t
@@ -565,13 +605,19 @@ class VoiceEngine:
         if open_:
             self._pending_wakes.extend(detections)
         self._verify_wakes()
+        self._judge_pause()
         event = self._segmenter.process(FRAME_SECONDS, probability if open_ else None)
         if event is not None:
             self._on_segment(event)
         if self._held_end is not None and not self._pending_wakes:
             held, self._held_end = self._held_end, None
             self._act(self._listener.handle(held))
-        self._act(self._listener.handle(Tick(t)))
+        self._act(self._listener.handle(Tick(t, saying=not self._playback.idle)))
+
+    def _said_during(self, start: int, samples: int) -> np.ndarray:
+        """What Hearth played while the microphone heard this frame: its echo's reference."""
+        recorded_at = self._source.recorded_at if isinstance(self._source, LiveSource) else None
+        return self._mouth.said(start, samples, recorded_at)
 
     def _speech_probability(self, frame: np.ndarray) -> float | None:
         """Silero's verdict on a frame; in standby a frame below the speech floor is silence
@@ -608,11 +654,17 @@ class VoiceEngine:
             case SpeechStarted():
                 self._act(self._listener.handle(event))
             case SpeechPaused() if taking_requests:
-                span = (event.start, event.end)
-                samples = self._utterance_audio(*span)
+                samples = self._utterance_audio(event.start, event.end)
                 self._drop_speculation()
-                future = self._executor.submit(self._transcribe, samples, state, event.start)
-                self._speculation = (span, future)
+                request = self._transcription_request(samples, state, event.start)
+                future = self._executor.submit(self._transcribe, request)
+                future.add_done_callback(lambda _: self._wakeup.signal())
+                self._speculation = _Speculation(event, future)
+                # Until its words are known, the pause may be a speaker looking for a word.
+                self._segmenter.end_after(self._settings.vad.trailing_silence_seconds)
+                if not self._mouth.live:
+                    # File mode: judged at once, so a recording runs the same way every time.
+                    self._judge_pause(wait=True)
             case SpeechResumed():
                 self._drop_speculation()
             case SpeechEnded() if event.is_utterance and state is State.STANDBY:
@@ -632,16 +684,38 @@ class VoiceEngine:
             case SpeechEnded():
                 self._act(self._listener.handle(event))
 
+    def _judge_pause(self, wait: bool = False) -> None:
+        """Once the words before a pause are known, let them say how long a silence ends it: a
+        complete request ends sooner, one that trails off later (audio/end_of_turn.py)."""
+        speculation = self._speculation
+        if speculation is None or speculation.judged:
+            return
+        if not (wait or speculation.future.done()):
+            return
+        self._begin_job(JobKind.TRANSCRIBE)
+        try:
+            text = speculation.future.result().text
+        finally:
+            self._end_job(JobKind.TRANSCRIBE)
+        speculation.judged = True
+        words = self._listener.request_words(text)
+        judgement = judge_pause(words, speculation.pause.longest_pause, self._settings.vad)
+        # "Stop" over a reply needs no more silence: nothing else said then would count.
+        silence = 0.0 if self._listener.interrupts(text) else judgement.end_silence_seconds
+        self._segmenter.end_after(silence)
+        self._record("pause_judged", text=text, shape=judgement.shape.value,
+                     end_silence=silence)  # fmt: skip
+
     def _transcript_for(self, event: SpeechEnded, state: State) -> _Transcription:
         speculation = self._speculation
         self._begin_job(JobKind.TRANSCRIBE)
         try:
-            if speculation is not None and speculation[0] == (event.start, event.end):
+            if speculation is not None and speculation.span == (event.start, event.end):
                 self._speculation = None
-                return speculation[1].result()
+                return speculation.future.result()
             self._drop_speculation()
             samples = self._utterance_audio(event.start, event.end)
-            return self._transcribe(samples, state, event.start)
+            return self._transcribe(self._transcription_request(samples, state, event.start))
         finally:
             self._end_job(JobKind.TRANSCRIBE)
 
@@ -649,27 +723,38 @@ class VoiceEngine:
         """Forget a transcription begun at a pause the speaker went on from; one still waiting
         for the worker is cancelled, so a long monologue's pauses do not queue up stale work."""
         if self._speculation is not None:
-            self._speculation[1].cancel()
+            self._speculation.future.cancel()
             self._speculation = None
 
-    def _transcribe(self, samples: np.ndarray, state: State, start: float) -> _Transcription:
-        began = time.monotonic()
-        self._failpoints.crash_if(Failpoint.TRANSCRIBE_CRASH)
+    def _transcription_request(
+        self, samples: np.ndarray, state: State, start: float
+    ) -> _TranscriptionRequest:
+        """What transcribing ``samples`` (heard in ``state`` from ``start``) needs, read now."""
         follow_up = state is State.FOLLOW_UP
         hotwords = [*self._wake_names(), *self._settings.stt.hotwords, *self._hotwords]
         if follow_up and self._answer is not None:
             hotwords = [*self._answer.hotwords, *hotwords]
-        stt = self._models.stt
         # A short follow-up ("And what about Uganda?") needs the last exchange to be heard right;
         # a longer one carries its own context, and the prompt would only pull it toward words
         # said before ("my editor is Vim" heard as "... has been" after an unrelated exchange).
         # Measured without the pre-roll: a slow "And what about Uganda?" (1.6 s) is still short.
         short = len(samples) - self._pre_roll <= seconds_to_samples(CONTEXT_MAX_SECONDS)
         context = self._said_just_before(start) or (self._context if follow_up and short else "")
-        transcript = stt.transcribe(samples, hotwords=hotwords, context=context)
+        answers = self._answer.answer_phrases if follow_up and self._answer is not None else {}
+        return _TranscriptionRequest(
+            samples, tuple(hotwords), context, dict(answers), self._context if answers else ""
+        )
+
+    def _transcribe(self, request: _TranscriptionRequest) -> _Transcription:
+        """Run on the worker (or the loop): it reads nothing of the engine but the request."""
+        began = time.monotonic()
+        self._failpoints.crash_if(Failpoint.TRANSCRIBE_CRASH)
+        stt = self._models.stt
+        samples = request.samples
+        transcript = stt.transcribe(samples, hotwords=request.hotwords, context=request.context)
         scores = {}
-        if follow_up and self._answer is not None:
-            scores = stt.score(samples, self._answer.answer_phrases, context=self._context)
+        if request.answer_phrases:
+            scores = stt.score(samples, request.answer_phrases, context=request.answer_context)
         return _Transcription(transcript.text, scores, time.monotonic() - began)
 
     def _said_just_before(self, start: float) -> str:
@@ -714,13 +799,22 @@ class VoiceEngine:
                     self._segmenter.reset(armed=True)
                     self._play_earcon(Earcon.WAKE)
                 case UtteranceHeard(text=text, via=via):
-                    self._play_earcon(Earcon.END_OF_LISTENING)
                     scores = self._last_transcription.scores
                     self._send(Heard(text, via, self.t, scores))
+                    # After the request is on its way: the brain need not wait for the player.
+                    self._play_earcon(Earcon.END_OF_LISTENING)
                 case HintGiven(text=text):
                     self._say_locally(text)
                 case StopSpeaking():
-                    self._cut_off()
+                    # Barge-in: stop the sentence, drop the rest of the reply, tell the supervisor.
+                    self._play_outputs(self._playback.handle(CutOff()))
+                case ReplyAbandoned(text=text):
+                    # The reply never came (or stopped coming): what is left of it is dropped, and
+                    # the room is told, instead of Hearth waiting on, deaf, for good.
+                    log.warning("no reply came for %.0f s; giving up on it", self._reply_wait)
+                    self._play_outputs(self._playback.handle(CutOff()))
+                    self._play_earcon(Earcon.ERROR)
+                    self._say_locally(text)
                 case ConversationEnded():
                     self._wake = None
                     self._answer = None
@@ -729,22 +823,5 @@ class VoiceEngine:
 
     def _say_locally(self, text: str) -> None:
         """Speech that needs no brain (the hint): a negative job number marks it local."""
-        self._queue.append(Speak(job=-1, reply=-1, text=text))
-
-    def _cut_off(self) -> None:
-        """Barge-in: stop the sentence, drop the rest of the reply, tell the supervisor."""
-        self._mouth.stop(self._clock)
-        if self._speaking_reply is not None:
-            self._cut_replies.add(self._speaking_reply)
-        prepared = self._prepared.job if self._prepared else None
-        for job in [self._playing, prepared, *self._queue]:
-            if job is not None and job.job >= 0:
-                self._send(Spoken(job.job, interrupted=True))
-        self._queue.clear()
-        self._playing = None
-        self._prepared = None
-        self._chunks = None
-        self._ahead = None
-        self._finish = None
-        self._speaking_reply = None
-        self._end_job(JobKind.SPEAK)
+        local = Speak(job=-1, reply=-1, text=text)
+        self._play_outputs(self._playback.handle(SentenceQueued(local)))

@@ -7,7 +7,7 @@ input's timeline are both an :class:`AudioSink`. Everything crossing them is 16 
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
@@ -25,6 +25,23 @@ class AudioSource(Protocol):
     def close(self) -> None:
         """Release the device or file; later reads return None. Closing twice is harmless."""
         ...
+
+
+@runtime_checkable
+class LiveSource(AudioSource, Protocol):
+    """A source that records in real time (a microphone): it can be asked without waiting, and
+    waited on together with other work (:func:`multiprocessing.connection.wait`)."""
+
+    def poll(self, n: int) -> np.ndarray | None:
+        """The next ``n`` samples if they have been recorded, else None; never waits."""
+        ...
+
+    def fileno(self) -> int:
+        """A descriptor that becomes readable when new audio arrives."""
+        ...
+
+    recorded_at: float
+    """When the first sample of the last frame read was recorded, on the monotonic clock."""
 
 
 class AudioSink(Protocol):

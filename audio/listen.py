@@ -47,6 +47,9 @@ class ListenOnlyChannel:
     def receive(self, timeout: float) -> Command | None:
         return self._commands.popleft() if self._commands else None
 
+    def fileno(self) -> int | None:
+        return None  # its commands are made as the reports come, never waited for
+
 
 def listen_to_recording(
     settings: Settings, path: str, on_record: Callable[[dict[str, Any]], None]

@@ -14,6 +14,11 @@ Timing decisions (see also :class:`Listener`):
   that much after its deadline, when no start from before it can still be reported.
 - Listening after a wake gives up on the segmenter's ``NOTHING_SAID`` and goes back to standby, not
   to a follow-up window: the user asked for attention and said nothing, so the conversation is over.
+- Every state but standby has a way out on the clock alone, so no lost input leaves Hearth deaf:
+  listening ends when no request can still be under way (the wait for speech, the longest
+  utterance and a margin); thinking after ``reply_wait_seconds`` with no reply begun, speaking
+  after as long with nothing of the reply said or made (:class:`Tick`'s ``saying``), both with an
+  apology (:class:`ReplyAbandoned`); a window held for an utterance once the longest one is over.
 """
 
 from __future__ import annotations
@@ -39,6 +44,10 @@ _FILLERS = frozenset({"please", "ok", "okay", "oh", "um", "uh", "no", "just", "n
 _STOP_MAX_WORDS = 8
 """A stop word is a short utterance on its own; anything longer is a request that mentions one."""
 _LEADING_PUNCTUATION = " \t\n,.;:!?-\u2013\u2014\u2026"
+SPEECH_MARGIN_SECONDS = 1.0
+"""Beyond the longest utterance (and the wait for it), before a listening state stops waiting for
+its transcript: more than the segmenter takes to confirm an end (a frame or two)."""
+APOLOGY = "Sorry, I got no answer."
 
 
 class State(StrEnum):
@@ -82,6 +91,8 @@ class ConversationEndReason(StrEnum):
     """The follow-up window passed with nothing said."""
     NOTHING_SAID = "nothing_said"
     """Woken, then nothing (or nothing Whisper could hear) was said."""
+    NO_REPLY = "no_reply"
+    """A request was taken and its reply never came, or stopped coming."""
 
 
 # Inputs: what the pipeline tells the listener. The segmenter's SpeechStarted and SpeechEnded are
@@ -129,6 +140,8 @@ class Tick:
     """Audio time passed with nothing else to report; lets a window close at its deadline."""
 
     t: float
+    saying: bool = False
+    """A reply's speech is playing or being made: the reply is going on."""
 
 
 ListenerInput = (
@@ -189,6 +202,14 @@ class ConversationEnded(ClockEvent):
 
 
 @dataclass(frozen=True)
+class ReplyAbandoned(ClockEvent):
+    """The reply never came, or stopped coming: drop what is left of it and say ``text``."""
+
+    event: ClassVar[str] = "reply_abandoned"
+    text: str
+
+
+@dataclass(frozen=True)
 class StopSpeaking(ClockEvent):
     """Barge-in: cut the reply short now."""
 
@@ -209,6 +230,7 @@ ListenerOutput = (
     | FollowUpOpened
     | FollowUpClosed
     | ConversationEnded
+    | ReplyAbandoned
     | StopSpeaking
     | StateChanged
 )
@@ -225,6 +247,8 @@ class Listener:
     - On :class:`WakeAccepted`, arm the segmenter (``reset(armed=True)``); its ``NOTHING_SAID`` is
       how listening gives up. Do not arm it in the follow-up window, which has its own deadline.
     - Ignore the microphone while :meth:`microphone_open` says so.
+    - Tick every frame, saying whether a reply's speech is playing or being made; on
+      :class:`ReplyAbandoned`, drop the rest of the reply and say its text.
 
     Wake words and transcripts are ignored while thinking; while speaking they count only with
     barge-in. A failed reply is still a reply: the pipeline speaks the error between
@@ -240,6 +264,14 @@ class Listener:
         self._wake_phrases = tuple(wake_phrases)
         self._hint_text = f"Say {wake_name(wake_phrases[0])} first"
         self._confirm_seconds = vad.start_speech_seconds
+        longest = vad.max_utterance_seconds + SPEECH_MARGIN_SECONDS
+        self._limits = {
+            State.LISTENING: vad.no_speech_timeout_seconds + longest,
+            State.THINKING: settings.reply_wait_seconds,
+            State.SPEAKING: settings.reply_wait_seconds,
+        }
+        """How long each waiting state lasts with nothing to show for it."""
+        self._hold_limit = longest
         # Barge-in must hear the wake or stop word over the reply, so it keeps the microphone open.
         self._mute = settings.auto_mute and not settings.barge_in
         self._handlers: dict[State, Callable[[ListenerInput], list[ListenerOutput]]] = {
@@ -254,6 +286,7 @@ class Listener:
         self._holding = False  # the window waits for an utterance that began before its deadline
         self._closed_until = 0.0  # auto-mute settle: the microphone stays closed until then
         self._last_hint: float | None = None
+        self._gives_up_at: float | None = None  # the waiting state's timed exit
 
     @property
     def state(self) -> State:
@@ -262,6 +295,10 @@ class Listener:
     def handle(self, event: ListenerInput) -> tuple[ListenerOutput, ...]:
         """Take one input; return what happened, in the order the pipeline should act on it."""
         outputs: list[ListenerOutput] = []
+        if self._gives_up_at is not None and event.t >= self._gives_up_at:
+            # Waited too long: the event finds the state already left, and is not acted on (a
+            # late utterance is not to earn a hint just after its wake word was accepted).
+            return tuple(self._give_up(event.t))
         # An event past the deadline finds the window already closed, ticked or not.
         if self._window_expired(event):
             outputs += self._end(event.t, ConversationEndReason.TIMEOUT)
@@ -270,6 +307,16 @@ class Listener:
         if self._window_expired(event):
             outputs += self._end(event.t, ConversationEndReason.TIMEOUT)
         return tuple(outputs)
+
+    def request_words(self, text: str) -> str:
+        """``text`` without a leading wake phrase: the words of the request."""
+        return self._strip(text)
+
+    def interrupts(self, text: str) -> bool:
+        """Whether ``text``, heard over a reply being spoken, stops it (a stop word, with
+        barge-in): the voice loop need not wait for the end of the utterance to know."""
+        barging = self._state is State.SPEAKING and self._settings.barge_in
+        return barging and self._is_stop(self._strip(text))
 
     def microphone_open(self, t: float) -> bool:
         """Whether audio at ``t`` is heard: with auto-mute, not while speaking nor settling."""
@@ -289,6 +336,7 @@ class Listener:
         match event:
             case WakeDetected(t=t):
                 # Said again: still listening, but the segmenter's wait starts afresh.
+                self._gives_up_at = t + self._limits[State.LISTENING]
                 return [WakeAccepted(t)]
             case SpeechEnded(t=t, reason=EndReason.NOTHING_SAID):
                 return self._end(t, ConversationEndReason.NOTHING_SAID)
@@ -307,6 +355,8 @@ class Listener:
     def _speaking(self, event: ListenerInput) -> list[ListenerOutput]:
         barge_in = self._settings.barge_in
         match event:
+            case Tick(t=t, saying=True):
+                self._gives_up_at = t + self._limits[State.SPEAKING]
             case ReplyFinished():
                 return self._open_window(event)
             case WakeDetected(t=t) if barge_in:
@@ -341,7 +391,10 @@ class Listener:
             return self._end(t, ConversationEndReason.STOP_WORD)
         if not text and _words(event.text):
             # Only the wake phrase: the wake word, said again or said to start a follow-up.
-            return self._wake_in_window(t) if via is Via.FOLLOW_UP else [WakeAccepted(t)]
+            if via is Via.FOLLOW_UP:
+                return self._wake_in_window(t)
+            self._gives_up_at = t + self._limits[State.LISTENING]
+            return [WakeAccepted(t)]
         if not text:
             if via is Via.WAKE:
                 return self._end(t, ConversationEndReason.NOTHING_SAID)
@@ -367,12 +420,21 @@ class Listener:
         return [opened, self._change(State.FOLLOW_UP, t)]
 
     def _window_expired(self, event: ListenerInput) -> bool:
-        if self._state is not State.FOLLOW_UP or self._holding:
+        if self._state is not State.FOLLOW_UP:
             return False
+        if self._holding:
+            # Held for an utterance that began in time: none lasts longer than this.
+            return event.t >= self._until + self._hold_limit
         if isinstance(event, SpeechStarted):
             # Judged by when the speech began, not by when the segmenter confirmed it.
             return event.start >= self._until
         return event.t >= self._until + self._confirm_seconds
+
+    def _give_up(self, t: float) -> list[ListenerOutput]:
+        """A waiting state's time is up: listening heard no request, or the reply never came."""
+        if self._state is State.LISTENING:
+            return self._end(t, ConversationEndReason.NOTHING_SAID)
+        return [ReplyAbandoned(t, APOLOGY), *self._end(t, ConversationEndReason.NO_REPLY)]
 
     def _end(self, t: float, reason: ConversationEndReason) -> list[ListenerOutput]:
         """Back to standby, closing the window first if the conversation was in one."""
@@ -408,6 +470,8 @@ class Listener:
         """The one place the state changes; the returned event is its record."""
         old, self._state = self._state, new
         self._holding = False  # a hold belongs to the window it was made in
+        limit = self._limits.get(new)
+        self._gives_up_at = None if limit is None else t + limit
         logger.info("listener %s -> %s at %.3f s", old, new, t)
         return StateChanged(t, old, new)
 

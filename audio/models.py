@@ -12,6 +12,8 @@ from config import Settings
 
 log = logging.getLogger(__name__)
 
+PIPER_SEED = 20261201
+
 
 @dataclass
 class VoiceModels:
@@ -25,7 +27,14 @@ class VoiceModels:
 
     @classmethod
     def load(cls, settings: Settings, voice: str | None = None) -> VoiceModels:
-        """Load all models now (a missing model fails here, at start-up, with what to install)."""
+        """Load all models now (a missing model fails here, at start-up, with what to install).
+
+        Piper's natural variation is seeded first, so a voice process says the same sentences
+        the same way every run: a recording heard in file mode gives the same output each time.
+        """
+        import onnxruntime  # Piper's runtime; seeded before any of its sessions is made
+
+        onnxruntime.set_seed(PIPER_SEED)
         wake = WakeWordDetector(settings.wake)
         vad = VoiceActivity()
         stt = speech_to_text(settings.stt)

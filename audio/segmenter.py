@@ -80,11 +80,14 @@ class SpeechStarted(ClockEvent):
 @dataclass(frozen=True)
 class SpeechPaused(ClockEvent):
     """Trailing silence began: ``start``..``end`` is the speech so far, worth transcribing now so
-    the transcript is ready if the silence turns out to be the end."""
+    the transcript is ready if the silence turns out to be the end (and can say how long a silence
+    ends it: :meth:`Segmenter.end_after`)."""
 
     event: ClassVar[str] = "speech_pause"
     start: float
     end: float
+    longest_pause: float = 0.0
+    """The longest silence within this utterance before this pause: the speaker's rhythm."""
 
 
 @dataclass(frozen=True)
@@ -147,6 +150,13 @@ class Segmenter:
         """Whether a wait for a request is running (it ends in an utterance or ``NOTHING_SAID``)."""
         return self._deadline is not None
 
+    def end_after(self, silence_seconds: float) -> None:
+        """End the utterance once the pause in progress has lasted ``silence_seconds`` (instead of
+        ``end_silence_seconds``), as judged from what was said before it; the next pause goes
+        back to the usual silence. Ignored unless paused."""
+        if self._phase is Phase.PAUSED:
+            self._end_silence_now = seconds_to_samples(silence_seconds)
+
     def reset(self, *, armed: bool = False) -> None:
         """Forget any utterance in progress and refill the countdowns from now.
 
@@ -160,6 +170,8 @@ class Segmenter:
         self._utterance_start = 0
         self._speech_end = 0  # where the trailing silence began
         self._silence = 0  # trailing silence samples so far
+        self._longest_pause = 0  # the longest silence the utterance went on after
+        self._end_silence_now = self._end_silence  # the silence that ends this pause
         self._wait_start = self._clock
         self._deadline = self._clock + self._no_speech_timeout if armed else None
 
@@ -217,17 +229,19 @@ class Segmenter:
             self.now,
             start=samples_to_seconds(self._utterance_start),
             end=samples_to_seconds(self._speech_end),
+            longest_pause=samples_to_seconds(self._longest_pause),
         )
 
     def _paused(self, frame: int, speech: bool | None) -> SegmenterEvent | None:
         if self._capped():
             return self._end(EndReason.CAP, self._utterance_start, self._clock)
         if speech:
+            self._longest_pause = max(self._longest_pause, self._silence)
             self._enter(Phase.SPEAKING)
             return SpeechResumed(self.now)
         if speech is False:
             self._silence += frame
-        if self._silence < self._end_silence:
+        if self._silence < self._end_silence_now:
             return None
         long_enough = self._speech_end - self._utterance_start >= self._min_utterance
         reason = EndReason.SILENCE if long_enough else EndReason.TOO_SHORT
@@ -247,7 +261,10 @@ class Segmenter:
         return event
 
     def _enter(self, phase: Phase) -> None:
-        """The one place the phase changes; a new wait for speech starts its run afresh."""
+        """The one place the phase changes; a new wait for speech starts its run afresh, and a
+        pause's judged end belongs to that pause."""
         if phase is Phase.WAITING:
             self._run_start, self._run = None, 0
+            self._longest_pause = 0
+        self._end_silence_now = self._end_silence
         self._phase = phase

@@ -68,6 +68,10 @@ class PipeChannel:
             os._exit(0)
         return None
 
+    def fileno(self) -> int | None:
+        """The pipe: the voice loop waits on it with the microphone, so a command wakes it."""
+        return self._connection.fileno()
+
 
 class ReportingSink:
     """File mode's speaker: each sound goes to the supervisor, which owns the output timeline.

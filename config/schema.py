@@ -205,10 +205,26 @@ class VadSettings(Section):
     threshold: Probability = 0.5
     start_speech_seconds: PositiveSeconds = 0.2
     end_silence_seconds: PositiveSeconds = 0.7
+    """Trailing silence that ends an utterance, unless its words say sooner or later (below)."""
+    complete_silence_seconds: PositiveSeconds = 0.3
+    """Trailing silence that ends a request whose words before the pause are complete (a
+    question, an imperative, a full statement), judged from the transcript made at the pause;
+    a speaker who already paused longer within the request is given that pause again."""
+    trailing_silence_seconds: PositiveSeconds = 2.5
+    """Trailing silence that ends a request whose words trail off ("and", "what about", "remind
+    me to", mid-number, "um"): the speaker is looking for the next word."""
     min_utterance_seconds: PositiveSeconds = 0.3
     max_utterance_seconds: PositiveSeconds = 15.0
     no_speech_timeout_seconds: PositiveSeconds = 6.0
     """How long listening waits for a request to begin before giving up."""
+
+    @model_validator(mode="after")
+    def _silences_in_order(self) -> VadSettings:
+        if not self.complete_silence_seconds <= self.end_silence_seconds:
+            raise ValueError("complete_silence_seconds must not exceed end_silence_seconds")
+        if not self.end_silence_seconds <= self.trailing_silence_seconds:
+            raise ValueError("trailing_silence_seconds must not be less than end_silence_seconds")
+        return self
 
 
 class ListenerSettings(Section):
@@ -224,6 +240,11 @@ class ListenerSettings(Section):
     barge_in: bool = False
     """Let the wake word or a stop word interrupt Hearth while it speaks (needs no echo)."""
     stop_words: tuple[str, ...] = ("stop", "never mind", "be quiet", "that's all", "thank you")
+    reply_wait_seconds: PositiveSeconds = 60.0
+    """Longest wait, on the audio clock, for a reply to begin after a request, or to go on while
+    nothing of it is playing or being made; then Hearth says it got no answer and listens for the
+    wake word again. A backstop behind the brain's own deadlines (``ollama.*_timeout_seconds``),
+    so keep it above them: a reply that never comes must not leave Hearth deaf."""
 
 
 class RemoteSpeechSettings(Section):
@@ -297,6 +318,10 @@ class AudioSettings(Section):
     """A sounddevice name or index; empty means the system default."""
     output_device: str | int | None = None
     earcons: bool = True
+    echo_cancellation: bool = True
+    """With ``listener.barge_in``, take Hearth's own voice out of the microphone (WebRTC's echo
+    canceller, with what the speaker plays as its reference), so its echo neither wakes nor
+    stops it. Off only for a headset or a speaker the microphone cannot hear."""
 
 
 class ConversationSettings(Section):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import threading
+from multiprocessing import connection
 from pathlib import Path
 
 import numpy as np
@@ -20,6 +21,7 @@ from audio.devices import (
 from audio.files import TimelineSink, WavSource
 from audio.format import SAMPLE_RATE
 from audio.io import AudioSink, AudioSource
+from audio.wakeup import Wakeup
 from audio.wav import WavError, read_wav, write_wav
 from tests.audio.pulse import ROOM, SPEAKER, PulseServer
 from tests.speech import speech
@@ -242,6 +244,35 @@ def test_stop_cuts_playback_short(pulse: PulseServer) -> None:
         speaker.close()
         heard = recording.stop()
     assert 0.2 < loud_seconds(heard) < 2.0
+
+
+def test_the_microphone_can_be_asked_without_waiting_and_waited_on_with_other_work(
+    pulse: PulseServer,
+) -> None:
+    """What the voice loop relies on to wake for a frame or a command, whichever comes first."""
+    pulse.set_default_sink(ROOM)
+    microphone = MicrophoneSource()
+    other = Wakeup()  # another source of work the loop waits on (a command, a worker)
+    try:
+        frames = 0
+        while microphone.poll(512) is not None:  # what was recorded so far, without waiting
+            frames += 1
+        assert microphone.poll(512) is None
+        # Nothing recorded since: a wait on both ends when the other work is signalled ...
+        threading.Timer(0.01, other.signal).start()
+        ready = connection.wait([microphone, other], timeout=10)
+        assert other in ready
+        other.clear()
+        # ... and, with no other work, once the microphone has recorded more.
+        ready = connection.wait([microphone, other], timeout=10)
+        assert ready == [microphone]
+        heard = [microphone.poll(512) for _ in range(4)]
+        assert heard[0] is not None and len(heard[0]) == 512
+        assert any(frame is None for frame in heard)  # a block holds a few frames, then none
+    finally:
+        microphone.close()
+        other.close()
+    assert microphone.poll(512) is None  # closed
 
 
 def test_a_vanished_microphone_is_an_error_and_a_new_one_works(pulse: PulseServer) -> None:

@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from audio.listener import (
+    APOLOGY,
+    SPEECH_MARGIN_SECONDS,
     ConversationEnded,
     ConversationEndReason,
     FollowUpClosed,
@@ -21,6 +23,7 @@ from audio.listener import (
     Listener,
     ListenerInput,
     ListenerOutput,
+    ReplyAbandoned,
     ReplyFinished,
     ReplyStarted,
     State,
@@ -418,7 +421,8 @@ def test_listening_ignores_speech_events_other_than_its_verdict():
     listener.handle(WakeDetected(1.0))
     assert listener.handle(SpeechStarted(1.5, start=1.3)) == ()
     assert listener.handle(SpeechEnded(2.0, EndReason.TOO_SHORT, 1.3, 1.5)) == ()
-    assert listener.handle(Tick(100.0)) == ()
+    # Well within listening's own timed exit (see test_every_waiting_state_gives_up_on_the_clock).
+    assert listener.handle(Tick(20.0)) == ()
     assert listener.state is State.LISTENING
 
 
@@ -459,7 +463,8 @@ def test_thinking_ignores_the_wake_word_and_speech():
     listener = make()
     listener.handle(WakeDetected(1.0))
     listener.handle(heard(3.0, "What time is it?"))
-    for event in (WakeDetected(3.5), heard(4.0, "Stop."), SpeechStarted(4.2, 4.0), Tick(90.0)):
+    # (Tick short of reply_wait_seconds: see test_every_waiting_state_gives_up_on_the_clock.)
+    for event in (WakeDetected(3.5), heard(4.0, "Stop."), SpeechStarted(4.2, 4.0), Tick(50.0)):
         assert listener.handle(event) == ()
     assert listener.state is State.THINKING
 
@@ -575,6 +580,80 @@ def test_every_state_has_a_way_out(state, way_out, to):
     assert listener.state is to
 
 
+@pytest.mark.parametrize("state", list(State))
+def test_every_state_has_a_way_out_on_the_clock_alone(state):
+    """Whatever input is lost (a transcript, a reply, its end), time alone leads back to standby."""
+    listener = reach(state)
+    listener.handle(Tick(1000.0))
+    assert listener.state is State.STANDBY
+
+
+LONGEST = VAD.max_utterance_seconds + SPEECH_MARGIN_SECONDS
+WAIT = ListenerSettings().reply_wait_seconds
+
+
+def abandoned(t: float, old: State) -> tuple[ListenerOutput, ...]:
+    return (
+        ReplyAbandoned(t, APOLOGY),
+        ConversationEnded(t, ConversationEndReason.NO_REPLY),
+        StateChanged(t, old, State.STANDBY),
+    )
+
+
+def test_a_reply_that_never_begins_is_given_up_with_an_apology_after_the_reply_wait():
+    listener = reach(State.THINKING)  # the request was taken at 3.0
+    assert listener.handle(Tick(3.0 + WAIT - FRAME)) == ()
+    assert listener.handle(Tick(3.0 + WAIT)) == abandoned(3.0 + WAIT, State.THINKING)
+    # The reply, should it come after all, finds Hearth listening for the wake word again.
+    assert listener.handle(ReplyStarted(3.0 + WAIT + 1)) == ()
+    assert listener.handle(WakeDetected(3.0 + WAIT + 2))[0] == WakeAccepted(3.0 + WAIT + 2)
+
+
+def test_the_reply_wait_is_a_setting():
+    listener = make(reply_wait_seconds=5.0)
+    listener.handle(WakeDetected(1.0))
+    listener.handle(heard(3.0, "What time is it?"))
+    assert listener.handle(Tick(8.0)) == abandoned(8.0, State.THINKING)
+
+
+def test_a_reply_is_given_up_only_once_nothing_of_it_has_been_said_or_made_for_the_wait():
+    listener = reach(State.SPEAKING)  # the reply began at 4.0
+    # A long reply, said and made for a minute and a half: it is going on.
+    for t in range(5, 95):
+        assert listener.handle(Tick(float(t), saying=True)) == ()
+    # Then it stops coming (the brain's next sentence never arrives).
+    assert listener.handle(Tick(94.0 + WAIT - FRAME)) == ()
+    assert listener.handle(Tick(94.0 + WAIT)) == abandoned(94.0 + WAIT, State.SPEAKING)
+
+
+def test_listening_gives_up_once_no_request_can_still_be_under_way():
+    listener = make()
+    listener.handle(WakeDetected(1.0))
+    deadline = 1.0 + VAD.no_speech_timeout_seconds + LONGEST
+    assert listener.handle(Tick(deadline - FRAME)) == ()
+    assert listener.handle(Tick(deadline)) == (
+        ConversationEnded(deadline, ConversationEndReason.NOTHING_SAID),
+        StateChanged(deadline, State.LISTENING, State.STANDBY),
+    )
+
+
+def test_the_wake_word_said_again_restarts_listening_s_timed_exit():
+    listener = make()
+    listener.handle(WakeDetected(1.0))
+    listener.handle(WakeDetected(10.0))
+    deadline = 10.0 + VAD.no_speech_timeout_seconds + LONGEST
+    assert listener.handle(Tick(deadline - FRAME)) == ()
+    assert listener.handle(Tick(deadline))[0].event == "conversation_end"
+
+
+def test_a_window_held_for_an_utterance_closes_once_the_longest_one_would_be_over():
+    listener = make()
+    until = in_follow_up(listener, finished=6.0).until
+    listener.handle(SpeechStarted(until + 0.1, start=until - 0.1))  # began just in time
+    assert listener.handle(Tick(until + LONGEST - FRAME)) == ()  # held: its end is owed
+    assert listener.handle(Tick(until + LONGEST)) == closed_by_timeout(until + LONGEST)
+
+
 def test_output_events_serialise_as_event_stream_lines():
     heard_event = UtteranceHeard(3.6, "What time is it?", Via.WAKE, start=1.7, end=2.8)
     record = {
@@ -598,6 +677,7 @@ def test_output_events_serialise_as_event_stream_lines():
         FollowUpOpened,
         FollowUpClosed,
         ConversationEnded,
+        ReplyAbandoned,
         StopSpeaking,
         StateChanged,
     )
@@ -641,10 +721,7 @@ class ListenerMachine(RuleBasedStateMachine):
     - state changes are reported as a chain that ends in :attr:`Listener.state`; a window close
       comes with every exit from FOLLOW_UP, a conversation end with every return to STANDBY;
     - no trap: from every reachable state the inputs the pipeline owes (:func:`owed`) bring the
-      listener back to STANDBY. Only LISTENING, THINKING, SPEAKING and a window held for speech
-      wait on such an input; STANDBY and an idle window need nothing but the clock, so a far tick
-      alone leaves any state but those unchanged or in STANDBY, and an expired window that a far
-      tick leaves open is held by speech, which a blip's end releases.
+      listener back to STANDBY, and so does a far tick alone (every state has a timed exit).
     """
 
     @initialize(barge_in=st.booleans(), auto_mute=st.booleans(), hint=st.sampled_from([0, 60]))
@@ -698,15 +775,21 @@ class ListenerMachine(RuleBasedStateMachine):
     def reply_finished(self, gap: float, question: bool) -> None:
         self.feed(gap, lambda t: ReplyFinished(t, asks_question=question))
 
-    @rule(gap=GAPS)
-    def tick(self, gap: float) -> None:
-        self.feed(gap, Tick)
+    @rule(gap=GAPS, saying=st.booleans())
+    def tick(self, gap: float, saying: bool) -> None:
+        self.feed(gap, lambda t: Tick(t, saying=saying))
 
     @invariant()
     def no_trap(self) -> None:
         drained = copy.deepcopy(self.listener)
         for event in owed(self.t):
             drained.handle(event)
+        assert drained.state is State.STANDBY
+
+    @invariant()
+    def the_clock_alone_leads_back_to_standby(self) -> None:
+        drained = copy.deepcopy(self.listener)
+        drained.handle(Tick(self.t + 1000))
         assert drained.state is State.STANDBY
 
     @invariant()

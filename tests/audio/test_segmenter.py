@@ -75,10 +75,37 @@ def test_a_pause_offers_the_speech_so_far_and_a_resume_withdraws_it():
         SpeechStarted(0.2, start=0.0),
         SpeechPaused(0.55, start=0.0, end=0.5),
         SpeechResumed(0.7),
-        SpeechPaused(0.9, start=0.0, end=0.85),
+        SpeechPaused(0.9, start=0.0, end=0.85, longest_pause=0.15),  # the pause before it
         SpeechEnded(1.35, EndReason.SILENCE, start=0.0, end=0.85),
     ]
     assert events[-1].is_utterance
+    assert segmenter.phase is Phase.WAITING
+
+
+def test_a_pause_judged_to_end_the_turn_sooner_or_later_ends_it_then():
+    shorter, longer = Segmenter(SETTINGS), Segmenter(SETTINGS)
+    for segmenter, seconds in ((shorter, 0.15), (longer, 0.8)):
+        assert (
+            feed(segmenter, frames(SPEECH, 1.0) + frames(QUIET, 0.05))[-1].event == "speech_pause"
+        )
+        segmenter.end_after(seconds)
+    assert feed(shorter, frames(QUIET, 0.1)) == [
+        SpeechEnded(1.15, EndReason.SILENCE, start=0.0, end=1.0)
+    ]
+    assert feed(longer, frames(QUIET, 0.7)) == []  # past end_silence_seconds: still waiting
+    assert feed(longer, frames(QUIET, 0.05)) == [
+        SpeechEnded(1.8, EndReason.SILENCE, start=0.0, end=1.0)
+    ]
+
+
+def test_a_judged_end_holds_for_its_own_pause_only():
+    segmenter = Segmenter(SETTINGS)
+    feed(segmenter, frames(SPEECH, 1.0) + frames(QUIET, 0.05))
+    segmenter.end_after(5.0)
+    events = feed(segmenter, frames(SPEECH, 0.2) + frames(QUIET, 0.5))
+    assert [event.event for event in events] == ["speech_resume", "speech_pause", "speech_end"]
+    assert events[-1].t == pytest.approx(1.25 + SETTINGS.end_silence_seconds, abs=0.001)
+    segmenter.end_after(0.01)  # not paused: nothing to end
     assert segmenter.phase is Phase.WAITING
 
 

@@ -1,0 +1,127 @@
+"""When a pause ends the turn: judged from what was said so far, as a pure function of the words.
+
+At a speaker's first pause the voice loop already transcribes the speech so far (the speculative
+transcription), so by the time a fixed silence would end the turn its words are known. They say
+how long to wait: a complete request (a question, an imperative, a full statement) ends after a
+short silence; one that trails off ("and ...", "what about ...", "remind me to", mid-number, a
+filler) waits longer than a fixed silence would, since the speaker is looking for the next word;
+anything else waits as long as before. A speaker who has already paused within this request
+(someone reading out a list, or thinking between sentences) gets at least that pause again, up to
+the usual silence, so their own rhythm is not taken for the end.
+
+English only, like the speech-to-text model Hearth ships. The last word is the strongest sign: a
+request cut off after "the" is trailing whatever mark Whisper put after it. Whisper's punctuation
+is its reading of the intonation, used where the words alone are ambiguous ("turn the lights on"
+and "turn on ... the lights"); it is often left out (see :data:`MIN_UNMARKED_WORDS`), so a request
+of a few whole words is complete without it. Speakers hesitate after function words, before the
+word they look for, which is where the words alone tell a pause from an end.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+from config import VadSettings
+
+PAUSE_MARGIN_SECONDS = 0.15
+"""Beyond the longest pause a speaker already made within the request, before a complete one
+ends: their rhythm, plus the segmenter's frame and a little."""
+MIN_COMPLETE_WORDS = 2
+"""A request of fewer words is never judged complete on its own ("Go!", "Um.", a name): too
+little to tell a request from the start of one."""
+MIN_UNMARKED_WORDS = 3
+"""Words a request needs to be complete without a mark of its end: Whisper leaves punctuation out
+when its prompt has none (the hot words), so a whole sentence often comes back bare."""
+
+_WORD = re.compile(r"[a-z0-9]+(?:['\u2019][a-z]+)*")
+_TRAILING_MARKS = (",", ";", ":", "-", "\u2013", "\u2014", "...", "\u2026")
+"""Marks Whisper writes where speech broke off."""
+_COMPLETE_MARKS = (".", "?", "!")
+
+_CONJUNCTIONS = "and or but nor because if unless whether than although though while".split()
+_ARTICLES = "a an the my your his her its our their some any every each another".split()
+_PREPOSITIONS = (
+    "to of for with about in at from by into onto as after before until till via without "
+    "within between under near towards toward per during"
+).split()
+_AUXILIARIES = (
+    "is are was were be been being am will would shall should can could may might must do does "
+    "did have has had isn't aren't wasn't don't doesn't didn't won't can't i'm it's that's "
+    "there's what's who's where's i'd i'll i've you're we're they're let's"
+).split()
+_FILLERS = "um uh er erm hmm mm ah eh".split()
+TRAILING_WORDS = frozenset(_CONJUNCTIONS + _ARTICLES + _PREPOSITIONS + _AUXILIARIES + _FILLERS)
+"""A request whose last word is one of these is unfinished, whatever mark Whisper put after it
+(it writes "What's the weather like in?" for a speaker who stopped after "in")."""
+SOFT_TRAILING_WORDS = frozenset(
+    "on off up down out over back away around through too like so well that this there".split()
+)
+"""Words that end many a request ("Turn the lights on.") as often as they begin the rest ("turn
+on ... the lights", "remind me too" for "remind me to"): unfinished unless Whisper heard the
+intonation of an end (a full stop, a question or exclamation mark)."""
+OPEN_NUMBERS = frozenset(
+    "zero oh two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty "
+    "ninety hundred thousand million billion point".split()
+)
+"""Number words that may go on ("twenty ... five", "four five ... six seven", "three point ...").
+"One" is left out: it ends many a request as a pronoun ("another one", "the new one")."""
+TRAILING_ENDINGS = frozenset(
+    "remind me|tell me|show me|give me|let me|ask me|can you|could you|would you|will you|"
+    "do you|i want|i need|i think|i mean|how about|what about|what if".split("|")
+)
+"""Word pairs that end no request: the speaker has more to say."""
+
+
+class TurnShape(StrEnum):
+    """What the words so far say about the end of the turn."""
+
+    COMPLETE = "complete"
+    """A whole request: a short silence ends it."""
+    TRAILING = "trailing"
+    """The words stop mid-way: wait longer than usual for the rest."""
+    UNSURE = "unsure"
+    """Neither (or nothing heard): the usual silence."""
+
+
+@dataclass(frozen=True)
+class TurnJudgement:
+    """The shape of the words at a pause and the silence that ends the turn there."""
+
+    shape: TurnShape
+    end_silence_seconds: float
+
+
+def turn_shape(transcript: str) -> TurnShape:
+    """How ``transcript`` (the words said before a pause) ends: complete, trailing or unsure."""
+    text = transcript.strip()
+    said = _WORD.findall(text.lower().replace("\u2019", "'"))
+    if not said:
+        return TurnShape.UNSURE
+    ended = text.endswith(_COMPLETE_MARKS) and not text.endswith(("...", "\u2026"))
+    last = said[-1]
+    if text.endswith(_TRAILING_MARKS) or last in TRAILING_WORDS:
+        return TurnShape.TRAILING
+    if " ".join(said[-2:]) in TRAILING_ENDINGS:
+        return TurnShape.TRAILING
+    if last in SOFT_TRAILING_WORDS and not ended:
+        return TurnShape.TRAILING
+    if (last.isdigit() or last in OPEN_NUMBERS) and not text.endswith("?"):
+        return TurnShape.TRAILING  # mid-number, unless asked as a question ("what's 5 times 7?")
+    if len(said) >= (MIN_COMPLETE_WORDS if ended else MIN_UNMARKED_WORDS):
+        return TurnShape.COMPLETE
+    return TurnShape.UNSURE
+
+
+def judge_pause(transcript: str, longest_pause_seconds: float, vad: VadSettings) -> TurnJudgement:
+    """The silence that ends a turn whose words before this pause are ``transcript``, for a
+    speaker whose longest pause earlier in the same request was ``longest_pause_seconds``."""
+    shape = turn_shape(transcript)
+    if shape is TurnShape.TRAILING:
+        return TurnJudgement(shape, vad.trailing_silence_seconds)
+    if shape is TurnShape.UNSURE:
+        return TurnJudgement(shape, vad.end_silence_seconds)
+    own_rhythm = min(longest_pause_seconds + PAUSE_MARGIN_SECONDS, vad.end_silence_seconds)
+    return TurnJudgement(shape, max(vad.complete_silence_seconds, own_rhythm))

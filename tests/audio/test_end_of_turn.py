@@ -1,0 +1,135 @@
+"""The end of a turn judged from its words at a pause: a pure function of a transcript, a pause."""
+
+from __future__ import annotations
+
+import pytest
+
+from audio.end_of_turn import (
+    PAUSE_MARGIN_SECONDS,
+    TurnJudgement,
+    TurnShape,
+    judge_pause,
+    turn_shape,
+)
+from config.schema import VadSettings
+
+VAD = VadSettings()
+
+COMPLETE = [
+    "What is the capital of Kenya?",
+    "How far away is the moon?",
+    "Remind me to call the plumber.",
+    "Turn off the lights in the kitchen.",
+    "Turn the lights on.",  # a particle that ends a command, with the intonation of an end
+    "My favourite editor is Vim.",
+    "What's five times seven?",  # a number, asked
+    "Give me another one.",  # "one" as a pronoun
+    "Tell me a joke!",
+    "Do you hear?",
+    "Hey Jarvis, what time is it?",
+    # Whisper, prompted with hot words, often leaves the punctuation out:
+    "The child almost hurt the small dog",
+    "Turn off the lights",
+    "Tell me the joke",
+]
+TRAILING = [
+    # As tiny.en writes a speaker who stopped mid-request (Piper saying the unfinished words):
+    "What's the weather like in?",
+    "Remind me too",
+    "Set a timer for 20",
+    "Turn off the lights in the...",
+    "Add eggs, milk in",
+    "My sister's name is",
+    "Can you tell me?",
+    "Call my",
+    "um",
+    "The code is 4-5",
+    "What about?",
+    "and what about",
+    "I think that",
+    "Send a message to Priya saying that",
+    "So I was wondering if...",
+    "Set an alarm for seven",
+    "Place some music by",
+    "My favorite editor is",
+    # And in other words:
+    "Turn the lights on",  # no end heard: "on ... the porch"
+    "I want to",
+    "Remind me to buy milk and",
+    "It costs three point",
+    "Uh, what about",
+    "the number is twenty",
+    "Remind me",
+]
+UNSURE = [
+    "",
+    "   ",
+    "Go!",  # one word: a request or the start of one
+    "Stop.",
+    "Emacs.",
+    "Emacs",
+    "Vim please",  # two bare words: a request or the start of one
+]
+
+
+@pytest.mark.parametrize("text", COMPLETE)
+def test_a_whole_question_imperative_or_statement_is_complete(text):
+    assert turn_shape(text) is TurnShape.COMPLETE
+
+
+@pytest.mark.parametrize("text", TRAILING)
+def test_words_that_stop_mid_way_are_trailing_whatever_mark_whisper_put_after_them(text):
+    assert turn_shape(text) is TurnShape.TRAILING
+
+
+@pytest.mark.parametrize("text", UNSURE)
+def test_too_little_or_no_end_heard_is_unsure(text):
+    assert turn_shape(text) is TurnShape.UNSURE
+
+
+def test_case_and_curly_apostrophes_do_not_matter():
+    assert turn_shape("WHAT\u2019S THE WEATHER LIKE IN") is TurnShape.TRAILING
+    assert turn_shape("what is the capital of kenya?") is TurnShape.COMPLETE
+
+
+def test_a_complete_request_ends_after_the_short_silence_a_trailing_one_after_the_long_one():
+    assert judge_pause("What is the capital of Kenya?", 0.0, VAD) == TurnJudgement(
+        TurnShape.COMPLETE, VAD.complete_silence_seconds
+    )
+    assert judge_pause("Remind me to", 0.0, VAD) == TurnJudgement(
+        TurnShape.TRAILING, VAD.trailing_silence_seconds
+    )
+    assert judge_pause("Stop.", 0.0, VAD) == TurnJudgement(
+        TurnShape.UNSURE, VAD.end_silence_seconds
+    )
+    assert VAD.complete_silence_seconds < VAD.end_silence_seconds < VAD.trailing_silence_seconds
+
+
+def test_a_speaker_who_paused_before_within_the_request_is_given_that_pause_again():
+    """Someone reading out sentences with half-second pauses is not cut after the second."""
+    judged = judge_pause("Do you hear?", 0.48, VAD)
+    assert judged.shape is TurnShape.COMPLETE
+    assert judged.end_silence_seconds == pytest.approx(0.48 + PAUSE_MARGIN_SECONDS)
+    # ... up to the usual silence, never beyond it; and a short earlier pause changes nothing.
+    assert judge_pause("Do you hear?", 2.0, VAD).end_silence_seconds == VAD.end_silence_seconds
+    assert (
+        judge_pause("Do you hear?", 0.05, VAD).end_silence_seconds == VAD.complete_silence_seconds
+    )
+    # The rhythm does not shorten an unsure or trailing pause.
+    assert judge_pause("Stop.", 2.0, VAD).end_silence_seconds == VAD.end_silence_seconds
+    assert judge_pause("and", 0.1, VAD).end_silence_seconds == VAD.trailing_silence_seconds
+
+
+def test_the_silences_are_settings():
+    vad = VadSettings(
+        complete_silence_seconds=0.2, end_silence_seconds=0.6, trailing_silence_seconds=3.0
+    )
+    assert judge_pause("Turn off the lights.", 0.0, vad).end_silence_seconds == 0.2
+    assert judge_pause("Turn off the", 0.0, vad).end_silence_seconds == 3.0
+
+
+def test_the_silences_must_be_in_order():
+    with pytest.raises(ValueError, match="complete_silence_seconds"):
+        VadSettings(complete_silence_seconds=0.9, end_silence_seconds=0.7)
+    with pytest.raises(ValueError, match="trailing_silence_seconds"):
+        VadSettings(trailing_silence_seconds=0.5, end_silence_seconds=0.7)
