@@ -67,12 +67,13 @@ class VoiceHealth:
                 return f"{job.kind} ran past its {deadline:.3g} s deadline"
         silent = now - self.last_beat_at
         # A job announced in the last heartbeat may keep the loop busy up to its deadline.
-        if silent > limits.heartbeat_timeout_seconds and not (beat and beat.jobs):
+        blocked = bool(beat) and any(job.kind.blocks_the_loop for job in beat.jobs)
+        if silent > limits.heartbeat_timeout_seconds and not blocked:
             return f"no heartbeat for {silent:.1f} s"
         if beat is None:
             return None
         stalled = now - self.frames_changed_at
-        frames_expected = self.live and not beat.waiting and not beat.jobs
+        frames_expected = self.live and not beat.waiting and not blocked
         if frames_expected and stalled > limits.frames_stall_seconds:
             return f"no audio frames for {stalled:.1f} s"
         return None

@@ -226,6 +226,8 @@ class VoiceEngine:
         self._speech = SpeechWorker(models.tts, self._failpoints, self._wakeup)
         mouth.wake_when_done(self._wakeup.signal)
         self._first_pieces: dict[int, int] = {}
+        self._speech_deadlines: dict[int, tuple[float | None, int]] = {}
+        """Per synthesis token: the deadline of each of its pieces, and the sentence's job."""
         """Requests (by token) whose first piece is still to come, and their jobs (for tracing)."""
         self._announcing = False
         """Speech outside a conversation (a hint, speech re-sent after a restart) is playing."""
@@ -436,7 +438,8 @@ class VoiceEngine:
         ):
             return
         self._last_heartbeat = now
-        jobs = tuple(self._jobs.values())
+        speaking = self._speaking_job()
+        jobs = (*self._jobs.values(), speaking) if speaking else tuple(self._jobs.values())
         self._send(Heartbeat(self._frames, self.t, self._listener.state, jobs, waiting))
 
     def _send(self, report: Report) -> None:
@@ -529,15 +532,26 @@ class VoiceEngine:
             self._await_speech()
 
     def _synthesize(self, request: Synthesize) -> None:
-        """Hand a sentence to the speech worker. The synthesis is a ``speak`` job with a deadline
-        scaled to the sentence once the voice's pace is known: the loop beats on meanwhile, so
-        only the job's own deadline can tell a hung Piper from a long sentence."""
+        """Hand a sentence to the speech worker. While Piper makes a piece of it, that is a
+        ``speak`` job with a deadline scaled to the sentence once the voice's pace is known (see
+        ``_speaking_job``): the loop beats on meanwhile, so only the job's own deadline can tell
+        a hung Piper from a long sentence."""
         job = request.job
         self._trace("synthesis_start", job=job.job)
         self._first_pieces[request.token] = job.job
         deadline = self._pace.deadline(request.params.voice, len(speakable(job.text)))
-        self._begin_job(JobKind.SPEAK, deadline, job.job)
+        self._speech_deadlines[request.token] = (deadline, job.job)
         self._speech.submit(request)
+
+    def _speaking_job(self) -> Job | None:
+        """The piece the speech worker is making, as a job: its clock starts when Piper starts on
+        the piece, not when the sentence was queued behind the one before (under load, a short
+        sentence waiting its turn would otherwise run past its deadline without Piper hanging)."""
+        making = self._speech.making()
+        if making is None or making.token not in self._speech_deadlines:
+            return None
+        deadline, speak_job = self._speech_deadlines[making.token]
+        return Job(JobKind.SPEAK, making.since, deadline, speak_job)
 
     def _await_speech(self) -> None:
         """File mode: the audio clock waits for the speech being made, so a recording runs the same
@@ -556,7 +570,7 @@ class VoiceEngine:
                     self._trace("audio_ready", job=job)
             else:
                 self._first_pieces.pop(result.token, None)
-                self._end_job(JobKind.SPEAK)
+                self._speech_deadlines.pop(result.token, None)
             self._play_outputs(self._playback.handle(result))
 
     def _end_announcement(self) -> None:

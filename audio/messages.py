@@ -66,16 +66,23 @@ class Ready:
 
 
 class JobKind(StrEnum):
-    """What blocks the voice loop."""
+    """Long work the voice process does, each held to a deadline of its own."""
 
     TRANSCRIBE = "transcribe"
+    """On the loop's thread: it blocks the loop, so heartbeats and frames pause meanwhile."""
     SPEAK = "speak"
-    """A synthesis (Piper making the next piece of a sentence)."""
+    """A synthesis (Piper making the next piece of a sentence) on the speech worker's thread:
+    the loop beats and hears on meanwhile."""
+
+    @property
+    def blocks_the_loop(self) -> bool:
+        """Whether heartbeats and frames may stand still while it runs."""
+        return self is JobKind.TRANSCRIBE
 
 
 @dataclass(frozen=True)
 class Job:
-    """Work that blocks the voice loop: heartbeats pause meanwhile."""
+    """Long work in progress (see :class:`JobKind`), announced in the heartbeats."""
 
     kind: JobKind
     started: float

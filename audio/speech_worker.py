@@ -33,6 +33,14 @@ class Made:
     """Wall time the piece took to make (0 for a sentence's end)."""
 
 
+@dataclass(frozen=True)
+class Making:
+    """The piece the worker is making now: whose it is, and since when (monotonic)."""
+
+    token: int
+    since: float
+
+
 class WorkerCrashed(RuntimeError):
     """The worker met an error it cannot speak around; the loop re-raises it, ending the process."""
 
@@ -47,6 +55,7 @@ class SpeechWorker:
         self._requests: queue.SimpleQueue[Synthesize | None] = queue.SimpleQueue()
         self._results: queue.SimpleQueue[Made | BaseException] = queue.SimpleQueue()
         self._cancelled: set[int] = set()
+        self._making: Making | None = None
         self._lock = threading.Lock()
         self._thread = threading.Thread(target=self._run, name="hearth-tts", daemon=True)
         self._thread.start()
@@ -59,6 +68,12 @@ class SpeechWorker:
         """Stop making ``token`` after its current piece (its end is still posted)."""
         with self._lock:
             self._cancelled.add(token)
+
+    def making(self) -> Making | None:
+        """The piece being made right now, if any: a synthesis's deadline runs only while Piper
+        works on it, not while the request waits behind the sentence before it."""
+        with self._lock:
+            return self._making
 
     def take(self, timeout: float | None = 0.0) -> list[Made]:
         """What was made since the last call, waiting up to ``timeout`` seconds for the first
@@ -103,9 +118,10 @@ class SpeechWorker:
                 request.job.text, request.params, starts_reply=request.starts_reply
             )
             while not self._is_cancelled(request.token):
-                began = time.monotonic()
+                began = self._begin_piece(request.token)
                 self._failpoints.hang_if(Failpoint.SYNTHESIS_HANG)
                 chunk = next(chunks, None)
+                self._end_piece()
                 if chunk is None:
                     break
                 seconds = time.monotonic() - began
@@ -114,8 +130,19 @@ class SpeechWorker:
             log.error("cannot say %r: %s", request.job.text, error)
             failure = str(error) or type(error).__name__
         with self._lock:
+            self._making = None
             self._cancelled.discard(request.token)
         self._post(Made(SentenceMade(request.token, failure), voice))
+
+    def _begin_piece(self, token: int) -> float:
+        began = time.monotonic()
+        with self._lock:
+            self._making = Making(token, began)
+        return began
+
+    def _end_piece(self) -> None:
+        with self._lock:
+            self._making = None
 
     def _is_cancelled(self, token: int) -> bool:
         with self._lock:
