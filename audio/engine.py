@@ -206,7 +206,7 @@ class VoiceEngine:
             # A resumed input: the segmenter's clock starts where the audio clock stands.
             self._segmenter.process(samples_to_seconds(start_sample), None)
         self._listener = Listener(settings.listener, settings.vad, models.wake.phrases)
-        self._verifier = WakeVerifier(settings.wake, models.stt)
+        self._verifier = WakeVerifier(settings.wake, models.local_stt)
         self._pre_roll = seconds_to_samples(settings.wake.pre_roll_seconds)
         self._reply_wait = settings.listener.reply_wait_seconds
         # Barge-in keeps the microphone open while Hearth speaks: its own voice comes back.
@@ -480,6 +480,11 @@ class VoiceEngine:
     def _speak_step(self) -> None:
         """Take what the speech worker made, and give the mouth its next piece once it is free."""
         self._take_made(self._speech.take())
+        if not self._mouth.live:
+            # Here, at the top of a step, never from inside the handling of what was made: a
+            # nested wait would leave the results already taken (a sentence's end behind its
+            # piece) unhandled while it waited for them, forever.
+            self._await_speech()
         if self._mouth.busy(self._clock):
             return
         failure = self._mouth.failure
@@ -528,8 +533,6 @@ class VoiceEngine:
                     self._speech.cancel(token)
                 case ReplyDone(finish=finish):
                     self._finish_reply(finish)
-        if not self._mouth.live and self._playback.making:
-            self._await_speech()
 
     def _synthesize(self, request: Synthesize) -> None:
         """Hand a sentence to the speech worker. While Piper makes a piece of it, that is a

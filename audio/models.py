@@ -5,7 +5,8 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from audio.remote import Hearing, Speaking, speech_to_text, text_to_speech
+from audio.remote import FallbackSpeechToText, Hearing, Speaking, speech_to_text, text_to_speech
+from audio.stt import SpeechToText
 from audio.vad import VoiceActivity
 from audio.wakeword import WakeWordDetector
 from config import Settings
@@ -24,6 +25,12 @@ class VoiceModels:
     stt: Hearing
     tts: Speaking
     """Local, or a Wyoming service with the local model as its fallback (``backend``)."""
+
+    @property
+    def local_stt(self) -> SpeechToText:
+        """The faster-whisper model on this device, whatever the backend: a wake is verified
+        here, against margins calibrated on it and without waiting on the network."""
+        return self.stt.local if isinstance(self.stt, FallbackSpeechToText) else self.stt
 
     @classmethod
     def load(cls, settings: Settings, voice: str | None = None) -> VoiceModels:

@@ -275,12 +275,13 @@ def test_a_repetition_loop_is_said_only_up_to_its_budget_and_the_next_question_i
 ):
     # A small model stuck in a loop: 400 times "and then the river", no full stop, 7.6 kB. It was
     # said for 84 s, and a question asked meanwhile was lost.
-    ollama.script(Reply(text="and then the river " * 400), Reply(text="It is ten past four."))
+    # (The second question is not the time: Hearth answers that itself, without the model.)
+    ollama.script(Reply(text="and then the river " * 400), Reply(text="Nairobi."))
     room = timeline(
         silence(1.0),
         speech("Hey Jarvis, tell me a story."),
         silence(50.0),
-        speech("Hey Jarvis, what time is it?"),
+        speech("Hey Jarvis, what is the capital of Kenya?"),
         silence(8.0),
     )
     run = hearth(room, settings_for(ollama))
@@ -289,7 +290,7 @@ def test_a_repetition_loop_is_said_only_up_to_its_budget_and_the_next_question_i
     assert len(replies) == 2, run.summary()
     assert replies[0].endswith("That's enough from me for now; ask me to go on if you want more.")
     assert len(replies[0]) < 700
-    assert replies[1] == "It is ten past four."
+    assert replies[1] == "Nairobi."
     second_question = run.of("utterance")[1]["t"]
     first_reply_ends = [e["t"] for e in run.of("speak_end") if e["t"] < second_question]
     spoken_seconds = first_reply_ends[-1] - run.of("speak_start")[0]["t"]

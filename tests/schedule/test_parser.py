@@ -108,6 +108,8 @@ MISHEARD = {
     "Hospital timer eight minutes.": SetTimer(480, "hospital"),
     "past your timer 8 minutes": SetTimer(480),
     "Set it across the timer for 8 minutes.": SetTimer(480),
+    "Set it past the timer for 8 minutes.": SetTimer(480),  # beam 5, Piper's voice
+    "Set a faster timer for 8 minutes.": SetTimer(480, "faster"),  # beam 5, espeak's f3
     "Time for 25 minutes for the next.": SetTimer(1500, "next"),
     "How long is left on the past of timer?": TimeLeft(),  # "which one?" if several
     "Can solve the faster timer?": CancelTimer("faster"),  # "faster" sounds like "pasta"
