@@ -507,6 +507,11 @@ class VoiceEngine:
                     in_conversation = self._listener.state in (State.THINKING, State.SPEAKING)
                     if self._listener.state is State.THINKING:
                         self._act(self._listener.handle(ReplyStarted(self.t)))
+                        if self._echo is not None:
+                            # From here Silero hears the canceller's output over the reply: its
+                            # state carried over from the request scored a person's "Stop." 0.24
+                            # to 0.57 there, a fresh one 0.61 to 0.75 (the same frames).
+                            self._models.vad.reset()
                     # Speech outside a conversation (re-sent after a restart) still closes the
                     # microphone.
                     self._announcing = not in_conversation
@@ -623,7 +628,10 @@ class VoiceEngine:
             self._pending_wakes.extend(detections)
         self._verify_wakes()
         self._judge_pause()
-        event = self._segmenter.process(FRAME_SECONDS, probability if open_ else None)
+        over_reply = self._listener.state is State.SPEAKING and self._settings.listener.barge_in
+        event = self._segmenter.process(
+            FRAME_SECONDS, probability if open_ else None, over_reply=over_reply
+        )
         if event is not None:
             self._on_segment(event)
         if self._held_end is not None and not self._pending_wakes:

@@ -129,6 +129,7 @@ class Segmenter:
         self._threshold = settings.threshold
         self._silence_below = settings.threshold - min(HYSTERESIS, settings.threshold / 2)
         self._start_speech = seconds_to_samples(settings.start_speech_seconds)
+        self._start_over_reply = seconds_to_samples(settings.start_over_reply_seconds)
         self._end_silence = seconds_to_samples(settings.end_silence_seconds)
         self._min_utterance = seconds_to_samples(settings.min_utterance_seconds)
         self._max_utterance = seconds_to_samples(settings.max_utterance_seconds)
@@ -172,13 +173,18 @@ class Segmenter:
         self._silence = 0  # trailing silence samples so far
         self._longest_pause = 0  # the longest silence the utterance went on after
         self._end_silence_now = self._end_silence  # the silence that ends this pause
+        self._min_utterance_now = self._min_utterance  # shorter for one begun over a reply
         self._wait_start = self._clock
         self._deadline = self._clock + self._no_speech_timeout if armed else None
 
     def process(
-        self, frame_seconds: float, speech_probability: float | None
+        self, frame_seconds: float, speech_probability: float | None, *, over_reply: bool = False
     ) -> SegmenterEvent | None:
-        """Consume one frame; a ``None`` probability is unknown: neither speech nor silence."""
+        """Consume one frame; a ``None`` probability is unknown: neither speech nor silence.
+
+        ``over_reply``: Hearth is speaking and a person may cut in, so a shorter run of speech
+        (``start_over_reply_seconds``) starts an utterance.
+        """
         frame = seconds_to_samples(frame_seconds)
         if frame <= 0:
             raise ValueError(f"a frame must last at least one sample, not {frame_seconds} s")
@@ -186,7 +192,12 @@ class Segmenter:
         self._clock += frame
         speech = self._classify(speech_probability)
         if self._phase is Phase.WAITING:
-            return self._waiting(frame_start, frame, speech)
+            start = self._start_over_reply if over_reply else self._start_speech
+            event = self._waiting(frame_start, frame, speech, start)
+            if isinstance(event, SpeechStarted) and over_reply:
+                # Its transcript must be a stop word to act, so it is not dropped as a blip.
+                self._min_utterance_now = self._start_over_reply
+            return event
         if self._phase is Phase.SPEAKING:
             return self._speaking(frame_start, frame, speech)
         return self._paused(frame, speech)
@@ -200,12 +211,14 @@ class Segmenter:
             self._speech = False
         return self._speech
 
-    def _waiting(self, frame_start: int, frame: int, speech: bool | None) -> SegmenterEvent | None:
+    def _waiting(
+        self, frame_start: int, frame: int, speech: bool | None, start_speech: int
+    ) -> SegmenterEvent | None:
         if speech:
             if self._run_start is None:
                 self._run_start = frame_start
             self._run += frame
-            if self._run < self._start_speech:
+            if self._run < start_speech:
                 return None
             self._utterance_start = self._run_start
             self._enter(Phase.SPEAKING)
@@ -243,7 +256,7 @@ class Segmenter:
             self._silence += frame
         if self._silence < self._end_silence_now:
             return None
-        long_enough = self._speech_end - self._utterance_start >= self._min_utterance
+        long_enough = self._speech_end - self._utterance_start >= self._min_utterance_now
         reason = EndReason.SILENCE if long_enough else EndReason.TOO_SHORT
         return self._end(reason, self._utterance_start, self._speech_end)
 
@@ -266,5 +279,6 @@ class Segmenter:
         if phase is Phase.WAITING:
             self._run_start, self._run = None, 0
             self._longest_pause = 0
+            self._min_utterance_now = self._min_utterance
         self._end_silence_now = self._end_silence
         self._phase = phase

@@ -204,6 +204,10 @@ class VadSettings(Section):
 
     threshold: Probability = 0.5
     start_speech_seconds: PositiveSeconds = 0.2
+    start_over_reply_seconds: PositiveSeconds = 0.1
+    """Speech that starts an utterance while Hearth speaks with barge-in: the word that matters
+    then is a short "Stop.", whose voice Silero scores as speech for barely 0.2 s in the echo
+    canceller's output. A false start costs a transcription, which must be a stop word to act."""
     end_silence_seconds: PositiveSeconds = 0.7
     """Trailing silence that ends an utterance, unless its words say sooner or later (below)."""
     complete_silence_seconds: PositiveSeconds = 0.3

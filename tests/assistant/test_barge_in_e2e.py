@@ -17,6 +17,7 @@ import pytest
 
 from audio.wav import read_wav
 from tests.ollama_server import Reply
+from tests.schedule.voices import Voice
 from tests.speech import silence, speech, timeline
 
 pytestmark = pytest.mark.slow
@@ -118,3 +119,31 @@ def test_the_wake_word_said_over_the_reply_interrupts_it_and_listens(hearth, oll
     assert len(woken.of("wake")) == 2, woken.summary()
     assert woken.of("state")[-1]["new"] in ("listening", "standby"), woken.summary()
     assert len(settled_jobs(woken)) < len(jobs)
+
+
+@pytest.mark.parametrize(
+    "voice",
+    [Voice("piper-slow", "piper", "1.2")],
+    ids=lambda voice: voice.name,
+)
+def test_stop_said_over_the_reply_interrupts_it(hearth, ollama, voice):
+    room = the_room()
+    quiet = hear(hearth, ollama, room)
+    echo = echo_of(quiet.reply_audio[: len(room)], speech(QUESTION), db=-6.0)
+    jobs = settled_jobs(quiet)
+    third = next(e for e in quiet.of("speak_start") if e["job"] == jobs[2])
+    stop = voice.say("Stop.")
+    at = round((third["t"] + 0.3) * SAMPLE_RATE)
+    person = np.zeros(at + len(stop))
+    person[at:] = stop
+    voiced = np.flatnonzero(np.abs(stop) > 500)
+    said_from, said_until = (at + voiced[0]) / SAMPLE_RATE, (at + voiced[-1]) / SAMPLE_RATE
+    echo[round((said_until + INTERRUPT_WITHIN_SECONDS) * SAMPLE_RATE) :] = 0
+    stopped = hear(hearth, ollama, mixed(room, echo, person))
+    # Heard over the reply's own echo (AEC3 leaves the short word for Silero, but only for about
+    # 0.2 s: a shorter start and a fresh VAD state over the reply let it through).
+    [cut] = stopped.of("stop_speaking")
+    assert said_from < cut["t"] <= said_until + INTERRUPT_WITHIN_SECONDS, (cut, said_until)
+    assert [e["reason"] for e in stopped.of("conversation_end")] == ["stop_word"]
+    assert len(settled_jobs(stopped)) < len(jobs)
+    assert len(stopped.of("wake")) == 1, stopped.summary()  # the echo never woke it

@@ -59,6 +59,21 @@ def test_start_latency_with_silero_frames_is_the_setting_rounded_up_to_a_frame()
     assert feed(segmenter, [SPEECH], silero) == [SpeechStarted(0.544, start=0.32)]
 
 
+def test_over_a_reply_a_shorter_run_of_speech_starts_an_utterance():
+    # "Stop." said over Hearth's reply: about 0.2 s of voice in the echo canceller's output.
+    settings = SETTINGS.model_copy(update={"start_over_reply_seconds": 0.1})
+    over_reply = Segmenter(settings)
+    events = [over_reply.process(FRAME, p, over_reply=True) for p in [QUIET] * 3 + [SPEECH] * 2]
+    assert [e for e in events if e is not None] == [SpeechStarted(0.25, start=0.15)]
+    # It ends as an utterance, however short: its transcript decides (a stop word or nothing).
+    ended = [over_reply.process(FRAME, QUIET, over_reply=True) for _ in range(10)]
+    assert [e for e in ended if e is not None][-1] == SpeechEnded(
+        0.75, EndReason.SILENCE, start=0.15, end=0.25
+    )
+    # The same frames with nobody speaking over Hearth are a blip, not the start of a request.
+    assert feed(Segmenter(settings), [QUIET] * 3 + [SPEECH] * 2 + [QUIET]) == []
+
+
 def test_a_run_of_speech_broken_by_silence_starts_over():
     segmenter = Segmenter(SETTINGS)
     events = feed(segmenter, [SPEECH] * 3 + [QUIET] + [SPEECH] * 4)
