@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass, replace
 
 from assistant.card_keeper import CardKeeper
@@ -26,6 +26,7 @@ from assistant.fact_repair import (
     value_prefix,
 )
 from assistant.learning import Learner
+from assistant.memory_reach import UNREACHABLE, WITHOUT_MEMORY, MemoryReach, refusal
 from assistant.model_errors import ModelError
 from assistant.prompt import build_system_prompt
 from assistant.reply import AwaitAnswer, HeardUtterance, Note, ReplyPart, Sentence
@@ -43,6 +44,7 @@ from memory import (
     Action,
     Memory,
     MemoryInputError,
+    MemoryUnavailable,
     Origin,
     Recall,
     RememberOutcome,
@@ -105,6 +107,8 @@ class Brain:
         self._just_stored: _JustStored | None = None
         self.card: PersonalityCard | None = None
         """The personality card of the turn in progress (its voice says the sentences)."""
+        self.reach = MemoryReach()
+        """Whether the memory answered last time: an outage is told once, not every turn."""
 
     @property
     def pending_question(self) -> ConflictQuestion | ValueQuestion | None:
@@ -120,6 +124,15 @@ class Brain:
         if card_state.announce:
             yield Note("error", {"what": "personality card", "message": card_state.announce})
             yield Sentence(card_state.announce)
+        try:
+            yield from self._reply(heard, card_state.card)
+        except MemoryUnavailable as error:
+            # A call no step expected to fail (marking a question asked after the answer, say):
+            # the turn ends here, and what was said stays said.
+            if (yield from self._lost(error)):
+                yield Sentence(f"{UNREACHABLE}.")
+
+    def _reply(self, heard: HeardUtterance, card: PersonalityCard) -> Iterator[ReplyPart]:
         pending, self._pending = self._pending, None
         just_stored, self._just_stored = self._just_stored, None
         parts, done = self._answer_pending(pending, heard)
@@ -144,7 +157,7 @@ class Brain:
             }
             yield from handlers[command.kind](command.subject, heard)
             return
-        yield from self._ask_model(heard, card_state.card)
+        yield from self._ask_model(heard, card)
 
     def _answer_pending(
         self, pending: ConflictQuestion | ValueQuestion | None, heard: HeardUtterance
@@ -174,7 +187,7 @@ class Brain:
     # -- the model -------------------------------------------------------------------------------
 
     def _ask_model(self, heard: HeardUtterance, card: PersonalityCard) -> Iterator[ReplyPart]:
-        recall = self.memory.recall(heard.text)
+        recall = yield from self._recall_for_prompt(heard.text)
         situation = self.desk.prompt_lines(heard.t) if self.desk is not None else ()
         system = build_system_prompt(card, recall, self.history.summary, situation)
         messages = [
@@ -248,6 +261,40 @@ class Brain:
                 yield from self._ask(ConflictQuestion(fact, other))
                 return
 
+    # -- the memory out of reach -----------------------------------------------------------------
+
+    def _recall_for_prompt(self, text: str) -> Generator[ReplyPart, None, Recall]:
+        """What the memory recalls for the prompt; nothing when it cannot be reached (the
+        question is answered all the same, and the person hears once why without memory)."""
+        try:
+            recall = self.memory.recall(text)
+        except MemoryUnavailable as error:
+            if (yield from self._lost(error)):
+                yield Sentence(WITHOUT_MEMORY)
+            return Recall((), None)
+        yield from self._reached()
+        return recall
+
+    def _lost(self, error: MemoryUnavailable) -> Generator[ReplyPart, None, bool]:
+        """A memory call failed for want of the database; True when that is news."""
+        news = self.reach.lost()
+        if news:
+            log.warning("the memory cannot be reached: %s", error)
+            yield Note("memory_unreachable", {"message": str(error)})
+        return news
+
+    def _reached(self) -> Iterator[ReplyPart]:
+        if self.reach.reached():
+            log.info("the memory can be reached again")
+            yield Note("memory_back", {})
+
+    def _refuse(self, error: MemoryUnavailable, cannot: str) -> Iterator[ReplyPart]:
+        """A request that needs the memory was not done: said aloud every time, never
+        acknowledged and kept nowhere (the database is the only safe place for it)."""
+        yield from self._lost(error)
+        yield Note("memory", {"action": "refused", "reason": "unreachable", "request": cannot})
+        yield Sentence(refusal(cannot))
+
     # -- conflicts -------------------------------------------------------------------------------
 
     def _ask(self, question: ConflictQuestion) -> Iterator[ReplyPart]:
@@ -278,6 +325,9 @@ class Brain:
             # The conflict changed meanwhile (resolved from the command line, say).
             log.info("conflict answer no longer applies: %s", error)
             said = "That one is already settled."
+        except MemoryUnavailable as error:
+            yield from self._refuse(error, "settle that")
+            return
         yield Note("memory", {"action": f"resolve_{choice.value}",
                               "facts": [older.id, newer.id]})  # fmt: skip
         yield Sentence(said)
@@ -301,6 +351,10 @@ class Brain:
             yield Note("error", {"what": "memory", "message": str(error)})
             yield Sentence("I couldn't remember that.")
             return
+        except MemoryUnavailable as error:
+            yield from self._refuse(error, "remember that")
+            return
+        yield from self._reached()
         yield Note("memory", _outcome_fields(outcome))
         if outcome.conflicts:
             yield from self._ask(ConflictQuestion(outcome.conflicts[0], outcome.fact))
@@ -348,6 +402,9 @@ class Brain:
             yield Note("error", {"what": "memory", "message": str(error)})
             yield Sentence("I couldn't change that one.")
             return
+        except MemoryUnavailable as error:
+            yield from self._refuse(error, "change that")
+            return
         yield Note("memory", _outcome_fields(outcome))
         if outcome.conflicts:
             yield from self._ask(ConflictQuestion(outcome.conflicts[0], outcome.fact))
@@ -376,22 +433,32 @@ class Brain:
     def _forget(self, description: str, heard: HeardUtterance) -> Iterator[ReplyPart]:
         try:
             fact = self.memory.find(description)
+            if fact is not None:
+                self.memory.forget(fact.id)
         except MemoryInputError:
             fact = None
+        except MemoryUnavailable as error:
+            yield from self._refuse(error, "forget that")
+            return
+        yield from self._reached()
         if fact is None:
             yield Sentence("I don't remember anything like that.")
             return
         text = fact.text or ""
-        self.memory.forget(fact.id)
         yield Note("memory", {"action": "forget", "fact": fact.id})
         yield Sentence(f"Okay, I've forgotten that {mid_sentence(to_second_person(text))}.")
 
     def _recall_aloud(self, subject: str, heard: HeardUtterance) -> Iterator[ReplyPart]:
-        facts = (
-            [item.fact for item in self.memory.recall(subject).facts]
-            if subject and subject.lower() not in {"me", "us", "anything", "everything"}
-            else self.memory.facts()
-        )
+        try:
+            facts = (
+                [item.fact for item in self.memory.recall(subject).facts]
+                if subject and subject.lower() not in {"me", "us", "anything", "everything"}
+                else self.memory.facts()
+            )
+        except MemoryUnavailable as error:
+            yield from self._refuse(error, "tell you what I remember")
+            return
+        yield from self._reached()
         facts = facts[-MAX_FACTS_SPOKEN:] if not subject else facts[:MAX_FACTS_SPOKEN]
         if not facts:
             yield Sentence("I don't remember anything about that yet.")

@@ -19,7 +19,7 @@ from config import OllamaSettings, Settings, find_card
 
 def build_brain(
     settings: Settings,
-    database: Path | None,
+    database: Path | str | None,
     card: Path | None,
     start_time: datetime | None = None,
 ) -> Brain:
@@ -31,7 +31,7 @@ def build_brain(
     conversation = settings.conversation
     learner = (
         Learner(
-            lambda: open_memory(settings, database),
+            lambda: open_memory(settings, database, wait=False),
             lambda: make_chat_client(settings.ollama),
             learn_facts=conversation.learn_facts,
         )
@@ -39,7 +39,8 @@ def build_brain(
         else None
     )
     return Brain(
-        memory=open_memory(settings, database),
+        # A Hearth starts while its shared database is down; each call reconnects when it is back.
+        memory=open_memory(settings, database, wait=False),
         client=make_chat_client(settings.ollama),
         cards=CardKeeper(find_card(card)),
         history=ConversationHistory(conversation.history_chars, conversation.compaction),
