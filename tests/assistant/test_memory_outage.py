@@ -7,6 +7,7 @@ The brain runs on a real PostgreSQL server killed with ``pg_ctl stop -m immediat
 from __future__ import annotations
 
 import json
+import re
 import time
 
 import psycopg
@@ -20,9 +21,11 @@ from assistant.memory_reach import MemoryReach, Reach
 from assistant.ollama import OllamaClient
 from assistant.reply import HeardUtterance, Note, Sentence
 from audio import Via
-from config import OllamaSettings, packaged_file
+from audio.stt import SpeechToText
+from config import OllamaSettings, SpeechToTextSettings, packaged_file
 from memory import Memory, MemoryUnavailable, PostgresTarget
 from tests.ollama_server import Reply
+from tests.speech import silence, speech, timeline
 
 REFUSED = "I can't reach my memory right now, so I can't remember that."
 WITHOUT = "I can't reach my memory right now, so I'll answer without it."
@@ -35,6 +38,10 @@ def test_an_outage_is_news_once_and_again_only_after_the_memory_came_back():
     assert reach.state is Reach.LOST
     assert reach.reached() and not reach.reached()
     assert reach.lost()
+
+
+def words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9']+", text.lower())
 
 
 def say(brain: Brain, text: str) -> list:
@@ -167,4 +174,47 @@ def test_down_the_learner_keeps_nothing_it_cannot_store(shared_brain, ollama, po
     memory = Memory.open(url)
     wait_until_reachable(memory)
     assert memory.facts() == []  # not acknowledged, and not held back to be written later
+    memory.close()
+
+
+@pytest.mark.slow
+def test_a_hearth_started_with_its_database_down_answers_and_refuses_to_remember_aloud(
+    hearth, ollama, postgres_server, postgres_databases
+):
+    url = postgres_databases()
+    memory = Memory.open(url)
+    memory.remember("My sister Priya lives in Madrid", "person")
+    memory.close()
+    ollama.script(Reply(text="It is sunny in Madrid today."))
+    room = timeline(
+        silence(1.0),
+        speech("Hey Jarvis, remember that my favourite colour is green."),
+        silence(8.0),
+        speech("Hey Jarvis, what is the weather like?"),
+        silence(10.0),
+    )
+    postgres_server.crash()
+    try:
+        run = hearth(room, f"ollama:\n  url: {ollama.url}\n", db=url)
+    finally:
+        postgres_server.start()
+    assert run.returncode == 0, run.summary()
+    assert "Traceback" not in run.stderr, run.stderr
+
+    assert [u["via"] for u in run.of("utterance")] == ["wake", "wake"]
+    assert len(run.of("memory_unreachable")) == 1
+    refused = [e for e in run.of("memory") if e.get("action") == "refused"]
+    assert [e["request"] for e in refused] == ["remember that"]
+    requests = ollama.chat_requests()  # the question was answered, without recall
+    assert len(requests) == 1 and "Madrid" not in requests[0]["messages"][0]["content"]
+
+    stt = SpeechToText(SpeechToTextSettings())
+    starts = run.of("speak_start")
+    refusal = set(words(stt.transcribe(run.said_at(starts[0]["t"], 5.0)).text))
+    assert {"can't", "reach", "memory", "remember"} <= refusal, refusal
+    answer = set(words(stt.transcribe(run.said_at(starts[-1]["t"], 4.0)).text))
+    assert {"sunny", "today"} <= answer, answer
+
+    memory = Memory.open(url)  # nothing was kept to be written later
+    assert [fact.text for fact in memory.facts()] == ["My sister Priya lives in Madrid"]
     memory.close()
