@@ -12,6 +12,7 @@ import time
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass, replace
 
+from assistant.arbitration import Arbiter
 from assistant.card_keeper import CardKeeper
 from assistant.chat_client import ChatClient, ChatMessage
 from assistant.conflict_question import Choice, ConflictQuestion
@@ -29,7 +30,7 @@ from assistant.learning import Learner
 from assistant.memory_reach import UNREACHABLE, WITHOUT_MEMORY, MemoryReach, refusal
 from assistant.model_errors import ModelError
 from assistant.prompt import build_system_prompt
-from assistant.reply import AwaitAnswer, HeardUtterance, Note, ReplyPart, Sentence
+from assistant.reply import AwaitAnswer, Defer, HeardUtterance, Note, ReplyPart, Sentence
 from assistant.reply_limit import SpokenBudget
 from assistant.schedule import ScheduleDesk
 from assistant.voice_commands import (
@@ -94,6 +95,7 @@ class Brain:
         learner: Learner | None = None,
         policy: BrainPolicy | None = None,
         desk: ScheduleDesk | None = None,
+        arbiter: Arbiter | None = None,
     ):
         self.memory = memory
         self.client = client
@@ -103,6 +105,8 @@ class Brain:
         self.policy = policy or BrainPolicy()
         self.desk = desk
         """The clock and the schedule: asked first whether it takes an utterance."""
+        self.arbiter = arbiter
+        """The household's: whether this Hearth or another answers a wake word all heard."""
         self._pending: ConflictQuestion | ValueQuestion | None = None
         self._just_stored: _JustStored | None = None
         self.card: PersonalityCard | None = None
@@ -117,6 +121,8 @@ class Brain:
 
     def respond(self, heard: HeardUtterance) -> Iterator[ReplyPart]:
         """The reply to one utterance, part by part, as soon as each part is known."""
+        if heard.wake is not None and not (yield from self._arbitrate(heard)):
+            return
         if self.learner is not None:
             yield from self.learner.collect(self.history)
         card_state = self.cards.current()
@@ -260,6 +266,20 @@ class Brain:
                     continue
                 yield from self._ask(ConflictQuestion(fact, other))
                 return
+
+    # -- the household -------------------------------------------------------------------------
+
+    def _arbitrate(self, heard: HeardUtterance) -> Generator[ReplyPart, None, bool]:
+        """Whether this Hearth answers a request after a wake word: False when another heard
+        the wake word better (said in the event stream only)."""
+        if self.arbiter is None:
+            return True
+        verdict = self.arbiter.verdict(heard)
+        yield Note(f"wake_{verdict.outcome.value}", verdict.record(self.arbiter.device))
+        if not verdict.answers:
+            log.info("%s heard that wake word better and answers it", verdict.winner)
+            yield Defer()
+        return verdict.answers
 
     # -- the memory out of reach -----------------------------------------------------------------
 

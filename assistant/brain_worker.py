@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from assistant.brain import Brain
-from assistant.reply import AwaitAnswer, HeardUtterance, Note, Sentence
+from assistant.reply import AwaitAnswer, Defer, HeardUtterance, Note, Sentence
 from assistant.wake_queue import WakeQueue
 from audio import trace
 from memory import Fact, Kind, MemoryUnavailable
@@ -73,7 +73,9 @@ class BrainFailed:
     message: str
 
 
-WorkerOutput = SpeakText | Note | AwaitAnswer | ReplyEnd | KnownNames | Progress | BrainFailed
+WorkerOutput = (
+    SpeakText | Note | AwaitAnswer | Defer | ReplyEnd | KnownNames | Progress | BrainFailed
+)
 
 
 class BrainWorker:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
+from assistant.arbitration import Arbiter
 from assistant.brain import Brain, BrainPolicy
 from assistant.card_keeper import CardKeeper
 from assistant.chat_client import ChatClient
@@ -22,11 +23,14 @@ def build_brain(
     database: Path | str | None,
     card: Path | None,
     start_time: datetime | None = None,
+    arbiter: Arbiter | None = None,
 ) -> Brain:
     """A brain with its memory, model client, personality card, history, learner and clock.
 
     Called on the thread that will use it: SQLite connections belong to one thread.
     ``start_time`` is the wall time a recording begins at (file mode runs on the audio clock).
+    ``arbiter``: the household's (``assistant.arbitration.open_arbiter``), shared by every brain
+    the run builds.
     """
     conversation = settings.conversation
     learner = (
@@ -51,6 +55,7 @@ def build_brain(
         ),
         # The clock only, for now: timers and alarms join once the voice loop can ring them.
         desk=ScheduleDesk(make_clock(start_time), time_zone(settings)),
+        arbiter=arbiter,
     )
 
 

@@ -93,6 +93,8 @@ class ConversationEndReason(StrEnum):
     """Woken, then nothing (or nothing Whisper could hear) was said."""
     NO_REPLY = "no_reply"
     """A request was taken and its reply never came, or stopped coming."""
+    DEFERRED = "deferred"
+    """Another Hearth heard the same wake word better and answers it."""
 
 
 # Inputs: what the pipeline tells the listener. The segmenter's SpeechStarted and SpeechEnded are
@@ -136,6 +138,13 @@ class ReplyFinished:
 
 
 @dataclass(frozen=True)
+class Deferred:
+    """The request is another Hearth's to answer: back to standby without a word."""
+
+    t: float
+
+
+@dataclass(frozen=True)
 class Tick:
     """Audio time passed with nothing else to report; lets a window close at its deadline."""
 
@@ -145,7 +154,14 @@ class Tick:
 
 
 ListenerInput = (
-    WakeDetected | SpeechStarted | SpeechEnded | Transcript | ReplyStarted | ReplyFinished | Tick
+    WakeDetected
+    | SpeechStarted
+    | SpeechEnded
+    | Transcript
+    | ReplyStarted
+    | ReplyFinished
+    | Deferred
+    | Tick
 )
 
 
@@ -350,6 +366,8 @@ class Listener:
                 return [self._change(State.SPEAKING, t)]
             case ReplyFinished():
                 return self._open_window(event)
+            case Deferred(t=t):
+                return self._end(t, ConversationEndReason.DEFERRED)
         return []
 
     def _speaking(self, event: ListenerInput) -> list[ListenerOutput]:
