@@ -220,6 +220,8 @@ class VoiceEngine:
         self._pending_wakes: list[WakeDetection] = []
         self._wake: WakeDetection | None = None
         self._wake_measure: WakeMeasure | None = None
+        self._awaiting_speech = False
+        """File mode: the loop is waiting for speech being made (see ``_await_speech``)."""
         """How well the accepted wake word was heard, for the household's arbitration."""
         self._held_end: SpeechEnded | None = None
         self._cut: tuple[float, str] | None = None
@@ -537,7 +539,7 @@ class VoiceEngine:
                     self._speech.cancel(token)
                 case ReplyDone(finish=finish):
                     self._finish_reply(finish)
-        if not self._mouth.live and self._playback.making:
+        if not self._mouth.live and self._playback.making and not self._awaiting_speech:
             self._await_speech()
 
     def _synthesize(self, request: Synthesize) -> None:
@@ -565,9 +567,15 @@ class VoiceEngine:
     def _await_speech(self) -> None:
         """File mode: the audio clock waits for the speech being made, so a recording runs the same
         way every time (as it waits for a reply); the loop beats meanwhile."""
-        while self._playback.making:
-            self._take_made(self._speech.take(self._settings.voice_process.heartbeat_seconds))
-            self._heartbeat()
+        # Never nested: a wait inside would block on results the outer one has taken already
+        # and not yet handed on (two files-mode Hearths deadlocked so on their first reply).
+        self._awaiting_speech = True
+        try:
+            while self._playback.making:
+                self._take_made(self._speech.take(self._settings.voice_process.heartbeat_seconds))
+                self._heartbeat()
+        finally:
+            self._awaiting_speech = False
 
     def _take_made(self, made: list[Made]) -> None:
         for item in made:

@@ -302,6 +302,8 @@ class Listener:
         self._holding = False  # the window waits for an utterance that began before its deadline
         self._closed_until = 0.0  # auto-mute settle: the microphone stays closed until then
         self._last_hint: float | None = None
+        self._no_hints_until = 0.0
+        """After deferring: the follow-ups said to the Hearth that answers earn no hint here."""
         self._gives_up_at: float | None = None  # the waiting state's timed exit
 
     @property
@@ -367,6 +369,7 @@ class Listener:
             case ReplyFinished():
                 return self._open_window(event)
             case Deferred(t=t):
+                self._no_hints_until = t + self._settings.follow_up_seconds
                 return self._end(t, ConversationEndReason.DEFERRED)
         return []
 
@@ -470,6 +473,8 @@ class Listener:
     def _hint_maybe(self, t: float) -> list[ListenerOutput]:
         interval = self._settings.hint_interval_seconds
         if interval == 0 or (self._last_hint is not None and t - self._last_hint < interval):
+            return []
+        if t < self._no_hints_until:
             return []
         self._last_hint = t
         return [HintGiven(t, self._hint_text)]

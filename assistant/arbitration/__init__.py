@@ -10,7 +10,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from assistant.arbitration.arbiter import Arbiter, ArbitrationPolicy, Transport, Unreachable
+from assistant.arbitration.arbiter import (
+    FILE_MODE_TIMEOUT_SECONDS,
+    Arbiter,
+    ArbitrationPolicy,
+    Transport,
+    Unreachable,
+)
 from assistant.arbitration.claims import (
     SCORE_DB,
     Claim,
@@ -23,7 +29,7 @@ from assistant.arbitration.claims import (
     settled,
 )
 from assistant.memory_setup import memory_location
-from assistant.schedule import Clock
+from assistant.schedule import AudioClock, Clock
 from config import Settings
 from memory import PostgresTarget
 
@@ -55,7 +61,10 @@ def open_arbiter(settings: Settings, database: Path | str | None, clock: Clock) 
         return None
     from assistant.arbitration.postgres import PostgresTransport
 
-    policy = ArbitrationPolicy(household.wake_window_seconds, household.arbitration_timeout_seconds)
+    # A recording's run waits for the others on the audio clock (see FILE_MODE_TIMEOUT_SECONDS).
+    live = not isinstance(clock, AudioClock)
+    timeout = household.arbitration_timeout_seconds if live else FILE_MODE_TIMEOUT_SECONDS
+    policy = ArbitrationPolicy(household.wake_window_seconds, timeout)
     return Arbiter(PostgresTransport(location), device_name(settings), clock, policy)
 
 

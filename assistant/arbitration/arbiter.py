@@ -42,6 +42,10 @@ KEEPALIVE_SECONDS = 1.0
 """How often a device says it is there even when it heard nothing new (file mode waits)."""
 PEER_TIMEOUT_SECONDS = 5.0
 """A device not heard from for this long is gone (switched off, or a run that ended)."""
+FILE_MODE_TIMEOUT_SECONDS = 30.0
+"""File mode waits on the audio clock: for as long as another run, alive, needs to reach the
+wake (its own replies are made in wall time first), up to this many wall seconds (less than the
+brain watch's stall, so a long wait is never taken for a stuck turn)."""
 
 
 class Unreachable(Exception):
@@ -114,7 +118,12 @@ class Arbiter:
         self._policy = policy
         self._inbox: queue.Queue[_Claimed | _HeardUntil | None] = queue.Queue()  # None: stop
         self._verdicts: dict[float, Verdict] = {}
+        self._reached = True
+        """Whether the transport worked last time (an outage is logged once, not every poll)."""
         self._decided = threading.Condition()
+        # Known to the others from the start (before the voice models load): a device that
+        # hears its first wake word sooner waits for this one's word on it.
+        self._inbox.put(_HeardUntil(self._household(0.0, 0.0)))
         self._thread = threading.Thread(target=self._work, name="hearth-arbiter", daemon=True)
         self._thread.start()
 
@@ -193,16 +202,27 @@ class Arbiter:
             else:
                 self._transport.heard_until(self.device, news)
         except Unreachable as error:
-            log.info("cannot reach the other Hearths: %s", error)
+            self._lost(error)
             return False
+        self._back()
         return True
+
+    def _lost(self, error: Unreachable) -> None:
+        if self._reached:
+            log.warning("cannot reach the other Hearths (answering by myself): %s", error)
+        self._reached = False
+
+    def _back(self) -> None:
+        if not self._reached:
+            log.info("the other Hearths can be reached again")
+        self._reached = True
 
     def _decide(self, pending: dict[float, _Pending]) -> None:
         since = min(entry.claim.at for entry in pending.values()) - self._policy.window
         try:
             claims, peers = self._transport.view(since, PEER_TIMEOUT_SECONDS)
         except Unreachable as error:
-            log.info("cannot reach the other Hearths: %s", error)
+            self._lost(error)
             for key in list(pending):
                 self._settle(pending, key, alone(self.device, [pending[key].claim]))
             return
@@ -212,7 +232,11 @@ class Arbiter:
             if settled(entry.claim, claims, peers, window):
                 self._settle(pending, key, decide(entry.claim, claims, window))
             elif time.monotonic() >= entry.deadline:
-                waited = [p.device for p in peers if p.heard_until <= entry.claim.at + window]
+                waited = [
+                    peer.device
+                    for peer in peers
+                    if peer.device != self.device and peer.heard_until <= entry.claim.at + window
+                ]
                 log.warning("no word from %s in time; deciding without them", ", ".join(waited))
                 self._settle(pending, key, decide(entry.claim, claims, window))
 

@@ -195,13 +195,16 @@ def test_a_hearth_started_with_its_database_down_answers_and_refuses_to_remember
     )
     postgres_server.crash()
     try:
-        run = hearth(room, f"ollama:\n  url: {ollama.url}\n", db=url)
+        settings = f"ollama:\n  url: {ollama.url}\nhousehold:\n  room: hearth-alone\n"
+        run = hearth(room, settings, db=url)
     finally:
         postgres_server.start()
     assert run.returncode == 0, run.summary()
     assert "Traceback" not in run.stderr, run.stderr
 
     assert [u["via"] for u in run.of("utterance")] == ["wake", "wake"]
+    # It could not reach the other Hearths either: it answered by itself, every time.
+    assert [e["winner"] for e in run.of("wake_alone")] == ["hearth-alone"] * 2
     assert len(run.of("memory_unreachable")) == 1
     refused = [e for e in run.of("memory") if e.get("action") == "refused"]
     assert [e["request"] for e in refused] == ["remember that"]

@@ -479,6 +479,11 @@ def test_a_request_another_hearth_answers_goes_back_to_standby_without_a_window(
         StateChanged(3.4, State.THINKING, State.STANDBY),
     )
     assert listener.handle(heard(5.0, "And tomorrow?")) == ()  # no follow-up window: standby
+    # The follow-up said to the Hearth that answers earns no hint here, a later request does.
+    follow_up = SpeechEnded(6.0, EndReason.SILENCE, start=4.0, end=5.5)
+    assert listener.handle(follow_up) == ()
+    later = SpeechEnded(40.0, EndReason.SILENCE, start=38.0, end=39.5)
+    assert [type(out) for out in listener.handle(later)] == [HintGiven]
 
 
 def speaking(**overrides) -> Listener:
