@@ -104,8 +104,9 @@ _IDLE = _Idle()
 @dataclass
 class _Pending:
     claim: Claim
+    since: float
+    """When it was claimed, on the monotonic clock."""
     deadline: float
-    """On the monotonic clock."""
 
 
 class Arbiter:
@@ -180,7 +181,8 @@ class Arbiter:
                     case None:
                         return
                     case _Claimed(key=key, claim=claim):
-                        pending[key] = _Pending(claim, time.monotonic() + self._policy.timeout)
+                        now = time.monotonic()
+                        pending[key] = _Pending(claim, now, now + self._policy.timeout)
                         if not self._tell(claim):
                             self._settle(pending, key, alone(self.device, [claim]))
                     case _HeardUntil(at=at):
@@ -241,7 +243,13 @@ class Arbiter:
                 self._settle(pending, key, decide(entry.claim, claims, window))
 
     def _settle(self, pending: dict[float, _Pending], key: float, verdict: Verdict) -> None:
-        pending.pop(key, None)
+        entry = pending.pop(key, None)
+        if entry is not None:
+            waited = time.monotonic() - entry.since
+            log.info(
+                "wake word at %.2f: %s (%s answers), decided %.2f s after the claim",
+                entry.claim.at, verdict.outcome.value, verdict.winner, waited,
+            )  # fmt: skip
         with self._decided:
             self._verdicts[key] = verdict
             self._decided.notify_all()
