@@ -1,5 +1,5 @@
 """Two Hearths in one household hear the same questions: one near the speaker, one across the
-room (the same speech through a simulated living room's impulse response, 12 dB quieter). Both
+room (the same speech through a room's impulse response, simulated or measured, 12 dB quieter). Both
 run the real ``hearth run`` in file mode on one PostgreSQL database at the same time: for every
 wake word the near one answers and the far one logs that it deferred, and says nothing."""
 
@@ -10,7 +10,7 @@ import pytest
 
 from memory import Memory
 from tests.hearth_run import RunningHearth
-from tests.rooms import across, simulated_room
+from tests.rooms import Room, across, measured_room, simulated_room
 from tests.speech import silence, timeline
 from tests.voices import PIPER_VOICES
 
@@ -26,8 +26,8 @@ QUESTIONS = (
 )
 
 
-def far_away(audio: np.ndarray) -> np.ndarray:
-    wet = across(audio, simulated_room()).astype(np.float64) * FAR_GAIN
+def far_away(audio: np.ndarray, room: Room) -> np.ndarray:
+    wet = across(audio, room).astype(np.float64) * FAR_GAIN
     return np.clip(wet, -32768, 32767).astype(np.int16)
 
 
@@ -35,8 +35,10 @@ def settings(ollama, room: str) -> str:
     return f"ollama:\n  url: {ollama.url}\nhousehold:\n  room: {room}\n"
 
 
+@pytest.mark.parametrize("room", [simulated_room, lambda: measured_room("room-impulse-1")],
+                         ids=["simulated", "measured"])  # fmt: skip
 def test_of_two_hearths_hearing_one_question_the_near_one_answers_every_time(
-    ollama, postgres_databases, tmp_path
+    ollama, postgres_databases, tmp_path, room
 ):
     url = postgres_databases()
     Memory.open(url).close()  # the household's memory exists before either device starts
@@ -44,7 +46,7 @@ def test_of_two_hearths_hearing_one_question_the_near_one_answers_every_time(
     for question, voice in zip(QUESTIONS, PIPER_VOICES[1:], strict=False):
         parts += [voice.say(question), silence(12.0)]
     near = timeline(*parts)
-    devices = {"kitchen": near, "living-room": far_away(near)}
+    devices = {"kitchen": near, "living-room": far_away(near, room())}
     runs = {}
     for room, audio in devices.items():
         folder = tmp_path / room
