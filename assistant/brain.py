@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass, replace
 
+from assistant.arbitration import Arbiter
 from assistant.card_keeper import CardKeeper
 from assistant.chat_client import ChatClient, ChatMessage
 from assistant.conflict_question import Choice, ConflictQuestion
@@ -26,9 +27,10 @@ from assistant.fact_repair import (
     value_prefix,
 )
 from assistant.learning import Learner
+from assistant.memory_reach import UNREACHABLE, WITHOUT_MEMORY, MemoryReach, refusal
 from assistant.model_errors import ModelError
 from assistant.prompt import build_system_prompt
-from assistant.reply import AwaitAnswer, HeardUtterance, Note, ReplyPart, Sentence
+from assistant.reply import AwaitAnswer, Defer, HeardUtterance, Note, ReplyPart, Sentence
 from assistant.reply_limit import SpokenBudget
 from assistant.schedule import ScheduleDesk
 from assistant.voice_commands import (
@@ -43,6 +45,7 @@ from memory import (
     Action,
     Memory,
     MemoryInputError,
+    MemoryUnavailable,
     Origin,
     Recall,
     RememberOutcome,
@@ -92,6 +95,7 @@ class Brain:
         learner: Learner | None = None,
         policy: BrainPolicy | None = None,
         desk: ScheduleDesk | None = None,
+        arbiter: Arbiter | None = None,
     ):
         self.memory = memory
         self.client = client
@@ -101,10 +105,14 @@ class Brain:
         self.policy = policy or BrainPolicy()
         self.desk = desk
         """The clock and the schedule: asked first whether it takes an utterance."""
+        self.arbiter = arbiter
+        """The household's: whether this Hearth or another answers a wake word all heard."""
         self._pending: ConflictQuestion | ValueQuestion | None = None
         self._just_stored: _JustStored | None = None
         self.card: PersonalityCard | None = None
         """The personality card of the turn in progress (its voice says the sentences)."""
+        self.reach = MemoryReach()
+        """Whether the memory answered last time: an outage is told once, not every turn."""
 
     @property
     def pending_question(self) -> ConflictQuestion | ValueQuestion | None:
@@ -113,6 +121,8 @@ class Brain:
 
     def respond(self, heard: HeardUtterance) -> Iterator[ReplyPart]:
         """The reply to one utterance, part by part, as soon as each part is known."""
+        if heard.wake is not None and not (yield from self._arbitrate(heard)):
+            return
         if self.learner is not None:
             yield from self.learner.collect(self.history)
         card_state = self.cards.current()
@@ -120,6 +130,15 @@ class Brain:
         if card_state.announce:
             yield Note("error", {"what": "personality card", "message": card_state.announce})
             yield Sentence(card_state.announce)
+        try:
+            yield from self._reply(heard, card_state.card)
+        except MemoryUnavailable as error:
+            # A call no step expected to fail (marking a question asked after the answer, say):
+            # the turn ends here, and what was said stays said.
+            if (yield from self._lost(error)):
+                yield Sentence(f"{UNREACHABLE}.")
+
+    def _reply(self, heard: HeardUtterance, card: PersonalityCard) -> Iterator[ReplyPart]:
         pending, self._pending = self._pending, None
         just_stored, self._just_stored = self._just_stored, None
         parts, done = self._answer_pending(pending, heard)
@@ -144,7 +163,7 @@ class Brain:
             }
             yield from handlers[command.kind](command.subject, heard)
             return
-        yield from self._ask_model(heard, card_state.card)
+        yield from self._ask_model(heard, card)
 
     def _answer_pending(
         self, pending: ConflictQuestion | ValueQuestion | None, heard: HeardUtterance
@@ -174,7 +193,7 @@ class Brain:
     # -- the model -------------------------------------------------------------------------------
 
     def _ask_model(self, heard: HeardUtterance, card: PersonalityCard) -> Iterator[ReplyPart]:
-        recall = self.memory.recall(heard.text)
+        recall = yield from self._recall_for_prompt(heard.text)
         situation = self.desk.prompt_lines(heard.t) if self.desk is not None else ()
         system = build_system_prompt(card, recall, self.history.summary, situation)
         messages = [
@@ -248,6 +267,54 @@ class Brain:
                 yield from self._ask(ConflictQuestion(fact, other))
                 return
 
+    # -- the household -------------------------------------------------------------------------
+
+    def _arbitrate(self, heard: HeardUtterance) -> Generator[ReplyPart, None, bool]:
+        """Whether this Hearth answers a request after a wake word: False when another heard
+        the wake word better (said in the event stream only)."""
+        if self.arbiter is None:
+            return True
+        verdict = self.arbiter.verdict(heard)
+        yield Note(f"wake_{verdict.outcome.value}", verdict.record(self.arbiter.device))
+        if not verdict.answers:
+            log.info("%s heard that wake word better and answers it", verdict.winner)
+            yield Defer()
+        return verdict.answers
+
+    # -- the memory out of reach -----------------------------------------------------------------
+
+    def _recall_for_prompt(self, text: str) -> Generator[ReplyPart, None, Recall]:
+        """What the memory recalls for the prompt; nothing when it cannot be reached (the
+        question is answered all the same, and the person hears once why without memory)."""
+        try:
+            recall = self.memory.recall(text)
+        except MemoryUnavailable as error:
+            if (yield from self._lost(error)):
+                yield Sentence(WITHOUT_MEMORY)
+            return Recall((), None)
+        yield from self._reached()
+        return recall
+
+    def _lost(self, error: MemoryUnavailable) -> Generator[ReplyPart, None, bool]:
+        """A memory call failed for want of the database; True when that is news."""
+        news = self.reach.lost()
+        if news:
+            log.warning("the memory cannot be reached: %s", error)
+            yield Note("memory_unreachable", {"message": str(error)})
+        return news
+
+    def _reached(self) -> Iterator[ReplyPart]:
+        if self.reach.reached():
+            log.info("the memory can be reached again")
+            yield Note("memory_back", {})
+
+    def _refuse(self, error: MemoryUnavailable, cannot: str) -> Iterator[ReplyPart]:
+        """A request that needs the memory was not done: said aloud every time, never
+        acknowledged and kept nowhere (the database is the only safe place for it)."""
+        yield from self._lost(error)
+        yield Note("memory", {"action": "refused", "reason": "unreachable", "request": cannot})
+        yield Sentence(refusal(cannot))
+
     # -- conflicts -------------------------------------------------------------------------------
 
     def _ask(self, question: ConflictQuestion) -> Iterator[ReplyPart]:
@@ -278,6 +345,9 @@ class Brain:
             # The conflict changed meanwhile (resolved from the command line, say).
             log.info("conflict answer no longer applies: %s", error)
             said = "That one is already settled."
+        except MemoryUnavailable as error:
+            yield from self._refuse(error, "settle that")
+            return
         yield Note("memory", {"action": f"resolve_{choice.value}",
                               "facts": [older.id, newer.id]})  # fmt: skip
         yield Sentence(said)
@@ -301,6 +371,10 @@ class Brain:
             yield Note("error", {"what": "memory", "message": str(error)})
             yield Sentence("I couldn't remember that.")
             return
+        except MemoryUnavailable as error:
+            yield from self._refuse(error, "remember that")
+            return
+        yield from self._reached()
         yield Note("memory", _outcome_fields(outcome))
         if outcome.conflicts:
             yield from self._ask(ConflictQuestion(outcome.conflicts[0], outcome.fact))
@@ -348,6 +422,9 @@ class Brain:
             yield Note("error", {"what": "memory", "message": str(error)})
             yield Sentence("I couldn't change that one.")
             return
+        except MemoryUnavailable as error:
+            yield from self._refuse(error, "change that")
+            return
         yield Note("memory", _outcome_fields(outcome))
         if outcome.conflicts:
             yield from self._ask(ConflictQuestion(outcome.conflicts[0], outcome.fact))
@@ -376,22 +453,32 @@ class Brain:
     def _forget(self, description: str, heard: HeardUtterance) -> Iterator[ReplyPart]:
         try:
             fact = self.memory.find(description)
+            if fact is not None:
+                self.memory.forget(fact.id)
         except MemoryInputError:
             fact = None
+        except MemoryUnavailable as error:
+            yield from self._refuse(error, "forget that")
+            return
+        yield from self._reached()
         if fact is None:
             yield Sentence("I don't remember anything like that.")
             return
         text = fact.text or ""
-        self.memory.forget(fact.id)
         yield Note("memory", {"action": "forget", "fact": fact.id})
         yield Sentence(f"Okay, I've forgotten that {mid_sentence(to_second_person(text))}.")
 
     def _recall_aloud(self, subject: str, heard: HeardUtterance) -> Iterator[ReplyPart]:
-        facts = (
-            [item.fact for item in self.memory.recall(subject).facts]
-            if subject and subject.lower() not in {"me", "us", "anything", "everything"}
-            else self.memory.facts()
-        )
+        try:
+            facts = (
+                [item.fact for item in self.memory.recall(subject).facts]
+                if subject and subject.lower() not in {"me", "us", "anything", "everything"}
+                else self.memory.facts()
+            )
+        except MemoryUnavailable as error:
+            yield from self._refuse(error, "tell you what I remember")
+            return
+        yield from self._reached()
         facts = facts[-MAX_FACTS_SPOKEN:] if not subject else facts[:MAX_FACTS_SPOKEN]
         if not facts:
             yield Sentence("I don't remember anything about that yet.")

@@ -28,10 +28,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from assistant.brain import Brain
-from assistant.reply import AwaitAnswer, HeardUtterance, Note, Sentence
+from assistant.reply import AwaitAnswer, Defer, HeardUtterance, Note, Sentence
 from assistant.wake_queue import WakeQueue
 from audio import trace
-from memory import Fact, Kind
+from memory import Fact, Kind, MemoryUnavailable
 from support import Failpoint, Failpoints
 
 log = logging.getLogger(__name__)
@@ -73,7 +73,9 @@ class BrainFailed:
     message: str
 
 
-WorkerOutput = SpeakText | Note | AwaitAnswer | ReplyEnd | KnownNames | Progress | BrainFailed
+WorkerOutput = (
+    SpeakText | Note | AwaitAnswer | Defer | ReplyEnd | KnownNames | Progress | BrainFailed
+)
 
 
 class BrainWorker:
@@ -151,16 +153,25 @@ class BrainWorker:
         self._ready.set()
         brain.client = _ReportingClient(brain.client, self._piece_arrived)
         try:
-            self._put(0, KnownNames(known_names(brain.memory.facts())))
+            self._send_known_names(brain, 0)
             while (item := self._inbox.get()) is not None:
                 self._turn, heard = item
                 self._answer(brain, self._turn, heard)
-                self._put(self._turn, KnownNames(known_names(brain.memory.facts())))
+                self._send_known_names(brain, self._turn)
         finally:
             if brain.learner is not None:
                 brain.learner.close()
             brain.memory.close()
             brain.client.close()
+
+    def _send_known_names(self, brain: Brain, reply: int) -> None:
+        """The names the memory knows, for the ear; while it cannot be reached the ear keeps
+        the names it has (the brain tells the person)."""
+        try:
+            facts = brain.memory.facts()
+        except MemoryUnavailable:
+            return
+        self._put(reply, KnownNames(known_names(facts)))
 
     def _piece_arrived(self) -> None:
         self._put(self._turn, Progress())

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
+from assistant.arbitration import Arbiter
 from assistant.brain import Brain, BrainPolicy
 from assistant.card_keeper import CardKeeper
 from assistant.chat_client import ChatClient
@@ -19,19 +20,22 @@ from config import OllamaSettings, Settings, find_card
 
 def build_brain(
     settings: Settings,
-    database: Path | None,
+    database: Path | str | None,
     card: Path | None,
     start_time: datetime | None = None,
+    arbiter: Arbiter | None = None,
 ) -> Brain:
     """A brain with its memory, model client, personality card, history, learner and clock.
 
     Called on the thread that will use it: SQLite connections belong to one thread.
     ``start_time`` is the wall time a recording begins at (file mode runs on the audio clock).
+    ``arbiter``: the household's (``assistant.arbitration.open_arbiter``), shared by every brain
+    the run builds.
     """
     conversation = settings.conversation
     learner = (
         Learner(
-            lambda: open_memory(settings, database),
+            lambda: open_memory(settings, database, wait=False),
             lambda: make_chat_client(settings.ollama),
             learn_facts=conversation.learn_facts,
         )
@@ -39,7 +43,8 @@ def build_brain(
         else None
     )
     return Brain(
-        memory=open_memory(settings, database),
+        # A Hearth starts while its shared database is down; each call reconnects when it is back.
+        memory=open_memory(settings, database, wait=False),
         client=make_chat_client(settings.ollama),
         cards=CardKeeper(find_card(card)),
         history=ConversationHistory(conversation.history_chars, conversation.compaction),
@@ -50,6 +55,7 @@ def build_brain(
         ),
         # The clock only, for now: timers and alarms join once the voice loop can ring them.
         desk=ScheduleDesk(make_clock(start_time), time_zone(settings)),
+        arbiter=arbiter,
     )
 
 

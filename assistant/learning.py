@@ -25,6 +25,7 @@ from memory import (
     Action,
     Memory,
     MemoryInputError,
+    MemoryUnavailable,
     Origin,
     Source,
     extraction_request,
@@ -151,6 +152,13 @@ class Learner:
             except MemoryInputError as error:
                 log.info("not learning %r: %s", fact.statement, error)
                 continue
+            except MemoryUnavailable as error:
+                # Kept nowhere else: a fact held in this process until the database is back
+                # would be lost with it, and told to no one. Said again, it is learned then.
+                log.info("not learning from the last turn: %s", error)
+                self._outbox.put(Note("memory", {"action": "not_learned",
+                                                 "reason": "unreachable"}))  # fmt: skip
+                return
             if outcome.action is Action.IGNORED_FORGOTTEN:
                 continue
             self._outbox.put(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from audio import Via
+from audio import Via, WakeMeasure
 
 
 @dataclass(frozen=True)
@@ -18,6 +18,9 @@ class HeardUtterance:
     """Audio-clock seconds at the end of the utterance."""
     answer_scores: dict[str, float] = field(default_factory=dict)
     """When an answer was awaited: how well each answer phrase fits the audio (by choice name)."""
+    wake: WakeMeasure | None = None
+    """A request after a wake word: how well the wake word was heard (the household's
+    arbitration compares it with the other Hearths')."""
 
 
 @dataclass(frozen=True)
@@ -48,4 +51,9 @@ class AwaitAnswer:
     hotwords: tuple[str, ...]
 
 
-ReplyPart = Sentence | Note | AwaitAnswer
+@dataclass(frozen=True)
+class Defer:
+    """Another Hearth answers this request: say nothing, and go back to standby."""
+
+
+ReplyPart = Sentence | Note | AwaitAnswer | Defer

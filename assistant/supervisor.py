@@ -23,6 +23,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from assistant.arbitration import Arbiter
 from assistant.brain import Brain
 from assistant.brain_worker import (
     BrainFailed,
@@ -34,7 +35,7 @@ from assistant.brain_worker import (
 )
 from assistant.event_log import EventLog
 from assistant.output_timeline import OutputTimeline, Sound
-from assistant.reply import AwaitAnswer, HeardUtterance, Note
+from assistant.reply import AwaitAnswer, Defer, HeardUtterance, Note
 from assistant.reply_ledger import ReplyLedger
 from assistant.systemd_notify import SystemdNotifier
 from assistant.turn_watch import Stall, TurnWatch
@@ -53,6 +54,7 @@ from audio import (
     SetHotwords,
     Shutdown,
     Spoken,
+    StandDown,
     State,
     TimelineSink,
     VoiceIO,
@@ -116,6 +118,7 @@ class Supervisor:
         files: RunFiles,
         notifier: SystemdNotifier | None = None,
         on_event: Callable[[dict[str, Any]], None] | None = None,
+        arbiter: Arbiter | None = None,
     ):
         self.settings = settings
         self.files = files
@@ -144,6 +147,10 @@ class Supervisor:
         self._room_lines_said = 0
         self._input_ended = False
         self._result: int | None = None
+        self._arbiter = arbiter
+        """The household's arbitration: told what this Hearth heard, and each wake word."""
+        self._deferred: set[int] = set()
+        """Replies another Hearth gives: ended with StandDown, not a follow-up window."""
 
     # -- the loop --------------------------------------------------------------------------------
 
@@ -240,12 +247,18 @@ class Supervisor:
     def _on_heartbeat(self, beat: Heartbeat) -> None:
         self._health.on_heartbeat(beat, time.monotonic())
         self._advance(beat.t)
+        if self._arbiter is not None:
+            self._arbiter.heard(beat.t, beat.state)
         if self._draining_since is None:
             self._set_status(STATUS_TEXT[beat.state])
 
     def _on_heard(self, heard: Heard) -> None:
         assert self._worker is not None
-        utterance = HeardUtterance(heard.text, heard.via, heard.t, dict(heard.answer_scores))
+        utterance = HeardUtterance(
+            heard.text, heard.via, heard.t, dict(heard.answer_scores), heard.wake
+        )
+        if self._arbiter is not None and heard.wake is not None:
+            self._arbiter.claim(utterance)  # before anything heard after it is told
         reply = self._ledger.open(utterance)
         self._trace(heard.t, "heard", reply=reply)
         self._advance(heard.t)  # what was heard is never heard again after a restart
@@ -288,6 +301,8 @@ class Supervisor:
                     self.events.write({"t": heard.t, "event": event, **fields})
                 case AwaitAnswer() if heard is not None:
                     self._ledger.await_answer(reply, part)
+                case Defer() if heard is not None:
+                    self._deferred.add(reply)
                 case ReplyEnd() if heard is not None:
                     self._end_reply(reply, heard, now)
 
@@ -295,7 +310,10 @@ class Supervisor:
         said = self._ledger.said(reply)
         finish = self._ledger.end(reply)
         self._turns.ended(reply, now)
-        if finish is not None:
+        if finish is not None and reply in self._deferred:
+            self._deferred.discard(reply)
+            self._send(StandDown(reply))
+        elif finish is not None:
             self.events.write({"t": heard.t, "event": "reply", "text": said})
             self._send(finish)
 

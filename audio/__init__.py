@@ -59,6 +59,8 @@ _EXPORTS = {
     "FinishReply": "audio.messages",
     "SetHotwords": "audio.messages",
     "Shutdown": "audio.messages",
+    "StandDown": "audio.messages",
+    "WakeMeasure": "audio.wake_measure",
     "Ready": "audio.messages",
     "Heartbeat": "audio.messages",
     "Job": "audio.messages",

@@ -28,6 +28,7 @@ from audio.format import VAD_FRAME_SAMPLES, samples_to_seconds, seconds_to_sampl
 from audio.io import AudioSource, LiveSource
 from audio.listener import (
     ConversationEnded,
+    Deferred,
     HintGiven,
     Listener,
     ListenerOutput,
@@ -39,6 +40,7 @@ from audio.listener import (
     Tick,
     Transcript,
     UtteranceHeard,
+    Via,
     WakeAccepted,
     WakeDetected,
 )
@@ -57,6 +59,7 @@ from audio.messages import (
     Shutdown,
     Speak,
     Spoken,
+    StandDown,
 )
 from audio.models import VoiceModels
 from audio.mouth import SpeakerMouth, TimelineMouth
@@ -96,6 +99,7 @@ from audio.speakable import speakable
 from audio.speech_worker import Made, SpeechWorker
 from audio.tts import SpeechParameters
 from audio.wake_check import WakeVerifier
+from audio.wake_measure import WakeMeasure, level_db
 from audio.wakeup import Wakeup
 from audio.wakeword import WakeDetection
 from config import Settings
@@ -215,6 +219,8 @@ class VoiceEngine:
         self._base_params = SpeechParameters.from_settings(settings.tts)
         self._pending_wakes: list[WakeDetection] = []
         self._wake: WakeDetection | None = None
+        self._wake_measure: WakeMeasure | None = None
+        """How well the accepted wake word was heard, for the household's arbitration."""
         self._held_end: SpeechEnded | None = None
         self._cut: tuple[float, str] | None = None
         """Where the last request was cut at the length cap, and its transcript."""
@@ -469,6 +475,9 @@ class VoiceEngine:
             case FinishReply():
                 self._owed.discard(command.reply)
                 self._play_outputs(self._playback.handle(ReplyEnding(command)))
+            case StandDown(reply=reply):
+                self._owed.discard(reply)
+                self._act(self._listener.handle(Deferred(self.t)))
             case SetHotwords(words=words):
                 self._hotwords = words
             case Shutdown():
@@ -661,12 +670,15 @@ class VoiceEngine:
             self._begin_job(JobKind.TRANSCRIBE)
             verdict = self._verifier.judge(detection, window)
             self._end_job(JobKind.TRANSCRIBE)
+            measure = WakeMeasure(self.t, detection.score, level_db(window))
             self._record("wake_check", model=detection.model, score=round(detection.score, 3),
                          heard=verdict.heard, accepted=verdict.accepted,
-                         evidence=verdict.evidence.value, margin=verdict.margin)  # fmt: skip
+                         evidence=verdict.evidence.value, margin=verdict.margin,
+                         level_db=round(measure.level_db, 1))  # fmt: skip
             if verdict.accepted:
                 self._pending_wakes.clear()
                 self._wake = detection
+                self._wake_measure = measure
                 self._act(self._listener.handle(WakeDetected(self.t)))
 
     def _on_segment(self, event: SegmenterEvent) -> None:
@@ -825,7 +837,8 @@ class VoiceEngine:
                     self._play_earcon(Earcon.WAKE)
                 case UtteranceHeard(text=text, via=via):
                     scores = self._last_transcription.scores
-                    self._send(Heard(text, via, self.t, scores))
+                    wake = self._wake_measure if via is Via.WAKE else None
+                    self._send(Heard(text, via, self.t, scores, wake))
                     # After the request is on its way: the brain need not wait for the player.
                     self._play_earcon(Earcon.END_OF_LISTENING)
                 case HintGiven(text=text):
@@ -842,6 +855,7 @@ class VoiceEngine:
                     self._say_locally(text)
                 case ConversationEnded():
                     self._wake = None
+                    self._wake_measure = None
                     self._answer = None
                     self._context = ""
                     self._segmenter.reset()

@@ -93,6 +93,8 @@ class ConversationEndReason(StrEnum):
     """Woken, then nothing (or nothing Whisper could hear) was said."""
     NO_REPLY = "no_reply"
     """A request was taken and its reply never came, or stopped coming."""
+    DEFERRED = "deferred"
+    """Another Hearth heard the same wake word better and answers it."""
 
 
 # Inputs: what the pipeline tells the listener. The segmenter's SpeechStarted and SpeechEnded are
@@ -136,6 +138,13 @@ class ReplyFinished:
 
 
 @dataclass(frozen=True)
+class Deferred:
+    """The request is another Hearth's to answer: back to standby without a word."""
+
+    t: float
+
+
+@dataclass(frozen=True)
 class Tick:
     """Audio time passed with nothing else to report; lets a window close at its deadline."""
 
@@ -145,7 +154,14 @@ class Tick:
 
 
 ListenerInput = (
-    WakeDetected | SpeechStarted | SpeechEnded | Transcript | ReplyStarted | ReplyFinished | Tick
+    WakeDetected
+    | SpeechStarted
+    | SpeechEnded
+    | Transcript
+    | ReplyStarted
+    | ReplyFinished
+    | Deferred
+    | Tick
 )
 
 
@@ -286,6 +302,8 @@ class Listener:
         self._holding = False  # the window waits for an utterance that began before its deadline
         self._closed_until = 0.0  # auto-mute settle: the microphone stays closed until then
         self._last_hint: float | None = None
+        self._no_hints_until = 0.0
+        """After deferring: the follow-ups said to the Hearth that answers earn no hint here."""
         self._gives_up_at: float | None = None  # the waiting state's timed exit
 
     @property
@@ -350,6 +368,9 @@ class Listener:
                 return [self._change(State.SPEAKING, t)]
             case ReplyFinished():
                 return self._open_window(event)
+            case Deferred(t=t):
+                self._no_hints_until = t + self._settings.follow_up_seconds
+                return self._end(t, ConversationEndReason.DEFERRED)
         return []
 
     def _speaking(self, event: ListenerInput) -> list[ListenerOutput]:
@@ -452,6 +473,8 @@ class Listener:
     def _hint_maybe(self, t: float) -> list[ListenerOutput]:
         interval = self._settings.hint_interval_seconds
         if interval == 0 or (self._last_hint is not None and t - self._last_hint < interval):
+            return []
+        if t < self._no_hints_until:
             return []
         self._last_hint = t
         return [HintGiven(t, self._hint_text)]

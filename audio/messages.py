@@ -12,6 +12,7 @@ from enum import StrEnum
 from typing import Any
 
 from audio.listener import State, Via
+from audio.wake_measure import WakeMeasure
 
 # -- commands: supervisor -> voice process ---------------------------------------------------------
 
@@ -49,11 +50,19 @@ class SetHotwords:
 
 
 @dataclass(frozen=True)
+class StandDown:
+    """Reply ``reply`` will not come: another Hearth answers the request. Back to standby
+    silently (no follow-up window)."""
+
+    reply: int
+
+
+@dataclass(frozen=True)
 class Shutdown:
     """Stop: finish the sentence being spoken, then exit."""
 
 
-Command = Speak | FinishReply | SetHotwords | Shutdown
+Command = Speak | FinishReply | StandDown | SetHotwords | Shutdown
 
 # -- reports: voice process -> supervisor ----------------------------------------------------------
 
@@ -119,6 +128,8 @@ class Heard:
     via: Via
     t: float
     answer_scores: dict[str, float] = field(default_factory=dict)
+    wake: WakeMeasure | None = None
+    """How well the wake word that opened it was heard (a request after a wake word)."""
 
 
 @dataclass(frozen=True)

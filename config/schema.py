@@ -166,6 +166,13 @@ class HouseholdSettings(Section):
     room: str | None = Field(None, min_length=1, max_length=64)
     """The room this Hearth is in ("kitchen"): what is set here rings here, and a shared schedule
     (memory.database: postgresql://...) keeps each room's items apart. Empty: the host name."""
+    arbitration: bool = True
+    """With a shared memory (postgresql://): when several Hearths hear one wake word, only the
+    one that heard it best answers (see the README)."""
+    wake_window_seconds: PositiveSeconds = 1.5
+    """Wake words accepted this close together on two Hearths are the same one said once."""
+    arbitration_timeout_seconds: PositiveSeconds = 3.0
+    """The longest a Hearth waits to hear from the others before it answers by itself."""
 
 
 class WakeModelSettings(Section):

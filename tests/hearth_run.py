@@ -46,7 +46,7 @@ def hearth_environment(home: Path, extra: Mapping[str, str] | None = None) -> di
     return environment
 
 
-def hearth_command(config: Path, db: Path, *arguments: str | Path) -> list[str]:
+def hearth_command(config: Path, db: Path | str, *arguments: str | Path) -> list[str]:
     """``python -m assistant --config CONFIG --db DB ARGUMENTS``."""
     return [sys.executable, "-m", "assistant", "--config", str(config), "--db", str(db),
             *map(str, arguments)]  # fmt: skip
@@ -159,7 +159,7 @@ def run_hearth(
     room: np.ndarray,
     settings_yaml: str = "",
     card: Path | None = None,
-    db: Path | None = None,
+    db: Path | str | None = None,
     timeout: float = 300,
     env: Mapping[str, str] | None = None,
     args: Sequence[str] = (),
@@ -193,12 +193,15 @@ class RunningHearth:
         folder: Path,
         room: np.ndarray | None,
         settings_yaml: str,
-        db: Path | None = None,
+        db: Path | str | None = None,
         env: Mapping[str, str] | None = None,
+        args: Sequence[str] = (),
     ):
         files = Folder.at(folder)
         files.prepare(room, settings_yaml)
         arguments = files.file_mode() if room is not None else ["run", "--events", files.events]
+        arguments += list(args)
+        self.output = files.output
         self.log_path = folder / "hearth.log"
         self.events = EventsFile(files.events)
         with self.log_path.open("wb") as log:

@@ -6,6 +6,7 @@ import argparse
 from datetime import datetime
 from pathlib import Path
 
+from assistant.arbitration import open_arbiter
 from assistant.cli.common import (
     EXIT_FAILURE,
     EXIT_OK,
@@ -17,7 +18,7 @@ from assistant.cli.common import (
 )
 from assistant.composition import build_brain
 from assistant.memory_setup import database_option
-from assistant.schedule import time_zone
+from assistant.schedule import make_clock, time_zone
 from assistant.supervisor import RunFiles, Supervisor
 from config import Settings
 from memory import StoreError
@@ -66,12 +67,18 @@ def _run(args: argparse.Namespace) -> int:
     except StoreError as exc:
         raise UserError(str(exc)) from None
     start = _start_time(args.start_time, settings) if args.input is not None else None
+    arbiter = open_arbiter(settings, database, make_clock(start))
     supervisor = Supervisor(
         settings,
-        lambda: build_brain(settings, database, args.card, start),
+        lambda: build_brain(settings, database, args.card, start, arbiter),
         RunFiles(args.input, args.output, args.events),
+        arbiter=arbiter,
     )
-    result = supervisor.run()
+    try:
+        result = supervisor.run()
+    finally:
+        if arbiter is not None:
+            arbiter.close()
     if supervisor.events.failure:
         raise UserError(supervisor.events.failure)
     return EXIT_OK if result == 0 else EXIT_FAILURE

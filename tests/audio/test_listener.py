@@ -16,6 +16,7 @@ from audio.listener import (
     SPEECH_MARGIN_SECONDS,
     ConversationEnded,
     ConversationEndReason,
+    Deferred,
     FollowUpClosed,
     FollowUpCloseReason,
     FollowUpOpened,
@@ -467,6 +468,22 @@ def test_thinking_ignores_the_wake_word_and_speech():
     for event in (WakeDetected(3.5), heard(4.0, "Stop."), SpeechStarted(4.2, 4.0), Tick(50.0)):
         assert listener.handle(event) == ()
     assert listener.state is State.THINKING
+
+
+def test_a_request_another_hearth_answers_goes_back_to_standby_without_a_window():
+    listener = make()
+    listener.handle(WakeDetected(1.0))
+    listener.handle(heard(3.0, "What time is it?"))
+    assert listener.handle(Deferred(3.4)) == (
+        ConversationEnded(3.4, ConversationEndReason.DEFERRED),
+        StateChanged(3.4, State.THINKING, State.STANDBY),
+    )
+    assert listener.handle(heard(5.0, "And tomorrow?")) == ()  # no follow-up window: standby
+    # The follow-up said to the Hearth that answers earns no hint here, a later request does.
+    follow_up = SpeechEnded(6.0, EndReason.SILENCE, start=4.0, end=5.5)
+    assert listener.handle(follow_up) == ()
+    later = SpeechEnded(40.0, EndReason.SILENCE, start=38.0, end=39.5)
+    assert [type(out) for out in listener.handle(later)] == [HintGiven]
 
 
 def speaking(**overrides) -> Listener:
