@@ -25,6 +25,7 @@ from assistant.fact_repair import (
     parse_correction,
     value_prefix,
 )
+from assistant.home import HomeControl
 from assistant.learning import Learner
 from assistant.model_errors import ModelError
 from assistant.prompt import build_system_prompt
@@ -92,6 +93,7 @@ class Brain:
         learner: Learner | None = None,
         policy: BrainPolicy | None = None,
         desk: ScheduleDesk | None = None,
+        home: HomeControl | None = None,
     ):
         self.memory = memory
         self.client = client
@@ -101,6 +103,8 @@ class Brain:
         self.policy = policy or BrainPolicy()
         self.desk = desk
         """The clock and the schedule: asked first whether it takes an utterance."""
+        self.home = home
+        """Home Assistant: asked next, for requests about the home."""
         self._pending: ConflictQuestion | ValueQuestion | None = None
         self._just_stored: _JustStored | None = None
         self.card: PersonalityCard | None = None
@@ -134,6 +138,9 @@ class Brain:
         taken = self.desk.take(heard) if self.desk is not None else None
         if taken is not None:
             yield from taken
+            return
+        if self.home is not None and (home_reply := self.home.take(heard)) is not None:
+            yield from self._said_by_home(heard, home_reply)
             return
         command = parse_voice_command(heard.text)
         if command is not None:
@@ -170,6 +177,24 @@ class Brain:
                     ), True
             return [Note("value_unanswered", {"asked": pending.text(), "heard": heard.text})], False
         return [], False
+
+    def _said_by_home(self, heard: HeardUtterance, parts: list[ReplyPart]) -> Iterator[ReplyPart]:
+        """Home Assistant's answer, kept in the conversation so the model knows what was done."""
+        said = " ".join(part.text for part in parts if isinstance(part, Sentence))
+        self.history.add(heard.text, said)
+        yield from parts
+
+    def close(self) -> None:
+        """Close what the brain holds open: the learner, the memory, the model client, the
+        schedule desk's store and the link to Home Assistant (on the brain's own thread)."""
+        if self.learner is not None:
+            self.learner.close()
+        self.memory.close()
+        self.client.close()
+        if self.desk is not None:
+            self.desk.close()
+        if self.home is not None:
+            self.home.close()
 
     # -- the model -------------------------------------------------------------------------------
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from assistant.brain import Brain
-from assistant.reply import AwaitAnswer, HeardUtterance, Note, Sentence
+from assistant.reply import AwaitAnswer, HeardUtterance, Note, Sentence, VolumeSet
 from assistant.wake_queue import WakeQueue
 from audio import trace
 from memory import Fact, Kind
@@ -73,7 +73,9 @@ class BrainFailed:
     message: str
 
 
-WorkerOutput = SpeakText | Note | AwaitAnswer | ReplyEnd | KnownNames | Progress | BrainFailed
+WorkerOutput = (
+    SpeakText | Note | AwaitAnswer | VolumeSet | ReplyEnd | KnownNames | Progress | BrainFailed
+)
 
 
 class BrainWorker:
@@ -157,10 +159,7 @@ class BrainWorker:
                 self._answer(brain, self._turn, heard)
                 self._put(self._turn, KnownNames(known_names(brain.memory.facts())))
         finally:
-            if brain.learner is not None:
-                brain.learner.close()
-            brain.memory.close()
-            brain.client.close()
+            brain.close()
 
     def _piece_arrived(self) -> None:
         self._put(self._turn, Progress())

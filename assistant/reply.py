@@ -1,11 +1,11 @@
-"""A reply as the brain produces it: sentences to say, notes, an awaited answer."""
+"""A reply as the brain produces it: sentences to say, notes, an awaited answer, a new volume."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
-from audio import Via
+from audio import OutputLevel, Via
 
 
 @dataclass(frozen=True)
@@ -48,4 +48,12 @@ class AwaitAnswer:
     hotwords: tuple[str, ...]
 
 
-ReplyPart = Sentence | Note | AwaitAnswer
+@dataclass(frozen=True)
+class VolumeSet:
+    """Hearth's output level changed (kept already): play at it from now on, sentences after
+    this one included."""
+
+    level: OutputLevel
+
+
+ReplyPart = Sentence | Note | AwaitAnswer | VolumeSet

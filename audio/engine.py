@@ -35,6 +35,7 @@ from audio.listener import (
     ReplyFinished,
     ReplyStarted,
     State,
+    StopRequested,
     StopSpeaking,
     Tick,
     Transcript,
@@ -42,6 +43,7 @@ from audio.listener import (
     WakeAccepted,
     WakeDetected,
 )
+from audio.loudness import OutputLevel
 from audio.messages import (
     Command,
     FinishReply,
@@ -54,9 +56,12 @@ from audio.messages import (
     Record,
     Report,
     SetHotwords,
+    SetMicrophone,
+    SetOutput,
     Shutdown,
     Speak,
     Spoken,
+    StopSaying,
 )
 from audio.models import VoiceModels
 from audio.mouth import SpeakerMouth, TimelineMouth
@@ -82,6 +87,7 @@ from audio.playback import (
     Synthesize,
 )
 from audio.recent import RecentAudio
+from audio.remote import RemoteSpeechChunk
 from audio.segmenter import (
     EndReason,
     Phase,
@@ -240,6 +246,12 @@ class VoiceEngine:
         if warm_up is not None:  # a first pace, so even the first sentence has a deadline to fit
             self._pace.observe(self._base_params.voice, *warm_up)
         self._last_transcription = _Transcription("", {})
+        self._output = OutputLevel()
+        """How loud every sound is played (the supervisor sends the kept level at start)."""
+        self._microphone_muted = False
+        self._held: list[Speak] = []
+        """Speech waiting for its moment: announcements (a quiet room) and the notices of a
+        speech service that stopped answering (a quiet room, or the reply under way)."""
         self._speaker_failure = ""
         self._microphone_lost = False
         self._stopping = False
@@ -291,7 +303,7 @@ class VoiceEngine:
         return samples_to_seconds(self._clock)
 
     def _done(self) -> bool:
-        busy = not self._playback.idle or self._mouth.busy(self._clock)
+        busy = not self._playback.idle or self._mouth.busy(self._clock) or bool(self._held)
         if self._stopping:
             return not busy
         return (
@@ -427,6 +439,7 @@ class VoiceEngine:
         """The job is over: say so at once, or its deadline would run on in the supervisor."""
         if self._jobs.pop(kind, None) is not None:
             self._heartbeat(force=True)
+        self._take_notices()
 
     def _heartbeat(self, waiting: bool = False, force: bool = False) -> None:
         now = time.monotonic()
@@ -460,6 +473,8 @@ class VoiceEngine:
 
     def _apply(self, command: Command) -> None:
         match command:
+            case Speak(announcement=True):
+                self._held.append(command)
             case Speak():
                 self._trace("speak_received", job=command.job)
                 self._play_outputs(self._playback.handle(SentenceQueued(command)))
@@ -471,12 +486,19 @@ class VoiceEngine:
             case Shutdown():
                 self._stopping = True
                 self._play_outputs(self._playback.handle(Stop()))
+            case SetOutput(level=level):
+                self._output = level
+            case SetMicrophone(muted=muted):
+                self._set_microphone(muted)
+            case StopSaying():
+                self._stop_saying()
 
     # -- speaking --------------------------------------------------------------------------------
 
     def _speak_step(self) -> None:
         """Take what the speech worker made, and give the mouth its next piece once it is free."""
         self._take_made(self._speech.take())
+        self._release_held()
         if self._mouth.busy(self._clock):
             return
         failure = self._mouth.failure
@@ -536,6 +558,9 @@ class VoiceEngine:
         self._trace("synthesis_start", job=job.job)
         self._first_pieces[request.token] = job.job
         deadline = self._pace.deadline(request.params.voice, len(speakable(job.text)))
+        if deadline is not None and self._settings.tts.backend == "wyoming":
+            # The service may use up its whole allowance before the local voice starts.
+            deadline += self._settings.tts.remote_allowance_seconds
         self._begin_job(JobKind.SPEAK, deadline, job.job)
         self._speech.submit(request)
 
@@ -549,7 +574,9 @@ class VoiceEngine:
     def _take_made(self, made: list[Made]) -> None:
         for item in made:
             result = item.result
-            if isinstance(result, PieceMade):
+            if isinstance(result, PieceMade) and not isinstance(result.chunk, RemoteSpeechChunk):
+                # Only the local voice's pace: a fast service must not shorten the deadline its
+                # local fallback may need.
                 self._pace.observe(item.voice, len(result.chunk.text), item.seconds)
                 job = self._first_pieces.pop(result.token, None)
                 if job is not None:
@@ -579,17 +606,20 @@ class VoiceEngine:
 
     def _volume(self, job: Speak, samples: np.ndarray) -> np.ndarray:
         if job.job < 0:  # local hints
-            return (samples.astype(np.float32) * HINT_VOLUME).astype(np.int16)
-        return samples
+            samples = (samples.astype(np.float32) * HINT_VOLUME).astype(np.int16)
+        return self._output.apply(samples)
 
     def _play_earcon(self, kind: Earcon) -> None:
         if self._settings.audio.earcons and not self._mouth.busy(self._clock):
-            self._mouth.start(earcon(kind), self._clock)
+            self._mouth.start(self._output.apply(earcon(kind)), self._clock)
 
     # -- hearing ---------------------------------------------------------------------------------
 
     def _hear(self, frame: np.ndarray) -> None:
         start = self._clock
+        if self._microphone_muted:
+            # Closed: the room is not heard at all, the wake word included; the clock goes on.
+            frame = np.zeros_like(frame)
         if self._echo is not None:
             frame = self._echo.process(frame, self._said_during(start, len(frame)))
         self._clock += len(frame)
@@ -825,3 +855,58 @@ class VoiceEngine:
         """Speech that needs no brain (the hint): a negative job number marks it local."""
         local = Speak(job=-1, reply=-1, text=text)
         self._play_outputs(self._playback.handle(SentenceQueued(local)))
+
+    # -- what is said outside a conversation, the microphone, stop from outside ---------------
+
+    def _release_held(self) -> None:
+        """Hand playback the held speech whose moment has come: an announcement once nobody is
+        in the middle of a request or a reply; a notice then too, or at once within a reply
+        (it is said before the rest of the answer)."""
+        if not self._held:
+            return
+        quiet = self._quiet_for_announcement()
+        replying = self._listener.state in (State.THINKING, State.SPEAKING)
+        due = [job for job in self._held if quiet or (replying and not job.announcement)]
+        for job in due:
+            self._held.remove(job)
+            self._play_outputs(self._playback.handle(SentenceQueued(job)))
+
+    def _quiet_for_announcement(self) -> bool:
+        """Nobody is making a request (no wake being checked, no utterance under way) and
+        Hearth is saying nothing and waiting for no reply: standby, or a follow-up window."""
+        return (
+            self._listener.state in (State.STANDBY, State.FOLLOW_UP)
+            and self._playback.idle
+            and not self._playback.finishing
+            and not self._mouth.busy(self._clock)
+            and not self._hearing_unfinished()
+            and not self._owed
+        )
+
+    def _take_notices(self) -> None:
+        """A speech service that stopped answering is said once per outage, when fitting."""
+        for notice in self._models.take_notices():
+            self._record("speech_fallback", text=notice)
+            self._held.append(Speak(job=-1, reply=-1, text=notice))
+
+    def _set_microphone(self, muted: bool) -> None:
+        if muted == self._microphone_muted:
+            return
+        self._microphone_muted = muted
+        log.info("microphone %s", "closed" if muted else "open")
+        self._record("microphone", muted=muted)
+        if muted:
+            self._pending_wakes.clear()  # a wake heard just before is not acted on after it
+
+    def _stop_saying(self) -> None:
+        """Stop from outside the room (Home Assistant): drop what is waiting to be announced, and
+        what is being said; a reply's conversation ends as after a spoken stop."""
+        for job in [job for job in self._held if job.announcement]:
+            self._held.remove(job)
+            self._send(Spoken(job.job, interrupted=True))
+        self._record("stop_requested")
+        self._act(self._listener.handle(StopRequested(self.t)))
+        if not self._playback.idle or self._mouth.busy(self._clock):
+            self._play_outputs(self._playback.handle(CutOff()))
+        if self._announcing:
+            self._end_announcement()

@@ -5,7 +5,14 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from audio.remote import Hearing, Speaking, speech_to_text, text_to_speech
+from audio.remote import (
+    FallbackSpeechToText,
+    FallbackTextToSpeech,
+    Hearing,
+    Speaking,
+    speech_to_text,
+    text_to_speech,
+)
 from audio.vad import VoiceActivity
 from audio.wakeword import WakeWordDetector
 from config import Settings
@@ -43,3 +50,14 @@ class VoiceModels:
         tts.load(voice or settings.tts.voice)
         log.info("voice models loaded")
         return cls(wake, vad, stt, tts)
+
+    def take_notices(self) -> list[str]:
+        """What to say, once per outage, about a speech service the local models stand in for
+        (none with the local backends)."""
+        notices = []
+        for model in (self.stt, self.tts):
+            if isinstance(model, FallbackSpeechToText | FallbackTextToSpeech):
+                notice = model.take_notice()
+                if notice is not None:
+                    notices.append(notice)
+        return notices

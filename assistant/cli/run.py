@@ -15,7 +15,9 @@ from assistant.cli.common import (
     model_address,
     settings_from,
 )
-from assistant.composition import build_brain
+from assistant.composition import build_brain, build_home_link, home_control
+from assistant.home import SecretError
+from assistant.home_link import HomeLink
 from assistant.memory_setup import database_option
 from assistant.schedule import time_zone
 from assistant.supervisor import RunFiles, Supervisor
@@ -70,11 +72,26 @@ def _run(args: argparse.Namespace) -> int:
         settings,
         lambda: build_brain(settings, database, args.card, start),
         RunFiles(args.input, args.output, args.events),
+        home=_home_link(settings, database, args.card, start),
     )
     result = supervisor.run()
     if supervisor.events.failure:
         raise UserError(supervisor.events.failure)
     return EXIT_OK if result == 0 else EXIT_FAILURE
+
+
+def _home_link(
+    settings: Settings, database: Path | str | None, card: Path | None, start: datetime | None
+) -> HomeLink:
+    """The link to the household, its secrets read now: a missing token or password is said
+    before anything starts, not by a brain that cannot be built."""
+    try:
+        home = home_control(settings)
+        if home is not None:
+            home.close()
+        return build_home_link(settings, database, card, start)
+    except SecretError as error:
+        raise UserError(str(error)) from None
 
 
 def _start_time(text: str | None, settings: Settings) -> datetime:

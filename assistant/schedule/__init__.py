@@ -83,6 +83,7 @@ from assistant.schedule.store import (
     ScheduleStoreError,
     ScheduleUnavailable,
 )
+from assistant.schedule.volume import VolumeKeeper, changed_level, volume_said
 
 __all__ = [
     "ACTIVE_STATES",
@@ -141,10 +142,12 @@ __all__ = [
     "TimerStarted",
     "Volume",
     "VolumeChange",
+    "VolumeKeeper",
     "Weekday",
     "When",
     "ZoneError",
     "announcement",
+    "changed_level",
     "clock_answer",
     "finished",
     "make_clock",
@@ -157,5 +160,6 @@ __all__ = [
     "sync_routines",
     "system_zone_name",
     "time_zone",
+    "volume_said",
     "zone_named",
 ]

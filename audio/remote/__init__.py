@@ -8,6 +8,7 @@ from audio.remote.fallback import (
     SPEAKING_NOTICE,
     FallbackSpeechToText,
     FallbackTextToSpeech,
+    RemoteSpeechChunk,
 )
 from audio.remote.health import Reach, RemoteHealth
 from audio.remote.wyoming_stt import WyomingSpeechToText
@@ -22,6 +23,7 @@ __all__ = [
     "Hearing",
     "Reach",
     "RemoteHealth",
+    "RemoteSpeechChunk",
     "Speaking",
     "WyomingError",
     "WyomingSpeechToText",
