@@ -702,7 +702,11 @@ class VoiceEngine:
                     self._held_end = event
                 else:
                     self._act(self._listener.handle(event))
-            case SpeechEnded() if event.is_utterance and taking_requests:
+            case SpeechEnded() if taking_requests and (
+                event.is_utterance or self._said_with_wake(event, state)
+            ):
+                if not event.is_utterance:
+                    self._segmenter.reset()  # taken as the request: the wait for one is over
                 self._trace("end_declared")
                 self._act(self._listener.handle(event))
                 heard = self._transcript_for(event, state)
@@ -713,6 +717,18 @@ class VoiceEngine:
                 self._act(self._listener.handle(transcript))
             case SpeechEnded():
                 self._act(self._listener.handle(event))
+
+    def _said_with_wake(self, event: SpeechEnded, state: State) -> bool:
+        """A request too short to be an utterance on its own, said straight on from the wake
+        phrase ("Hey Jarvis, mute"): heard together with it, it is long enough."""
+        wake = self._wake
+        return (
+            event.reason is EndReason.TOO_SHORT
+            and state is State.LISTENING
+            and wake is not None
+            and seconds_to_samples(event.start) - wake.end_sample
+            < seconds_to_samples(WAKE_CONTINUATION_SECONDS)
+        )
 
     def _judge_pause(self, wait: bool = False) -> None:
         """Once the words before a pause are known, let them say how long a silence ends it: a
@@ -826,7 +842,10 @@ class VoiceEngine:
                 case WakeAccepted():
                     self._pending_wakes.clear()
                     self._drop_speculation()
-                    self._segmenter.reset(armed=True)
+                    # Still talking: the request goes on from the wake phrase in one breath, and
+                    # counting it from here keeps a short one ("mute") a fresh start would miss.
+                    talking = self._segmenter.phase is Phase.SPEAKING
+                    self._segmenter.reset(armed=True, in_speech=talking)
                     self._play_earcon(Earcon.WAKE)
                 case UtteranceHeard(text=text, via=via):
                     scores = self._last_transcription.scores

@@ -70,6 +70,7 @@ from assistant.schedule.items import (
     RingResumed,
     RoutineRun,
     ScheduleEvent,
+    TimerClock,
     TimerFinished,
     TimerStarted,
 )
@@ -138,6 +139,7 @@ __all__ = [
     "SetTimer",
     "SystemClock",
     "TimeLeft",
+    "TimerClock",
     "TimerFinished",
     "TimerStarted",
     "Volume",
