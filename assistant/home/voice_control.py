@@ -3,17 +3,15 @@
 The brain asks :meth:`HomeControl.take` before its own commands and the model: a request that
 :func:`is_home_request` recognises is sent to Home Assistant's conversation agent, which acts and
 answers; what it says (or what went wrong: unreachable, too slow, the token refused, an error) is
-the reply. A follow-up in the same conversation ("and turn it off again") keeps Home Assistant's
-conversation id. :meth:`HomeControl.ask` is the same call for a model's tool: text in, the words to
-say out.
+the reply. :meth:`HomeControl.ask` is the same call for a model's tool: text in, the words to say
+out.
 """
 
 from __future__ import annotations
 
-from assistant.home.conversation import HomeAnswer, HomeAssistantConversation
+from assistant.home.conversation import HomeAssistantConversation
 from assistant.home.home_requests import is_home_request
 from assistant.reply import HeardUtterance, Note, ReplyPart, Sentence
-from audio import Via
 
 
 class HomeControl:
@@ -21,15 +19,12 @@ class HomeControl:
 
     def __init__(self, conversation: HomeAssistantConversation):
         self._conversation = conversation
-        self._conversation_id: str | None = None
 
     def take(self, heard: HeardUtterance) -> list[ReplyPart] | None:
         """The reply to ``heard`` if it is about the home, else None (not Home Assistant's)."""
         if not is_home_request(heard.text):
             return None
-        if heard.via is not Via.FOLLOW_UP:
-            self._conversation_id = None  # a new conversation: no "it" carried over
-        answer = self._ask(heard.text)
+        answer = self._conversation.process(heard.text)
         fields = {"request": heard.text, "speech": answer.speech, "done": answer.done}
         if answer.problem is not None:
             fields["problem"] = answer.problem.value
@@ -38,13 +33,8 @@ class HomeControl:
     def ask(self, request: str) -> str:
         """Ask Home Assistant to act on ``request``; the words to say (its answer, or what went
         wrong). Never raises: for a language model's tool as much as for the voice."""
-        return self._ask(request).speech
+        return self._conversation.process(request).speech
 
     def close(self) -> None:
         """Close the connection to Home Assistant."""
         self._conversation.close()
-
-    def _ask(self, request: str) -> HomeAnswer:
-        answer = self._conversation.process(request, self._conversation_id)
-        self._conversation_id = answer.conversation_id or self._conversation_id
-        return answer
