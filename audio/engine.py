@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections import deque
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -87,7 +88,7 @@ from audio.playback import (
     Synthesize,
 )
 from audio.recent import RecentAudio
-from audio.remote import RemoteSpeechChunk
+from audio.remote import RemoteSpeechChunk, local_hearing
 from audio.segmenter import (
     EndReason,
     Phase,
@@ -212,7 +213,8 @@ class VoiceEngine:
             # A resumed input: the segmenter's clock starts where the audio clock stands.
             self._segmenter.process(samples_to_seconds(start_sample), None)
         self._listener = Listener(settings.listener, settings.vad, models.wake.phrases)
-        self._verifier = WakeVerifier(settings.wake, models.stt)
+        # The wake check's margins were measured on the local model's greedy decode.
+        self._verifier = WakeVerifier(settings.wake, local_hearing(models.stt))
         self._pre_roll = seconds_to_samples(settings.wake.pre_roll_seconds)
         self._reply_wait = settings.listener.reply_wait_seconds
         # Barge-in keeps the microphone open while Hearth speaks: its own voice comes back.
@@ -232,6 +234,9 @@ class VoiceEngine:
         self._speech = SpeechWorker(models.tts, self._failpoints, self._wakeup)
         mouth.wake_when_done(self._wakeup.signal)
         self._first_pieces: dict[int, int] = {}
+        self._made: deque[Made] = deque()
+        """What the speech worker made, not yet handed to playback: taken in order even when
+        handing one over makes file mode wait for more (a nested :meth:`_await_speech`)."""
         """Requests (by token) whose first piece is still to come, and their jobs (for tracing)."""
         self._announcing = False
         """Speech outside a conversation (a hint, speech re-sent after a restart) is playing."""
@@ -568,11 +573,17 @@ class VoiceEngine:
         """File mode: the audio clock waits for the speech being made, so a recording runs the same
         way every time (as it waits for a reply); the loop beats meanwhile."""
         while self._playback.making:
-            self._take_made(self._speech.take(self._settings.voice_process.heartbeat_seconds))
+            wait = 0.0 if self._made else self._settings.voice_process.heartbeat_seconds
+            self._take_made(self._speech.take(wait))
             self._heartbeat()
 
     def _take_made(self, made: list[Made]) -> None:
-        for item in made:
+        # One at a time from a queue of the engine's: a piece handed over may start a nested
+        # wait (file mode), which must see the sentence's end already taken from the worker,
+        # or it waits for it forever (seen with a remote voice, whose pieces come together).
+        self._made.extend(made)
+        while self._made:
+            item = self._made.popleft()
             result = item.result
             if isinstance(result, PieceMade) and not isinstance(result.chunk, RemoteSpeechChunk):
                 # Only the local voice's pace: a fast service must not shorten the deadline its

@@ -1,7 +1,13 @@
 """Speech on a bigger box: Wyoming speech-to-text and text-to-speech clients, and wrappers that
 fall back to the local models for a call the service fails."""
 
-from audio.remote.backends import Hearing, Speaking, speech_to_text, text_to_speech
+from audio.remote.backends import (
+    Hearing,
+    Speaking,
+    local_hearing,
+    speech_to_text,
+    text_to_speech,
+)
 from audio.remote.connection import Failure, WyomingError
 from audio.remote.fallback import (
     HEARING_NOTICE,
@@ -28,6 +34,7 @@ __all__ = [
     "WyomingError",
     "WyomingSpeechToText",
     "WyomingTextToSpeech",
+    "local_hearing",
     "speech_to_text",
     "text_to_speech",
 ]
