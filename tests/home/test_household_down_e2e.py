@@ -2,7 +2,8 @@
 file mode (real wake word, VAD, tiny.en and Piper) whose ``home_assistant:`` points at a port
 nobody listens on, or at the real Home Assistant with a token it does not know. The request about
 the home is answered with what went wrong, said in Hearth's voice (heard back by Whisper), and
-the next request is answered as usual: nothing else breaks."""
+the next request is answered as usual: nothing else breaks. With the MQTT broker down, Hearth
+hears and answers as it does without one."""
 
 from __future__ import annotations
 
@@ -74,3 +75,22 @@ def test_a_token_home_assistant_refuses_is_said_and_the_light_stays_off(
     run = home_run(tmp_path, home.url)
     said_wrong(run, HomeProblem.TOKEN_REFUSED, {"token", "home", "assistant"})
     assert home.state("light.kitchen_lights")["state"] == "off"
+
+
+def test_a_broker_that_is_down_costs_hearing_and_speaking_nothing(tmp_path):
+    """``mqtt:`` at a port nobody listens on: the same turns heard and answered as without it,
+    the outage logged once however many times the device tries again."""
+    settings = (
+        f"ollama:\n  url: http://127.0.0.1:{free_port()}\n"
+        f"mqtt:\n  url: mqtt://127.0.0.1:{free_port()}\n  room: Study\n"
+        "  reconnect_min_seconds: 0.1\n  reconnect_max_seconds: 0.2\n"
+    )
+    room = timeline(
+        silence(1.0), speech("Hey Jarvis, what time is it?"), silence(5.0),
+        speech("Hey Jarvis, set the volume to eighty percent."), silence(5.0),
+    )  # fmt: skip
+    run = run_hearth(tmp_path, room, settings, args=START)
+    assert run.returncode == 0, run.summary()
+    said = [start["text"] for start in run.of("speak_start")]
+    assert said == ["It's 10 AM.", "Volume 80 percent."], run.summary()
+    assert run.stderr.count("unreachable") == 1, run.stderr[-3000:]
