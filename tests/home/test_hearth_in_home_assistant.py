@@ -4,9 +4,10 @@ its device over MQTT discovery on a real Mosquitto, its demo lights and its conv
 Everything Home Assistant does is done through its own REST API, as a dashboard or an automation
 would: Hearth's device and entities appear; the announce entity makes Hearth say the text (heard
 back from the speaker by Whisper), in its turn after a person's request; the volume number makes
-it quieter; "Hey Jarvis, turn on the kitchen lights" said in the room turns on the demo kitchen
-light; the mute switch closes the microphone (the wake word after it is not heard); killing
-Hearth with -9 shows it unavailable, and its restart brings it back with the mute it kept.
+it quieter; the stop button cuts a long announcement short; "Hey Jarvis, turn on the kitchen
+lights" said in the room turns on the demo kitchen light; the mute switch closes the microphone
+(the wake word after it is not heard); killing Hearth with -9 shows it unavailable, and its
+restart brings it back with the mute it kept.
 """
 
 from __future__ import annotations
@@ -45,6 +46,10 @@ START_SECONDS = 180.0
 """Loading the models and opening the devices (the supervisor allows as long on a cold Pi)."""
 REPLY_SECONDS = 90.0
 ANNOUNCEMENT = "The washing machine has finished."
+LONG_ANNOUNCEMENT = (
+    "The washing machine has finished. Please take the clothes out and hang them up to dry "
+    "before they crease. The dryer is full, so use the rack in the hall, and open a window."
+)
 
 
 def words(text: str) -> list[str]:
@@ -148,7 +153,7 @@ def announced(home: HomeAssistant, hearth: LiveHearth, pulse: PulseServer, seen:
     return recording.stop()
 
 
-def test_hearth_in_home_assistant_appears_announces_is_turned_down_controls_the_light_and_is_muted(
+def test_hearth_in_home_assistant_appears_announces_is_turned_down_and_stopped_and_acts(
     start_hearth, home: HomeAssistant, pulse: PulseServer, states: Watcher, stt: SpeechToText
 ):
     hearth = start_hearth()
@@ -174,6 +179,21 @@ def test_hearth_in_home_assistant_appears_announces_is_turned_down_controls_the_
     assert 0.07 < ratio < 0.2, ratio  # 0.5 cubed, with Piper's variation between takes
     home.call("number", "set_value", entity_id=f"number.{ENTITY}_volume", value=100)
     wait_for("volume 100 shown", lambda: float(shown(home, "number_volume") or 0) == 100)
+
+    # The stop button: a long announcement stops where it is, and the speaker goes quiet.
+    home.call("text", "set_value", entity_id=f"text.{ENTITY}_announce", value=LONG_ANNOUNCEMENT)
+    wait_for("the long announcement", lambda: len(hearth.of("announcement")) > 2)
+    job = hearth.of("announcement")[2]["job"]
+    hearth.wait_event(lambda e: e["event"] == "speak_start" and e["job"] == job)
+    cut = pulse.start_recording(SPEAKER)
+    home.call("button", "press", entity_id=f"button.{ENTITY}_stop")
+    hearth.wait_event(lambda e: e["event"] == "stop_requested")
+    wait_for("Hearth back in standby", lambda: shown(home, "sensor_state") == "standby")
+    time.sleep(3.0)  # the whole announcement is three sentences, some ten seconds of speech
+    played = cut.stop()
+    assert loudness(played) > loudness(loud) / 10, "it was speaking when the stop came"
+    # The sink plays out what it already had, less than a second of it.
+    assert loudness(played[-16_000:]) < loudness(loud) / 50, "quiet after the stop"
 
     # The kitchen light by voice; an announcement sent while the request is being made waits
     # for the request and its answer.
