@@ -19,11 +19,13 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Iterator
+from datetime import datetime
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from assistant.schedule import Scheduler, ScheduleStore, SystemClock
 from audio.stt import SpeechToText
 from config import SpeechToTextSettings
 from tests.audio.pulse import ROOM, SPEAKER, PulseServer
@@ -73,6 +75,11 @@ class LiveHearth(RunningHearth):
     """``hearth run`` on the test's sound server, in the household of the session's Home
     Assistant."""
 
+    def __init__(self, folder: Path, settings_yaml: str, db: Path):
+        super().__init__(folder, None, settings_yaml, db=db)
+        self.db = db
+        """The memory, with the schedule and the kept levels beside it."""
+
     def wait_event(self, found: Callable[[Event], bool], timeout: float = REPLY_SECONDS) -> Event:
         return self.wait_for(found, timeout)
 
@@ -113,7 +120,7 @@ def start_hearth(tmp_path: Path, home: HomeAssistant, home_broker: Mosquitto, pu
     def start() -> LiveHearth:
         folder = tmp_path / f"run-{len(started)}"
         folder.mkdir()
-        hearth = LiveHearth(folder, None, settings, db=tmp_path / "memory.db")
+        hearth = LiveHearth(folder, settings, tmp_path / "memory.db")
         started.append(hearth)
         hearth.wait_until_listening()
         return hearth
@@ -213,6 +220,19 @@ def test_hearth_in_home_assistant_appears_announces_is_turned_down_and_stopped_a
     wait_for("the follow-up window published", lambda: states.last(topic) == b"follow_up")
     published = [payload.decode() for payload in states.seen(topic)]
     assert published[-4:] == ["listening", "thinking", "speaking", "follow_up"], published
+    event = home.state(f"event.{ENTITY}_event")
+    assert event["attributes"]["event_type"] == "wake", event
+
+    # A timer in the schedule beside the memory (as the schedule desk sets one) is the next item.
+    store = ScheduleStore.open(hearth.db)
+    try:
+        timer, _ = Scheduler(store).add_timer(SystemClock().now(), 600, "tea", "UTC")
+    finally:
+        store.close()
+    item = wait_for("the next timer shown", lambda: (s := home.state(f"sensor.{ENTITY}_next_item"))
+                    and s["state"] not in ("unknown", "unavailable") and s)  # fmt: skip
+    assert datetime.fromisoformat(item["state"]).timestamp() == pytest.approx(timer.due_at, abs=1)
+    assert (item["attributes"]["kind"], item["attributes"]["label"]) == ("timer", "tea")
 
     # The mute switch closes the microphone: the wake word said after it is not heard.
     home.call("switch", "turn_on", entity_id=f"switch.{ENTITY}_mute")
