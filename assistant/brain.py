@@ -26,6 +26,7 @@ from assistant.fact_repair import (
     parse_correction,
     value_prefix,
 )
+from assistant.home import HomeControl
 from assistant.learning import Learner
 from assistant.memory_reach import UNREACHABLE, WITHOUT_MEMORY, MemoryReach, refusal
 from assistant.model_errors import ModelError
@@ -96,6 +97,7 @@ class Brain:
         policy: BrainPolicy | None = None,
         desk: ScheduleDesk | None = None,
         arbiter: Arbiter | None = None,
+        home: HomeControl | None = None,
     ):
         self.memory = memory
         self.client = client
@@ -107,6 +109,8 @@ class Brain:
         """The clock and the schedule: asked first whether it takes an utterance."""
         self.arbiter = arbiter
         """The household's: whether this Hearth or another answers a wake word all heard."""
+        self.home = home
+        """Home Assistant: asked next, for requests about the home."""
         self._pending: ConflictQuestion | ValueQuestion | None = None
         self._just_stored: _JustStored | None = None
         self.card: PersonalityCard | None = None
@@ -154,6 +158,9 @@ class Brain:
         if taken is not None:
             yield from taken
             return
+        if self.home is not None and (home_reply := self.home.take(heard)) is not None:
+            yield from self._said_by_home(heard, home_reply)
+            return
         command = parse_voice_command(heard.text)
         if command is not None:
             handlers = {
@@ -189,6 +196,24 @@ class Brain:
                     ), True
             return [Note("value_unanswered", {"asked": pending.text(), "heard": heard.text})], False
         return [], False
+
+    def _said_by_home(self, heard: HeardUtterance, parts: list[ReplyPart]) -> Iterator[ReplyPart]:
+        """Home Assistant's answer, kept in the conversation so the model knows what was done."""
+        said = " ".join(part.text for part in parts if isinstance(part, Sentence))
+        self.history.add(heard.text, said)
+        yield from parts
+
+    def close(self) -> None:
+        """Close what the brain holds open: the learner, the memory, the model client, the
+        schedule desk's store and the link to Home Assistant (on the brain's own thread)."""
+        if self.learner is not None:
+            self.learner.close()
+        self.memory.close()
+        self.client.close()
+        if self.desk is not None:
+            self.desk.close()
+        if self.home is not None:
+            self.home.close()
 
     # -- the model -------------------------------------------------------------------------------
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from assistant.brain import Brain
-from assistant.reply import AwaitAnswer, Defer, HeardUtterance, Note, Sentence
+from assistant.reply import AwaitAnswer, Defer, HeardUtterance, Note, Sentence, VolumeSet
 from assistant.wake_queue import WakeQueue
 from audio import trace
 from memory import Fact, Kind, MemoryUnavailable
@@ -74,7 +74,15 @@ class BrainFailed:
 
 
 WorkerOutput = (
-    SpeakText | Note | AwaitAnswer | Defer | ReplyEnd | KnownNames | Progress | BrainFailed
+    SpeakText
+    | Note
+    | AwaitAnswer
+    | Defer
+    | VolumeSet
+    | ReplyEnd
+    | KnownNames
+    | Progress
+    | BrainFailed
 )
 
 
@@ -159,10 +167,7 @@ class BrainWorker:
                 self._answer(brain, self._turn, heard)
                 self._send_known_names(brain, self._turn)
         finally:
-            if brain.learner is not None:
-                brain.learner.close()
-            brain.memory.close()
-            brain.client.close()
+            brain.close()
 
     def _send_known_names(self, brain: Brain, reply: int) -> None:
         """The names the memory knows, for the ear; while it cannot be reached the ear keeps

@@ -1,4 +1,5 @@
-"""Putting Hearth together from its settings: the brain and what it uses."""
+"""Putting Hearth together from its settings: the brain and what it uses, and the supervisor's
+link to the household (the kept volume and microphone, the MQTT device)."""
 
 from __future__ import annotations
 
@@ -10,11 +11,14 @@ from assistant.brain import Brain, BrainPolicy
 from assistant.card_keeper import CardKeeper
 from assistant.chat_client import ChatClient
 from assistant.conversation import ConversationHistory
+from assistant.home import HomeAssistantConversation, HomeControl, MqttDevice
+from assistant.home_link import HomeLink
 from assistant.learning import Learner
-from assistant.memory_setup import open_memory
+from assistant.memory_setup import memory_location, open_memory
 from assistant.ollama import OllamaClient
 from assistant.openai_chat import OpenAIClient
-from assistant.schedule import ScheduleDesk, make_clock, time_zone
+from assistant.output_levels import KeptLevels
+from assistant.schedule import ScheduleDesk, ScheduleStore, make_clock, time_zone
 from config import OllamaSettings, Settings, find_card
 
 
@@ -53,9 +57,53 @@ def build_brain(
             ask_again_seconds=settings.memory.ask_again_after_hours * 3600,
             reply_max_chars=conversation.reply_max_chars,
         ),
-        # The clock only, for now: timers and alarms join once the voice loop can ring them.
-        desk=ScheduleDesk(make_clock(start_time), time_zone(settings)),
+        # The clock and the volume, for now: timers and alarms join once the voice loop can
+        # ring them.
+        desk=ScheduleDesk(
+            make_clock(start_time), time_zone(settings), volume=kept_levels(settings, database)
+        ),
         arbiter=arbiter,
+        home=home_control(settings),
+    )
+
+
+def kept_levels(settings: Settings, database: Path | str | None) -> KeptLevels:
+    """The volume and mutes, kept in the schedule beside the memory (``database``: ``--db``)."""
+    return KeptLevels(lambda: open_schedule_store(settings, database))
+
+
+def open_schedule_store(settings: Settings, database: Path | str | None) -> ScheduleStore:
+    """The schedule's store beside the memory, for this Hearth's room."""
+    return ScheduleStore.open(memory_location(settings, database), settings.household.room)
+
+
+def home_control(settings: Settings) -> HomeControl | None:
+    """Home control through Home Assistant, when ``home_assistant:`` is set.
+
+    Raises SecretError when its token cannot be read (checked at start-up by ``hearth run``).
+    """
+    if settings.home_assistant is None:
+        return None
+    return HomeControl(HomeAssistantConversation(settings.home_assistant))
+
+
+def build_home_link(
+    settings: Settings,
+    database: Path | str | None,
+    card: Path | None,
+    start_time: datetime | None = None,
+) -> HomeLink:
+    """The supervisor's link to the household; with ``mqtt:``, Hearth's device in Home Assistant.
+
+    Raises SecretError when the broker's password cannot be read.
+    """
+    device = MqttDevice(settings.mqtt) if settings.mqtt is not None else None
+    return HomeLink(
+        kept_levels(settings, database),
+        CardKeeper(find_card(card)),
+        device,
+        schedule=lambda: open_schedule_store(settings, database),
+        clock=make_clock(start_time),
     )
 
 

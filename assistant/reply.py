@@ -1,11 +1,11 @@
-"""A reply as the brain produces it: sentences to say, notes, an awaited answer."""
+"""A reply as the brain produces it: sentences to say, notes, an awaited answer, a new volume."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
-from audio import Via, WakeMeasure
+from audio import OutputLevel, Via, WakeMeasure
 
 
 @dataclass(frozen=True)
@@ -56,4 +56,12 @@ class Defer:
     """Another Hearth answers this request: say nothing, and go back to standby."""
 
 
-ReplyPart = Sentence | Note | AwaitAnswer | Defer
+@dataclass(frozen=True)
+class VolumeSet:
+    """Hearth's output level changed (kept already): play at it from now on, sentences after
+    this one included."""
+
+    level: OutputLevel
+
+
+ReplyPart = Sentence | Note | AwaitAnswer | Defer | VolumeSet

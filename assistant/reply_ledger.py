@@ -11,7 +11,7 @@ supervisor sends what it returns.
 from __future__ import annotations
 
 from collections import Counter, OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from assistant.reply import AwaitAnswer, HeardUtterance
 from audio import Command, FinishReply, Speak
@@ -77,6 +77,16 @@ class ReplyLedger:
         speak = Speak(self._last_job, reply, text, voice, speed)
         self._unsaid[speak.job] = speak
         entry.said.append(text)
+        return speak
+
+    def announce(self, text: str, voice: str | None, speed: float | None) -> Speak:
+        """A sentence said outside any conversation (an announcement): owed until said, as a
+        reply's sentences are, and sent again after a restart. It has a reply number of its own,
+        so a barge-in that cuts it cuts nothing else; no reply end follows it."""
+        self._last_reply += 1
+        self._last_job += 1
+        speak = Speak(self._last_job, self._last_reply, text, voice, speed, announcement=True)
+        self._unsaid[speak.job] = speak
         return speak
 
     def await_answer(self, reply: int, answer: AwaitAnswer) -> None:
@@ -145,7 +155,7 @@ class ReplyLedger:
         if self._deaths[speak.job] < DEATHS_BEFORE_DROP:
             return None
         del self._deaths[speak.job]
-        note = Speak(speak.job, speak.reply, DROPPED_NOTE, speak.voice, speak.speed)
+        note = replace(speak, text=DROPPED_NOTE)
         self._unsaid[speak.job] = note  # in its place: the order of the reply is kept
         return Dropped(speak.job, speak.reply, speak.text, note)
 

@@ -34,8 +34,9 @@ from assistant.brain_worker import (
     SpeakText,
 )
 from assistant.event_log import EventLog
+from assistant.home_link import Announcement, HomeLink
 from assistant.output_timeline import OutputTimeline, Sound
-from assistant.reply import AwaitAnswer, Defer, HeardUtterance, Note
+from assistant.reply import AwaitAnswer, Defer, HeardUtterance, Note, VolumeSet
 from assistant.reply_ledger import ReplyLedger
 from assistant.systemd_notify import SystemdNotifier
 from assistant.turn_watch import Stall, TurnWatch
@@ -52,6 +53,7 @@ from audio import (
     Record,
     Report,
     SetHotwords,
+    SetOutput,
     Shutdown,
     Spoken,
     StandDown,
@@ -119,11 +121,15 @@ class Supervisor:
         notifier: SystemdNotifier | None = None,
         on_event: Callable[[dict[str, Any]], None] | None = None,
         arbiter: Arbiter | None = None,
+        home: HomeLink | None = None,
     ):
         self.settings = settings
         self.files = files
         self.notifier = notifier or SystemdNotifier()
-        self.events = EventLog(files.events, on_event)
+        self._home = home
+        """The kept volume and microphone, and Home Assistant's device; None: neither."""
+        self._on_event = on_event
+        self.events = EventLog(files.events, self._event_written)
         self._make_brain = make_brain
         self._worker: BrainWorker | None = None
         self._abandoned: list[BrainWorker] = []
@@ -169,6 +175,8 @@ class Supervisor:
             self._timeline = TimelineSink(self.files.output, self._input_samples())
         if self.files.room_output is not None:
             self._room_timeline = TimelineSink(self.files.room_output)
+        if self._home is not None:
+            self._home.start()
         self._start_voice(start_sample=0)
         try:
             while self._result is None:
@@ -183,6 +191,7 @@ class Supervisor:
         for report in self._receive(POLL_SECONDS):
             self._on_report(report)
         self._forward_brain_output()
+        self._take_home_orders()
         if self._result is not None:
             return
         if self._input_ended:
@@ -303,6 +312,8 @@ class Supervisor:
                     self._ledger.await_answer(reply, part)
                 case Defer() if heard is not None:
                     self._deferred.add(reply)
+                case VolumeSet(level=level):
+                    self._send(self._home.volume_changed(level) if self._home else SetOutput(level))
                 case ReplyEnd() if heard is not None:
                     self._end_reply(reply, heard, now)
 
@@ -445,6 +456,36 @@ class Supervisor:
         self._set_status(f"Failed: {reason}")
         self._result = EXIT_FAILED
 
+    # -- the household (Home Assistant) -------------------------------------------------------
+
+    def _take_home_orders(self) -> None:
+        """Carry out what Home Assistant asked since the last step."""
+        if self._home is None:
+            return
+        for order in self._home.take(self._clock()):
+            match order:
+                case Announcement():
+                    self._announce(order)
+                case _:
+                    self._send(order)
+
+    def _announce(self, order: Announcement) -> None:
+        """Said by the voice process once nobody is in the middle of a request or a reply; owed
+        like a reply's sentence until then."""
+        if self._input_ended or self._draining_since is not None:
+            log.warning("not announcing %r: Hearth is stopping", order.text[:80])
+            return
+        speak = self._ledger.announce(order.text, order.voice, order.speed)
+        self.events.write({"t": self._clock(), "event": "announcement", "job": speak.job,
+                           "text": speak.text})  # fmt: skip
+        self._send(speak)
+
+    def _event_written(self, record: dict[str, Any]) -> None:
+        if self._home is not None:
+            self._home.observe(record)
+        if self._on_event is not None:
+            self._on_event(record)
+
     # -- the voice process ---------------------------------------------------------------------
 
     def _start_voice(self, start_sample: int) -> None:
@@ -461,6 +502,9 @@ class Supervisor:
         self._health = VoiceHealth(self.settings.voice_process, self.files.live, time.monotonic())
         if self._hotwords:
             self._send(SetHotwords(self._hotwords))
+        if self._home is not None:
+            for command in self._home.voice_setup():
+                self._send(command)
 
     def _stop_voice(self) -> None:
         """Kill it for real; what it reported before it died (heard, said, played) still
@@ -519,6 +563,8 @@ class Supervisor:
         for timeline in (self._timeline, self._room_timeline):
             if timeline is not None:
                 timeline.close()
+        if self._home is not None:
+            self._home.close()
         self.events.close()
         self.notifier.close()
 

@@ -36,6 +36,7 @@ from audio.listener import (
     ReplyFinished,
     ReplyStarted,
     State,
+    StopRequested,
     StopSpeaking,
     Tick,
     Transcript,
@@ -44,6 +45,7 @@ from audio.listener import (
     WakeAccepted,
     WakeDetected,
 )
+from audio.loudness import OutputLevel
 from audio.messages import (
     Command,
     FinishReply,
@@ -56,10 +58,13 @@ from audio.messages import (
     Record,
     Report,
     SetHotwords,
+    SetMicrophone,
+    SetOutput,
     Shutdown,
     Speak,
     Spoken,
     StandDown,
+    StopSaying,
 )
 from audio.models import VoiceModels
 from audio.mouth import SpeakerMouth, TimelineMouth
@@ -85,6 +90,7 @@ from audio.playback import (
     Synthesize,
 )
 from audio.recent import RecentAudio
+from audio.remote import RemoteSpeechChunk, local_hearing
 from audio.segmenter import (
     EndReason,
     Phase,
@@ -210,7 +216,8 @@ class VoiceEngine:
             # A resumed input: the segmenter's clock starts where the audio clock stands.
             self._segmenter.process(samples_to_seconds(start_sample), None)
         self._listener = Listener(settings.listener, settings.vad, models.wake.phrases)
-        self._verifier = WakeVerifier(settings.wake, models.local_stt)
+        # The wake check's margins were measured on the local model's greedy decode.
+        self._verifier = WakeVerifier(settings.wake, local_hearing(models.stt))
         self._pre_roll = seconds_to_samples(settings.wake.pre_roll_seconds)
         self._reply_wait = settings.listener.reply_wait_seconds
         # Barge-in keeps the microphone open while Hearth speaks: its own voice comes back.
@@ -248,6 +255,12 @@ class VoiceEngine:
         if warm_up is not None:  # a first pace, so even the first sentence has a deadline to fit
             self._pace.observe(self._base_params.voice, *warm_up)
         self._last_transcription = _Transcription("", {})
+        self._output = OutputLevel()
+        """How loud every sound is played (the supervisor sends the kept level at start)."""
+        self._microphone_muted = False
+        self._held: list[Speak] = []
+        """Speech waiting for its moment: announcements (a quiet room) and the notices of a
+        speech service that stopped answering (a quiet room, or the reply under way)."""
         self._speaker_failure = ""
         self._microphone_lost = False
         self._stopping = False
@@ -299,7 +312,7 @@ class VoiceEngine:
         return samples_to_seconds(self._clock)
 
     def _done(self) -> bool:
-        busy = not self._playback.idle or self._mouth.busy(self._clock)
+        busy = not self._playback.idle or self._mouth.busy(self._clock) or bool(self._held)
         if self._stopping:
             return not busy
         return (
@@ -435,6 +448,7 @@ class VoiceEngine:
         """The job is over: say so at once, or its deadline would run on in the supervisor."""
         if self._jobs.pop(kind, None) is not None:
             self._heartbeat(force=True)
+        self._take_notices()
 
     def _heartbeat(self, waiting: bool = False, force: bool = False) -> None:
         now = time.monotonic()
@@ -469,6 +483,8 @@ class VoiceEngine:
 
     def _apply(self, command: Command) -> None:
         match command:
+            case Speak(announcement=True):
+                self._held.append(command)
             case Speak():
                 self._trace("speak_received", job=command.job)
                 self._play_outputs(self._playback.handle(SentenceQueued(command)))
@@ -483,12 +499,19 @@ class VoiceEngine:
             case Shutdown():
                 self._stopping = True
                 self._play_outputs(self._playback.handle(Stop()))
+            case SetOutput(level=level):
+                self._output = level
+            case SetMicrophone(muted=muted):
+                self._set_microphone(muted)
+            case StopSaying():
+                self._stop_saying()
 
     # -- speaking --------------------------------------------------------------------------------
 
     def _speak_step(self) -> None:
         """Take what the speech worker made, and give the mouth its next piece once it is free."""
         self._take_made(self._speech.take())
+        self._release_held()
         if not self._mouth.live:
             # Here, at the top of a step, never from inside the handling of what was made: a
             # nested wait would leave the results already taken (a sentence's end behind its
@@ -557,6 +580,9 @@ class VoiceEngine:
         self._trace("synthesis_start", job=job.job)
         self._first_pieces[request.token] = job.job
         deadline = self._pace.deadline(request.params.voice, len(speakable(job.text)))
+        if deadline is not None and self._settings.tts.backend == "wyoming":
+            # The service may use up its whole allowance before the local voice starts.
+            deadline += self._settings.tts.remote_allowance_seconds
         self._speech_deadlines[request.token] = (deadline, job.job)
         self._speech.submit(request)
 
@@ -581,7 +607,10 @@ class VoiceEngine:
         for item in made:
             result = item.result
             if isinstance(result, PieceMade):
-                self._pace.observe(item.voice, len(result.chunk.text), item.seconds)
+                if not isinstance(result.chunk, RemoteSpeechChunk):
+                    # Only the local voice's pace: a fast service must not shorten the deadline
+                    # its local fallback may need.
+                    self._pace.observe(item.voice, len(result.chunk.text), item.seconds)
                 job = self._first_pieces.pop(result.token, None)
                 if job is not None:
                     self._trace("audio_ready", job=job)
@@ -610,17 +639,20 @@ class VoiceEngine:
 
     def _volume(self, job: Speak, samples: np.ndarray) -> np.ndarray:
         if job.job < 0:  # local hints
-            return (samples.astype(np.float32) * HINT_VOLUME).astype(np.int16)
-        return samples
+            samples = (samples.astype(np.float32) * HINT_VOLUME).astype(np.int16)
+        return self._output.apply(samples)
 
     def _play_earcon(self, kind: Earcon) -> None:
         if self._settings.audio.earcons and not self._mouth.busy(self._clock):
-            self._mouth.start(earcon(kind), self._clock)
+            self._mouth.start(self._output.apply(earcon(kind)), self._clock)
 
     # -- hearing ---------------------------------------------------------------------------------
 
     def _hear(self, frame: np.ndarray) -> None:
         start = self._clock
+        if self._microphone_muted:
+            # Closed: the room is not heard at all, the wake word included; the clock goes on.
+            frame = np.zeros_like(frame)
         if self._echo is not None:
             frame = self._echo.process(frame, self._said_during(start, len(frame)))
         self._clock += len(frame)
@@ -709,7 +741,11 @@ class VoiceEngine:
                     self._held_end = event
                 else:
                     self._act(self._listener.handle(event))
-            case SpeechEnded() if event.is_utterance and taking_requests:
+            case SpeechEnded() if taking_requests and (
+                event.is_utterance or self._said_with_wake(event, state)
+            ):
+                if not event.is_utterance:
+                    self._segmenter.reset()  # taken as the request: the wait for one is over
                 self._trace("end_declared")
                 self._act(self._listener.handle(event))
                 heard = self._transcript_for(event, state)
@@ -720,6 +756,18 @@ class VoiceEngine:
                 self._act(self._listener.handle(transcript))
             case SpeechEnded():
                 self._act(self._listener.handle(event))
+
+    def _said_with_wake(self, event: SpeechEnded, state: State) -> bool:
+        """A request too short to be an utterance on its own, said straight on from the wake
+        phrase ("Hey Jarvis, mute"): heard together with it, it is long enough."""
+        wake = self._wake
+        return (
+            event.reason is EndReason.TOO_SHORT
+            and state is State.LISTENING
+            and wake is not None
+            and seconds_to_samples(event.start) - wake.end_sample
+            < seconds_to_samples(WAKE_CONTINUATION_SECONDS)
+        )
 
     def _judge_pause(self, wait: bool = False) -> None:
         """Once the words before a pause are known, let them say how long a silence ends it: a
@@ -833,7 +881,10 @@ class VoiceEngine:
                 case WakeAccepted():
                     self._pending_wakes.clear()
                     self._drop_speculation()
-                    self._segmenter.reset(armed=True)
+                    # Still talking: the request goes on from the wake phrase in one breath, and
+                    # counting it from here keeps a short one ("mute") a fresh start would miss.
+                    talking = self._segmenter.phase is Phase.SPEAKING
+                    self._segmenter.reset(armed=True, in_speech=talking)
                     self._play_earcon(Earcon.WAKE)
                 case UtteranceHeard(text=text, via=via):
                     scores = self._last_transcription.scores
@@ -864,3 +915,58 @@ class VoiceEngine:
         """Speech that needs no brain (the hint): a negative job number marks it local."""
         local = Speak(job=-1, reply=-1, text=text)
         self._play_outputs(self._playback.handle(SentenceQueued(local)))
+
+    # -- what is said outside a conversation, the microphone, stop from outside ---------------
+
+    def _release_held(self) -> None:
+        """Hand playback the held speech whose moment has come: an announcement once nobody is
+        in the middle of a request or a reply; a notice then too, or at once within a reply
+        (it is said before the rest of the answer)."""
+        if not self._held:
+            return
+        quiet = self._quiet_for_announcement()
+        replying = self._listener.state in (State.THINKING, State.SPEAKING)
+        due = [job for job in self._held if quiet or (replying and not job.announcement)]
+        for job in due:
+            self._held.remove(job)
+            self._play_outputs(self._playback.handle(SentenceQueued(job)))
+
+    def _quiet_for_announcement(self) -> bool:
+        """Nobody is making a request (no wake being checked, no utterance under way) and
+        Hearth is saying nothing and waiting for no reply: standby, or a follow-up window."""
+        return (
+            self._listener.state in (State.STANDBY, State.FOLLOW_UP)
+            and self._playback.idle
+            and not self._playback.finishing
+            and not self._mouth.busy(self._clock)
+            and not self._hearing_unfinished()
+            and not self._owed
+        )
+
+    def _take_notices(self) -> None:
+        """A speech service that stopped answering is said once per outage, when fitting."""
+        for notice in self._models.take_notices():
+            self._record("speech_fallback", text=notice)
+            self._held.append(Speak(job=-1, reply=-1, text=notice))
+
+    def _set_microphone(self, muted: bool) -> None:
+        if muted == self._microphone_muted:
+            return
+        self._microphone_muted = muted
+        log.info("microphone %s", "closed" if muted else "open")
+        self._record("microphone", muted=muted)
+        if muted:
+            self._pending_wakes.clear()  # a wake heard just before is not acted on after it
+
+    def _stop_saying(self) -> None:
+        """Stop from outside the room (Home Assistant): drop what is waiting to be announced, and
+        what is being said; a reply's conversation ends as after a spoken stop."""
+        for job in [job for job in self._held if job.announcement]:
+            self._held.remove(job)
+            self._send(Spoken(job.job, interrupted=True))
+        self._record("stop_requested")
+        self._act(self._listener.handle(StopRequested(self.t)))
+        if not self._playback.idle or self._mouth.busy(self._clock):
+            self._play_outputs(self._playback.handle(CutOff()))
+        if self._announcing:
+            self._end_announcement()

@@ -153,6 +153,14 @@ class Tick:
     """A reply's speech is playing or being made: the reply is going on."""
 
 
+@dataclass(frozen=True)
+class StopRequested:
+    """Stop was asked from outside the room's audio (Home Assistant's stop button): it acts as a
+    stop word heard at ``t`` would, in every state where one would be heard."""
+
+    t: float
+
+
 ListenerInput = (
     WakeDetected
     | SpeechStarted
@@ -162,6 +170,7 @@ ListenerInput = (
     | ReplyFinished
     | Deferred
     | Tick
+    | StopRequested
 )
 
 
@@ -384,6 +393,8 @@ class Listener:
                 return [StopSpeaking(t), WakeAccepted(t), self._change(State.LISTENING, t)]
             case Transcript(t=t, text=text) if barge_in and self._is_stop(self._strip(text)):
                 return [StopSpeaking(t), *self._end(t, ConversationEndReason.STOP_WORD)]
+            case StopRequested(t=t):
+                return [StopSpeaking(t), *self._end(t, ConversationEndReason.STOP_WORD)]
         return []
 
     def _follow_up(self, event: ListenerInput) -> list[ListenerOutput]:
@@ -398,6 +409,8 @@ class Listener:
                 self._holding = event.is_utterance
             case Transcript():
                 return self._request(event, Via.FOLLOW_UP)
+            case StopRequested(t=t):
+                return self._end(t, ConversationEndReason.STOP_WORD)
         return []
 
     def _request(self, event: Transcript, via: Via) -> list[ListenerOutput]:

@@ -12,6 +12,7 @@ from enum import StrEnum
 from typing import Any
 
 from audio.listener import State, Via
+from audio.loudness import OutputLevel
 from audio.wake_measure import WakeMeasure
 
 # -- commands: supervisor -> voice process ---------------------------------------------------------
@@ -27,6 +28,9 @@ class Speak:
     voice: str | None = None
     """Piper voice name or path for this sentence (the personality card's); None: settings."""
     speed: float | None = None
+    announcement: bool = False
+    """Said outside any conversation (Home Assistant's announce): held until nobody is in the
+    middle of a request or a reply, then said with the microphone closed."""
 
 
 @dataclass(frozen=True)
@@ -62,7 +66,37 @@ class Shutdown:
     """Stop: finish the sentence being spoken, then exit."""
 
 
-Command = Speak | FinishReply | StandDown | SetHotwords | Shutdown
+@dataclass(frozen=True)
+class SetOutput:
+    """Play every sound from now on at ``level`` (the volume, and the output mute)."""
+
+    level: OutputLevel
+
+
+@dataclass(frozen=True)
+class SetMicrophone:
+    """Close (``muted``) or open the microphone: while closed the room is not heard at all, the
+    wake word included."""
+
+    muted: bool
+
+
+@dataclass(frozen=True)
+class StopSaying:
+    """Stop what is being said now, and what is waiting to be said, as a spoken "stop" over a
+    reply does (Home Assistant's stop button)."""
+
+
+Command = (
+    Speak
+    | FinishReply
+    | StandDown
+    | SetHotwords
+    | Shutdown
+    | SetOutput
+    | SetMicrophone
+    | StopSaying
+)
 
 # -- reports: voice process -> supervisor ----------------------------------------------------------
 

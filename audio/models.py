@@ -5,8 +5,14 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from audio.remote import FallbackSpeechToText, Hearing, Speaking, speech_to_text, text_to_speech
-from audio.stt import SpeechToText
+from audio.remote import (
+    FallbackSpeechToText,
+    FallbackTextToSpeech,
+    Hearing,
+    Speaking,
+    speech_to_text,
+    text_to_speech,
+)
 from audio.vad import VoiceActivity
 from audio.wakeword import WakeWordDetector
 from config import Settings
@@ -26,12 +32,6 @@ class VoiceModels:
     tts: Speaking
     """Local, or a Wyoming service with the local model as its fallback (``backend``)."""
 
-    @property
-    def local_stt(self) -> SpeechToText:
-        """The faster-whisper model on this device, whatever the backend: a wake is verified
-        here, against margins calibrated on it and without waiting on the network."""
-        return self.stt.local if isinstance(self.stt, FallbackSpeechToText) else self.stt
-
     @classmethod
     def load(cls, settings: Settings, voice: str | None = None) -> VoiceModels:
         """Load all models now (a missing model fails here, at start-up, with what to install).
@@ -50,3 +50,14 @@ class VoiceModels:
         tts.load(voice or settings.tts.voice)
         log.info("voice models loaded")
         return cls(wake, vad, stt, tts)
+
+    def take_notices(self) -> list[str]:
+        """What to say, once per outage, about a speech service the local models stand in for
+        (none with the local backends)."""
+        notices = []
+        for model in (self.stt, self.tts):
+            if isinstance(model, FallbackSpeechToText | FallbackTextToSpeech):
+                notice = model.take_notice()
+                if notice is not None:
+                    notices.append(notice)
+        return notices

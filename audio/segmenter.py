@@ -158,17 +158,20 @@ class Segmenter:
         if self._phase is Phase.PAUSED:
             self._end_silence_now = seconds_to_samples(silence_seconds)
 
-    def reset(self, *, armed: bool = False) -> None:
+    def reset(self, *, armed: bool = False, in_speech: bool = False) -> None:
         """Forget any utterance in progress and refill the countdowns from now.
 
         ``armed`` starts a wait for a request: if no speech starts within
-        ``no_speech_timeout_seconds`` the segmenter ends it with ``NOTHING_SAID``.
+        ``no_speech_timeout_seconds`` the segmenter ends it with ``NOTHING_SAID``. ``in_speech``
+        counts the speech going on now as an utterance from this moment, with no fresh start
+        to confirm: a request said straight on from the wake phrase ("Hey Jarvis, mute") may be
+        over before a new start could be.
         """
-        self._phase = Phase.WAITING
-        self._speech = False  # the hysteresis verdict of the last known frame
+        self._phase = Phase.SPEAKING if in_speech else Phase.WAITING
+        self._speech = in_speech  # the hysteresis verdict of the last known frame
         self._run_start: int | None = None  # first frame of the current run of speech
         self._run = 0  # speech samples in that run (unknown frames neither add nor break)
-        self._utterance_start = 0
+        self._utterance_start = self._clock
         self._speech_end = 0  # where the trailing silence began
         self._silence = 0  # trailing silence samples so far
         self._longest_pause = 0  # the longest silence the utterance went on after

@@ -855,37 +855,42 @@ def _why_not_writable(path: Path, error: sqlite3.Error) -> str:
 
 
 def _check_is_ours(path: Path, busy_timeout_seconds: float) -> None:
-    """Refuse, without writing a byte, a file that is not a Hearth memory database."""
+    """Refuse, without writing a byte, a file that is not a Hearth memory database.
+
+    The file is read through SQLite, never opened by hand: closing a descriptor of the database
+    drops every POSIX lock this process holds on it, SQLite's included, and another process
+    closing its last connection then deletes the write-ahead log under this one's connections
+    (their later reads miss its commits, their writes are lost)."""
     try:
-        with path.open("rb") as handle:
-            header = handle.read(100)
+        size = path.stat().st_size
     except OSError as exc:
         raise StoreError(f"{path}: cannot read: {exc.strerror or exc}") from exc
-    if len(header) == 0:
+    if size == 0:
         return  # an empty file (e.g. made by touch or mktemp) is a new database
-    if len(header) < 100 or not header.startswith(SQLITE_HEADER):
-        raise StoreError(f"{path}: not a SQLite database; refusing to use it as Hearth's memory")
-    application_id = int.from_bytes(header[68:72], "big")
-    user_version = int.from_bytes(header[60:64], "big")
-    if application_id != APPLICATION_ID and not (application_id == 0 and user_version == 0):
+    if not os.access(path, os.R_OK):
+        raise StoreError(f"{path}: cannot read: Permission denied")
+    # SQLite reads the write-ahead log too: a mark still in it (another Hearth process creating
+    # the database right now) counts. Only an empty database may become a memory.
+    uri = f"{path.resolve().as_uri()}?mode=ro"
+    try:
+        with closing(sqlite3.connect(uri, uri=True, timeout=busy_timeout_seconds)) as probe:
+            application_id = probe.execute("PRAGMA application_id").fetchone()[0]
+            user_version = probe.execute("PRAGMA user_version").fetchone()[0]
+            tables = probe.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+    except sqlite3.DatabaseError as exc:
+        if "not a database" in str(exc):
+            raise StoreError(
+                f"{path}: not a SQLite database; refusing to use it as Hearth's memory"
+            ) from None
+        raise StoreError(explain(str(path), exc, busy_timeout_seconds)) from exc
+    if application_id == APPLICATION_ID:
+        return
+    if application_id != 0 or user_version != 0:
         raise StoreError(
             f"{path}: a SQLite database of another program (application id {application_id:#x}); "
             "refusing to use it as Hearth's memory"
         )
-    if application_id == 0:
-        # No mark in the file's header: an empty database, or one whose mark is still in the
-        # write-ahead log (another Hearth process creating it right now). Ask SQLite, which reads
-        # the log too; only an empty database may become a memory.
-        uri = f"{path.resolve().as_uri()}?mode=ro"
-        try:
-            with closing(sqlite3.connect(uri, uri=True, timeout=busy_timeout_seconds)) as probe:
-                if probe.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID:
-                    return
-                tables = probe.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-        except sqlite3.Error as exc:
-            raise StoreError(explain(str(path), exc, busy_timeout_seconds)) from exc
-        if tables:
-            raise StoreError(
-                f"{path}: a SQLite database of another program; refusing to use it as "
-                "Hearth's memory"
-            )
+    if tables:
+        raise StoreError(
+            f"{path}: a SQLite database of another program; refusing to use it as Hearth's memory"
+        )

@@ -16,7 +16,9 @@ from assistant.cli.common import (
     model_address,
     settings_from,
 )
-from assistant.composition import build_brain
+from assistant.composition import build_brain, build_home_link, home_control
+from assistant.home import SecretError
+from assistant.home_link import HomeLink
 from assistant.memory_setup import database_option
 from assistant.schedule import make_clock, time_zone
 from assistant.supervisor import RunFiles, Supervisor
@@ -73,6 +75,7 @@ def _run(args: argparse.Namespace) -> int:
         lambda: build_brain(settings, database, args.card, start, arbiter),
         RunFiles(args.input, args.output, args.events),
         arbiter=arbiter,
+        home=_home_link(settings, database, args.card, start),
     )
     try:
         result = supervisor.run()
@@ -82,6 +85,20 @@ def _run(args: argparse.Namespace) -> int:
     if supervisor.events.failure:
         raise UserError(supervisor.events.failure)
     return EXIT_OK if result == 0 else EXIT_FAILURE
+
+
+def _home_link(
+    settings: Settings, database: Path | str | None, card: Path | None, start: datetime | None
+) -> HomeLink:
+    """The link to the household, its secrets read now: a missing token or password is said
+    before anything starts, not by a brain that cannot be built."""
+    try:
+        home = home_control(settings)
+        if home is not None:
+            home.close()
+        return build_home_link(settings, database, card, start)
+    except SecretError as error:
+        raise UserError(str(error)) from None
 
 
 def _start_time(text: str | None, settings: Settings) -> datetime:

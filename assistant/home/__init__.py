@@ -31,7 +31,9 @@ from assistant.home.device import (
 from assistant.home.discovery import DiscoveryDocument, discovery_documents
 from assistant.home.home_requests import is_home_request
 from assistant.home.mqtt_device import MqttDevice
+from assistant.home.reporting import StateReport, device_event, soonest
 from assistant.home.secrets import SecretError, read_secret
+from assistant.home.voice_control import HomeControl
 
 __all__ = [
     "SPOKEN_PROBLEMS",
@@ -46,6 +48,7 @@ __all__ = [
     "EventType",
     "HomeAnswer",
     "HomeAssistantConversation",
+    "HomeControl",
     "HomeProblem",
     "ItemKind",
     "MqttDevice",
@@ -53,9 +56,12 @@ __all__ = [
     "SecretError",
     "SetMute",
     "SetVolume",
+    "StateReport",
     "Stop",
+    "device_event",
     "discovery_documents",
     "is_home_request",
     "parse_command",
     "read_secret",
+    "soonest",
 ]

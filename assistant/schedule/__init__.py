@@ -70,6 +70,7 @@ from assistant.schedule.items import (
     RingResumed,
     RoutineRun,
     ScheduleEvent,
+    TimerClock,
     TimerFinished,
     TimerStarted,
 )
@@ -83,6 +84,7 @@ from assistant.schedule.store import (
     ScheduleStoreError,
     ScheduleUnavailable,
 )
+from assistant.schedule.volume import VolumeKeeper, changed_level, volume_said
 
 __all__ = [
     "ACTIVE_STATES",
@@ -137,14 +139,17 @@ __all__ = [
     "SetTimer",
     "SystemClock",
     "TimeLeft",
+    "TimerClock",
     "TimerFinished",
     "TimerStarted",
     "Volume",
     "VolumeChange",
+    "VolumeKeeper",
     "Weekday",
     "When",
     "ZoneError",
     "announcement",
+    "changed_level",
     "clock_answer",
     "finished",
     "make_clock",
@@ -157,5 +162,6 @@ __all__ = [
     "sync_routines",
     "system_zone_name",
     "time_zone",
+    "volume_said",
     "zone_named",
 ]

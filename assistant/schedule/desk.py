@@ -4,7 +4,8 @@
 parses the utterance; None means it is not the schedule's, and the brain goes on (its voice
 commands, then the model). Questions end in ``AwaitAnswer`` and the answer comes in the
 follow-up window, as the memory's conflict question does. Without a scheduler (before the voice
-loop can ring) the desk answers only the clock, so Hearth never promises a ring it cannot make.
+loop can ring) the desk answers only the clock (and, given where the volume is kept, the volume),
+so Hearth never promises a ring it cannot make.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from difflib import SequenceMatcher
 from zoneinfo import ZoneInfo
 
 from assistant.conflict_question import MIN_ANSWER_SCORE, SCORE_MARGIN
-from assistant.reply import AwaitAnswer, HeardUtterance, Note, ReplyPart, Sentence
+from assistant.reply import AwaitAnswer, HeardUtterance, Note, ReplyPart, Sentence, VolumeSet
 from assistant.schedule.clock import Clock, Now, clock_answer, local, prompt_line, spoken_time
 from assistant.schedule.durations import find_duration
 from assistant.schedule.intents import (
@@ -55,6 +56,7 @@ from assistant.schedule.phrasing import (
 from assistant.schedule.scheduler import ScheduleError, Scheduler
 from assistant.schedule.timing import WhenError, repeat_of_rule, repeating
 from assistant.schedule.timing import resolve as resolve_when
+from assistant.schedule.volume import VolumeKeeper, changed_level, volume_said
 from assistant.schedule.words import normalise
 from assistant.voice_commands import to_second_person
 
@@ -104,16 +106,24 @@ class ScheduleDesk:
         clock: Clock,
         zone: ZoneInfo,
         scheduler: Scheduler | None = None,
+        volume: VolumeKeeper | None = None,
     ):
         self.clock = clock
         self.zone = zone
         self.scheduler = scheduler
+        self.volume = volume
+        """Hearth's output level; without it volume requests are not the desk's."""
         self._pending: _Pending | None = None
 
     @property
     def pending(self) -> bool:
         """True while a question of the desk awaits its answer."""
         return self._pending is not None
+
+    def close(self) -> None:
+        """Close where the volume is kept (the scheduler's store is the scheduler's)."""
+        if self.volume is not None:
+            self.volume.close()
 
     def prompt_lines(self, audio_seconds: float = 0.0) -> tuple[str, ...]:
         """Lines for the system prompt: the clock, and what the model cannot do itself."""
@@ -133,6 +143,8 @@ class ScheduleDesk:
             return None
         if isinstance(intent, AskClock):
             return [Sentence(clock_answer(intent.question, now, self.zone))]
+        if isinstance(intent, Volume):
+            return self._volume(intent) if self.volume is not None else None
         if self.scheduler is None:
             return None
         return self._carry_out(intent, now)
@@ -155,7 +167,6 @@ class ScheduleDesk:
             ListReminders: self._list_reminders,
             CancelReminder: self._cancel_reminder,
             SetRoutine: self._set_routine,
-            Volume: self._volume,
         }
         return handlers[type(intent)](intent, now)
 
@@ -362,9 +373,17 @@ class ScheduleDesk:
             ),
         ]
 
-    def _volume(self, intent: Volume, now: Now) -> list[ReplyPart]:
-        # Phase 2 applies the level to the output; until then Hearth must not claim it did.
-        return [Sentence("I can't change my volume yet.")]
+    def _volume(self, intent: Volume) -> list[ReplyPart]:
+        assert self.volume is not None
+        old = self.volume.output()
+        new = changed_level(old, intent)
+        kept = self.volume.keep_output(new)
+        fields = {"change": str(intent.change), "percent": new.percent, "muted": new.muted}
+        parts: list[ReplyPart] = [Note("volume", {**fields, "kept": kept}), VolumeSet(new)]
+        said = volume_said(old, new, intent)
+        if said is not None:
+            parts.append(Sentence(said if kept else f"{said} I couldn't save it for later."))
+        return parts
 
     def _cancel_items(self, items: list[Item], now: Now, noun: str) -> list[ReplyPart]:
         scheduler = self._scheduler()

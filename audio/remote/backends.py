@@ -33,6 +33,12 @@ def speech_to_text(settings: SpeechToTextSettings) -> Hearing:
     return FallbackSpeechToText(WyomingSpeechToText(settings), local, health)
 
 
+def local_hearing(hearing: Hearing) -> SpeechToText:
+    """The local model of ``hearing``: for what is calibrated on it (the wake check's greedy
+    decode and its near-miss margins), never sent to a service that may run another model."""
+    return hearing.local if isinstance(hearing, FallbackSpeechToText) else hearing
+
+
 def text_to_speech(
     settings: TextToSpeechSettings, voice_dirs: Sequence[Path] | None = None
 ) -> Speaking:

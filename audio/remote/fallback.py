@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -26,6 +27,11 @@ log = logging.getLogger(__name__)
 
 HEARING_NOTICE = "My speech recognition server isn't answering, so I'm using my own ears for now."
 SPEAKING_NOTICE = "My speech server isn't answering, so I'm using my own voice for now."
+
+
+@dataclass(frozen=True)
+class RemoteSpeechChunk(SpeechChunk):
+    """A part the service made: its pace says nothing about how fast the local voice is."""
 
 
 class FallbackSpeechToText:
@@ -140,7 +146,7 @@ class FallbackTextToSpeech:
                 else:
                     self.health.succeeded()
                     if samples.size:
-                        yield SpeechChunk(text=part, samples=samples)
+                        yield RemoteSpeechChunk(text=part, samples=samples)
                     continue
             yield from self.local.synthesize(part, params, starts_reply=False)
 

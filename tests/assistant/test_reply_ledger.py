@@ -144,3 +144,29 @@ def test_every_sentence_is_said_once_and_in_order_however_restarts_fall(steps):
     assert said == made
     finished = {c.reply for c in ledger.resend() if isinstance(c, FinishReply)}
     assert finished == set()  # every ended reply whose sentences are said is forgotten
+
+
+def test_an_announcement_is_owed_until_said_sent_again_after_a_restart_and_ends_no_reply():
+    ledger = ReplyLedger()
+    reply = ask(ledger)
+    answer = say(ledger, reply, "Nairobi.")[0]
+    news = ledger.announce("The washing machine has finished.", "joe", 1.1)
+    assert news == Speak(news.job, news.reply, "The washing machine has finished.", "joe", 1.1,
+                         announcement=True)  # fmt: skip
+    assert news.job > answer.job and news.reply != reply  # its own: a barge-in cuts only it
+    assert ledger.owed() == (reply,)  # no voice process waits for an announcement's end
+    assert ledger.resend() == [answer, news]
+    ledger.spoken(answer.job)
+    ledger.end(reply)
+    assert not ledger.idle  # a recording's run waits for the announcement to be said
+    ledger.spoken(news.job)
+    assert ledger.idle and ledger.resend() == []
+
+
+def test_an_announcement_that_killed_the_voice_twice_is_replaced_by_a_note_said_as_one():
+    ledger = ReplyLedger()
+    news = ledger.announce("Dinner is ready.", None, None)
+    assert ledger.voice_died(news.job) is None
+    dropped = ledger.voice_died(news.job)
+    assert dropped is not None and dropped.note.text == DROPPED_NOTE
+    assert dropped.note.announcement  # still held for a quiet moment, as the announcement was

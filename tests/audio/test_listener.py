@@ -29,6 +29,7 @@ from audio.listener import (
     ReplyStarted,
     State,
     StateChanged,
+    StopRequested,
     StopSpeaking,
     Tick,
     Transcript,
@@ -527,6 +528,36 @@ def test_without_barge_in_nothing_interrupts_the_reply():
     assert listener.state is State.SPEAKING
 
 
+def test_a_stop_from_outside_cuts_the_reply_as_a_spoken_stop_would_even_without_barge_in():
+    listener = speaking(barge_in=False)
+    assert listener.handle(StopRequested(6.0)) == (
+        StopSpeaking(6.0),
+        ConversationEnded(6.0, ConversationEndReason.STOP_WORD),
+        StateChanged(6.0, State.SPEAKING, State.STANDBY),
+    )
+
+
+def test_a_stop_from_outside_closes_the_follow_up_window():
+    listener = make()
+    in_follow_up(listener, finished=6.0)
+    assert listener.handle(StopRequested(7.0)) == (
+        FollowUpClosed(7.0, FollowUpCloseReason.STOP_WORD),
+        ConversationEnded(7.0, ConversationEndReason.STOP_WORD),
+        StateChanged(7.0, State.FOLLOW_UP, State.STANDBY),
+    )
+
+
+def test_a_stop_from_outside_leaves_standby_listening_and_thinking_as_they_are():
+    listener = make()
+    assert listener.handle(StopRequested(0.5)) == ()
+    listener.handle(WakeDetected(1.0))
+    assert listener.handle(StopRequested(1.5)) == ()
+    assert listener.state is State.LISTENING
+    listener.handle(heard(3.6, "What time is it?"))
+    assert listener.handle(StopRequested(3.7)) == ()
+    assert listener.state is State.THINKING
+
+
 # The microphone.
 
 
@@ -796,6 +827,10 @@ class ListenerMachine(RuleBasedStateMachine):
     def tick(self, gap: float, saying: bool) -> None:
         self.feed(gap, lambda t: Tick(t, saying=saying))
 
+    @rule(gap=GAPS)
+    def stop_requested(self, gap: float) -> None:
+        self.feed(gap, StopRequested)
+
     @invariant()
     def no_trap(self) -> None:
         drained = copy.deepcopy(self.listener)
@@ -821,5 +856,9 @@ class ListenerMachine(RuleBasedStateMachine):
             assert idle.state is State.STANDBY
 
 
-ListenerMachine.TestCase.settings = settings(max_examples=300, stateful_step_count=40)
+ListenerMachine.TestCase.settings = settings(
+    max_examples=300,
+    stateful_step_count=40,
+    deadline=None,  # CPU-bound: a loaded machine is slow
+)
 TestListenerMachine = ListenerMachine.TestCase

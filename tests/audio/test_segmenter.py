@@ -340,3 +340,23 @@ def test_any_stream_follows_the_grammar_of_utterances(steps):
     enough = SETTINGS.max_utterance_seconds + SETTINGS.no_speech_timeout_seconds
     feed(segmenter, frames(None, enough, SILERO_FRAME), SILERO_FRAME)
     assert segmenter.phase is Phase.WAITING and not segmenter.armed
+
+
+def test_a_reset_in_speech_counts_the_speech_going_on_as_an_utterance_from_then():
+    segmenter = Segmenter(SETTINGS)
+    feed(segmenter, frames(SPEECH, 0.4))
+    segmenter.reset(armed=True, in_speech=True)
+    assert segmenter.armed and segmenter.phase is Phase.SPEAKING
+    events = feed(segmenter, frames(SPEECH, 0.35) + frames(QUIET, 0.5))
+    assert [type(event) for event in events] == [SpeechPaused, SpeechEnded]
+    assert events[-1] == SpeechEnded(1.25, EndReason.SILENCE, start=0.4, end=0.75)
+    assert not segmenter.armed  # the request was heard: the wait is over
+
+
+def test_a_short_end_after_a_reset_in_speech_is_a_blip_and_the_wait_runs_on():
+    segmenter = Segmenter(SETTINGS)
+    feed(segmenter, frames(SPEECH, 0.4))
+    segmenter.reset(armed=True, in_speech=True)
+    events = feed(segmenter, frames(SPEECH, 0.1) + frames(QUIET, 0.5))
+    assert events[-1] == SpeechEnded(1.0, EndReason.TOO_SHORT, start=0.4, end=0.5)
+    assert segmenter.armed

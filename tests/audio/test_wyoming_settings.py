@@ -13,6 +13,7 @@ from audio.remote import (
     FallbackTextToSpeech,
     WyomingError,
     WyomingSpeechToText,
+    local_hearing,
     speech_to_text,
     text_to_speech,
 )
@@ -33,6 +34,8 @@ def test_local_is_the_default_and_builds_the_local_models(tmp_path):
     assert settings.stt.backend == settings.tts.backend == "local"
     assert type(speech_to_text(settings.stt)) is SpeechToText
     assert type(text_to_speech(settings.tts)) is TextToSpeech
+    hearing = speech_to_text(settings.stt)
+    assert local_hearing(hearing) is hearing
 
 
 def test_wyoming_builds_the_service_with_its_local_fallback(tmp_path):
@@ -45,6 +48,7 @@ def test_wyoming_builds_the_service_with_its_local_fallback(tmp_path):
     assert isinstance(hearing, FallbackSpeechToText) and isinstance(hearing.local, SpeechToText)
     assert isinstance(speaking, FallbackTextToSpeech) and isinstance(speaking.local, TextToSpeech)
     assert hearing.remote.uri == "tcp://127.0.0.1:10300"
+    assert local_hearing(hearing) is hearing.local, "what is calibrated on the local model"
 
 
 @pytest.mark.parametrize(

@@ -1,19 +1,27 @@
-"""Fixtures for the Home Assistant tests: a real Mosquitto broker per test."""
+"""Fixtures for the Home Assistant tests: a real Mosquitto broker per test, and one real Home
+Assistant core (with its own broker) for the whole session, since it takes a while to start."""
 
 from __future__ import annotations
 
+import os
 import shutil
 
 import pytest
 
+from tests.audio.pulse import pulse  # noqa: F401 (a fixture, found by its name)
+from tests.home_assistant import HomeAssistant, installed, venv
 from tests.mosquitto import Mosquitto, Watcher
+
+
+def _need_mosquitto() -> None:
+    if shutil.which("mosquitto") is None and not shutil.which("/usr/sbin/mosquitto"):
+        pytest.fail("mosquitto is not installed: ./scripts/test installs it (Debian: mosquitto)")
 
 
 @pytest.fixture
 def broker(tmp_path):
     """A Mosquitto broker on a free port of 127.0.0.1, stopped after the test."""
-    if shutil.which("mosquitto") is None and not shutil.which("/usr/sbin/mosquitto"):
-        pytest.fail("mosquitto is not installed: ./scripts/test installs it (Debian: mosquitto)")
+    _need_mosquitto()
     server = Mosquitto(tmp_path).start()
     yield server
     server.stop()
@@ -25,3 +33,27 @@ def watcher(broker):
     client = Watcher(broker)
     yield client
     client.close()
+
+
+@pytest.fixture(scope="session")
+def home_broker(tmp_path_factory):
+    """The broker Home Assistant's MQTT integration uses, for the session."""
+    _need_mosquitto()
+    server = Mosquitto(tmp_path_factory.mktemp("home-broker")).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def home(tmp_path_factory, home_broker):
+    """Home Assistant 2024.3.3, onboarded, with MQTT on ``home_broker``, its demo lights and its
+    default conversation agent; one for the session (tests leave it as they would find it)."""
+    if not installed():
+        message = f"Home Assistant is not installed at {venv()}: ./scripts/test builds it"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    server = HomeAssistant(tmp_path_factory.mktemp("home")).start()
+    server.add_mqtt(home_broker.port)
+    yield server
+    server.stop()

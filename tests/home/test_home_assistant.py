@@ -30,8 +30,6 @@ from assistant.home import (
     is_home_request,
 )
 from config import HomeAssistantSettings, MqttSettings
-from tests.home_assistant import HomeAssistant, installed, venv
-from tests.mosquitto import Mosquitto
 from tests.servers import free_port, wait_for
 
 pytestmark = pytest.mark.slow
@@ -45,23 +43,9 @@ ENTITIES = {
 
 
 @pytest.fixture(scope="module")
-def broker(tmp_path_factory):
-    server = Mosquitto(tmp_path_factory.mktemp("broker")).start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture(scope="module")
-def home(tmp_path_factory, broker):
-    if not installed():
-        message = f"Home Assistant is not installed at {venv()}: ./scripts/test builds it"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    server = HomeAssistant(tmp_path_factory.mktemp("home")).start()
-    server.add_mqtt(broker.port)
-    yield server
-    server.stop()
+def broker(home_broker):
+    """Home Assistant's broker (the session's), for the devices these tests run."""
+    return home_broker
 
 
 @pytest.fixture(scope="module")

@@ -50,7 +50,15 @@ def retained(broker: Mosquitto, topics: list[str]) -> dict[str, bytes]:
 
     The broker hands a new subscriber what it retains first; a publication arriving meanwhile
     (the device re-sending its state as it connects) comes after, unflagged, and is not counted.
+    So a first client waits until every topic has reached the broker (flagged or not): only
+    then does what a new subscriber is given show all that the broker retains.
     """
+    probe = Watcher(broker)
+    try:
+        wait_for("every topic to reach the broker",
+                 lambda: {m.topic for m in list(probe.messages)} >= set(topics))  # fmt: skip
+    finally:
+        probe.close()
     late = Watcher(broker)
 
     def held() -> dict[str, bytes]:
