@@ -41,6 +41,7 @@ from audio.listener import (
     UtteranceHeard,
     WakeAccepted,
     WakeDetected,
+    WakeRefused,
 )
 from audio.messages import (
     Command,
@@ -643,6 +644,9 @@ class VoiceEngine:
                 self._pending_wakes.clear()
                 self._wake = detection
                 self._act(self._listener.handle(WakeDetected(self.t)))
+            else:
+                fired = samples_to_seconds(detection.end_sample)
+                self._act(self._listener.handle(WakeRefused(fired)))
 
     def _on_segment(self, event: SegmenterEvent) -> None:
         self._send(Record(event.as_record()))
