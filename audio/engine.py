@@ -44,6 +44,7 @@ from audio.listener import (
     Via,
     WakeAccepted,
     WakeDetected,
+    WakeRefused,
 )
 from audio.loudness import OutputLevel
 from audio.messages import (
@@ -712,6 +713,9 @@ class VoiceEngine:
                 self._wake = detection
                 self._wake_measure = measure
                 self._act(self._listener.handle(WakeDetected(self.t)))
+            else:
+                fired = samples_to_seconds(detection.end_sample)
+                self._act(self._listener.handle(WakeRefused(fired)))
 
     def _on_segment(self, event: SegmenterEvent) -> None:
         self._send(Record(event.as_record()))

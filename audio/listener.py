@@ -109,6 +109,13 @@ class WakeDetected:
 
 
 @dataclass(frozen=True)
+class WakeRefused:
+    """A wake model fired at audio-clock second ``t`` and verification refused the detection."""
+
+    t: float
+
+
+@dataclass(frozen=True)
 class Transcript:
     """What was said in the utterance ``start``..``end``; empty when Whisper heard nothing."""
 
@@ -163,6 +170,7 @@ class StopRequested:
 
 ListenerInput = (
     WakeDetected
+    | WakeRefused
     | SpeechStarted
     | SpeechEnded
     | Transcript
@@ -268,7 +276,9 @@ class Listener:
 
     - Pass the segmenter's events for a frame before that frame's :class:`Tick`.
     - Pass a standby utterance's :class:`~audio.segmenter.SpeechEnded` only once any wake detection
-      inside it has been verified or rejected, so a slow verification does not earn a hint.
+      inside it has been verified or refused (a refusal passed as :class:`WakeRefused`), so a
+      slow verification does not earn a hint, nor does an utterance in which a wake model fired:
+      whoever said it was talking to Hearth, and "Say Jarvis first" would tell them they had not.
     - On :class:`WakeAccepted`, arm the segmenter (``reset(armed=True)``); its ``NOTHING_SAID`` is
       how listening gives up. Do not arm it in the follow-up window, which has its own deadline.
     - Ignore the microphone while :meth:`microphone_open` says so.
@@ -313,6 +323,7 @@ class Listener:
         self._last_hint: float | None = None
         self._no_hints_until = 0.0
         """After deferring: the follow-ups said to the Hearth that answers earn no hint here."""
+        self._refused_at: float | None = None  # the last refused wake detection in standby
         self._gives_up_at: float | None = None  # the waiting state's timed exit
 
     @property
@@ -355,7 +366,12 @@ class Listener:
         match event:
             case WakeDetected(t=t):
                 return [WakeAccepted(t), self._change(State.LISTENING, t)]
+            case WakeRefused(t=t):
+                self._refused_at = t
             case SpeechEnded(t=t) if event.is_utterance:
+                refused, self._refused_at = self._refused_at, None
+                if refused is not None and refused >= event.start:
+                    return []  # a wake model fired in it (see the class's contract)
                 return self._hint_maybe(t)
         return []
 

@@ -9,6 +9,7 @@ of known phantom phrases.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import logging
 import re
@@ -25,7 +26,9 @@ from audio.format import seconds_to_samples
 from config import SpeechToTextSettings
 
 if TYPE_CHECKING:
-    from faster_whisper import WhisperModel
+    from faster_whisper.transcribe import Segment
+
+    from audio.whisper_window import SpeechWindowWhisper
 
 logger = logging.getLogger(__name__)
 
@@ -150,20 +153,20 @@ class SpeechToText:
         """Find the model now, so a missing one fails at start-up; load it later."""
         self._settings = settings
         self.model_path = resolve_model(settings.model)
-        self._model: WhisperModel | None = None
+        self._model: SpeechWindowWhisper | None = None
         self._lock = threading.Lock()
 
     def load(self) -> None:
         """Load the model now instead of on the first transcription (idempotent, thread-safe)."""
         self._whisper()
 
-    def _whisper(self) -> WhisperModel:
+    def _whisper(self) -> SpeechWindowWhisper:
         with self._lock:
             if self._model is None:
-                from faster_whisper import WhisperModel
+                from audio.whisper_window import SpeechWindowWhisper
 
                 try:
-                    self._model = WhisperModel(
+                    self._model = SpeechWindowWhisper(
                         str(self.model_path),
                         device="cpu",
                         compute_type="int8",
@@ -183,6 +186,7 @@ class SpeechToText:
         context: str = "",
         vad_speech: bool = True,
         beam_size: int | None = None,
+        whole_window: bool = False,
     ) -> Transcript:
         """Transcribe one utterance of 16 kHz mono audio (int16, or float32 in [-1, 1]).
 
@@ -192,7 +196,9 @@ class SpeechToText:
         ``context`` is the last exchange, given to Whisper as its previous text so that a short
         follow-up is heard in context. ``vad_speech=False`` (the VAD heard no speech) or empty
         audio returns an empty transcript, rejected as ``vad``, without running the model.
-        ``beam_size`` overrides the settings' beam for this call.
+        ``beam_size`` overrides the settings' beam for this call. Whisper's encoder runs on the
+        speech and a second after it (``audio.whisper_window``); ``whole_window`` encodes the
+        whole 30 s window instead, for a decision calibrated on whole windows (wake verification).
         """
         if not vad_speech or len(samples) == 0:
             return Transcript("", 1.0, 0.0, rejected="vad")
@@ -202,26 +208,16 @@ class SpeechToText:
             audio = samples.astype(np.float32, copy=False)
         else:
             raise TypeError(f"audio to transcribe is int16 or float, not {samples.dtype}")
-        model = self._whisper()
         long = len(audio) > seconds_to_samples(GREEDY_AFTER_SECONDS)
         hotword_text = ", ".join(dict.fromkeys(word.strip() for word in hotwords if word.strip()))
-        segments, _ = model.transcribe(
-            audio,
-            language=self._settings.language,
-            beam_size=1 if long else beam_size or self._settings.beam_size,
-            # Temperature 0 only: falling back to sampling at higher temperatures is slower and,
-            # on noise, invents text that no phantom list knows
-            temperature=0.0,
-            without_timestamps=True,
-            vad_filter=False,  # Hearth's own VAD has already cut the utterance
-            condition_on_previous_text=False,
-            no_speech_threshold=None,  # the gate below, so a rejection can say why
-            hotwords=hotword_text or None,
-            initial_prompt=context.strip() or None,
-        )
-        segments = list(segments)
+        options = {
+            "beam_size": 1 if long else beam_size or self._settings.beam_size,
+            "hotwords": hotword_text or None,
+            "initial_prompt": context.strip() or None,
+        }
+        segments = self._segments(audio, whole_window=whole_window, **options)
         heard = " ".join(segment.text.strip() for segment in segments).strip()
-        no_speech = float(np.mean([s.no_speech_prob for s in segments])) if segments else 1.0
+        no_speech = _no_speech(segments)
         logprob = float(np.mean([s.avg_logprob for s in segments])) if segments else 0.0
         kept = [
             segment.text.strip()
@@ -234,9 +230,36 @@ class SpeechToText:
         if not kept:
             return self._result("", no_speech, logprob, heard, "no_speech")
         text = _without_phantoms(" ".join(kept))
-        if _normalise(text) in DOUBTFUL_PHRASES and no_speech > self._settings.no_speech_threshold:
-            text = ""
+        if _normalise(text) in DOUBTFUL_PHRASES:
+            # The no-speech probability alone decides here, and it was measured on whole windows:
+            # the speech window puts it 0.2 to 0.4 higher on a short word really said
+            # (audio/whisper_window.py), so these few words are heard again the slow way.
+            if not whole_window:
+                no_speech = _no_speech(self._segments(audio, whole_window=True, **options))
+            if no_speech > self._settings.no_speech_threshold:
+                text = ""
         return self._result(text, no_speech, logprob, heard, None if text else "phantom")
+
+    def _segments(
+        self, audio: np.ndarray, *, whole_window: bool = False, **options: object
+    ) -> list[Segment]:
+        """Whisper's segments for float audio with Hearth's fixed decoding choices and
+        ``options`` (beam, hot words, initial prompt); ``whole_window`` encodes the padding too."""
+        model = self._whisper()
+        with model.whole_windows() if whole_window else contextlib.nullcontext():
+            segments, _ = model.transcribe(
+                audio,
+                language=self._settings.language,
+                # Temperature 0 only: falling back to sampling at higher temperatures is slower
+                # and, on noise, invents text that no phantom list knows
+                temperature=0.0,
+                without_timestamps=True,
+                vad_filter=False,  # Hearth's own VAD has already cut the utterance
+                condition_on_previous_text=False,
+                no_speech_threshold=None,  # the gate in transcribe, so a rejection can say why
+                **options,
+            )
+            return list(segments)
 
     def score(
         self, samples: np.ndarray, phrases: Mapping[str, str], context: str = ""
@@ -246,7 +269,8 @@ class SpeechToText:
         Used to match a short answer against a closed set of choices, where free transcription
         fails ("Emacs." alone comes out as "See you next."). Each phrase is forced through the
         decoder after ``context`` (the question that was asked), ending with end-of-text, so a
-        phrase that is only the start of what was said scores lower.
+        phrase that is only the start of what was said scores lower. The whole 30 s window is
+        encoded: the margins wake verification asks for were measured so.
         """
         import ctranslate2
         from faster_whisper.tokenizer import Tokenizer
@@ -260,10 +284,8 @@ class SpeechToText:
         features = model.feature_extractor(audio.astype(np.float32, copy=False))
         frames = model.feature_extractor.nb_max_frames
         features = np.pad(features[:, :frames], ((0, 0), (0, max(0, frames - features.shape[1]))))
-        encoded = model.model.encode(
-            ctranslate2.StorageView.from_array(np.ascontiguousarray(features[np.newaxis])),
-            to_cpu=True,
-        )
+        with model.whole_windows():
+            encoded = model.encode(features)
         tokenizer = Tokenizer(
             model.hf_tokenizer, model.model.is_multilingual, task="transcribe",
             language=self._settings.language,
@@ -299,6 +321,10 @@ class SpeechToText:
         if rejected:
             logger.debug("transcript %r rejected (%s, no speech %.2f)", heard, rejected, no_speech)
         return Transcript(text, no_speech, logprob, heard, rejected)
+
+
+def _no_speech(segments: list[Segment]) -> float:
+    return float(np.mean([s.no_speech_prob for s in segments])) if segments else 1.0
 
 
 def _log_softmax(logits: np.ndarray) -> np.ndarray:

@@ -33,9 +33,14 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from audio.stt import SpeechToText
 
 WAKE_TARGET_CPU = 0.05
 STT_TARGET_SECONDS = 0.5
@@ -180,8 +185,53 @@ def speech_to_text(speech: list[np.ndarray]) -> dict[str, float]:
         "load_seconds": load,
         "real_time_factor": spent / (sum(len(s) for s in speech) / SAMPLE_RATE),
         "three_second_utterance_seconds": median_wall(lambda: stt.transcribe(three_seconds)),
+        "three_second_whole_window_seconds": median_wall(
+            lambda: stt.transcribe(three_seconds, whole_window=True)
+        ),
         "wake_verification_seconds": median_wall(lambda: stt.transcribe(verify_window)),
+        **wake_verification(stt, speech[0]),
     }
+
+
+def wake_verification(stt: SpeechToText, said: np.ndarray) -> dict[str, float]:
+    """Median wall time of ``WakeVerifier.judge`` on a real hey_jarvis detection in ``said`` (the
+    voice loop runs it on its own thread between the detection and the wake earcon), and of its
+    two passes: the free transcript (greedy, whole window) and the forced scoring of the phrase
+    against its near-miss competitors (the window encoded again, then a batch of forced
+    decodes)."""
+    from audio.format import SAMPLE_RATE
+    from audio.wake_check import CALIBRATIONS, WakeVerifier
+    from audio.wakeword import WakeWordDetector
+    from config.schema import WakeSettings
+
+    settings = WakeSettings()
+    detector = WakeWordDetector(settings)
+    heard = np.concatenate([np.zeros(SAMPLE_RATE, np.int16), said, np.zeros(SAMPLE_RATE, np.int16)])
+    detection = detector.process(heard, len(heard))[0]
+    verifier = WakeVerifier(settings, stt)
+    calibration = CALIBRATIONS[detection.model]
+    forced = ("Hey Jarvis", *calibration.spellings, *calibration.competitors)
+    phrases = {f"c{i}": text for i, text in enumerate(dict.fromkeys(forced))}
+    first, last = detection.verify_window
+    judged, transcribed, scored = [], [], []
+    for shift in range(0, 7 * 16, 16):  # a window of its own each time, as each detection has
+        judged.append(wall(verifier.judge, detection, heard[first + shift : last + shift]))
+        window = heard[first - shift - 8 : last - shift - 8]
+        transcribed.append(wall(partial(stt.transcribe, beam_size=1, whole_window=True), window))
+        scored.append(wall(stt.score, window, phrases))  # after it, as judge runs it
+    return {
+        "wake_judge_seconds": statistics.median(judged),
+        "wake_transcript_seconds": statistics.median(transcribed),
+        "wake_scoring_seconds": statistics.median(scored),
+        "wake_phrases_scored": float(len(phrases)),
+    }
+
+
+def wall(work: Callable[..., object], *args: object) -> float:
+    """The wall time of ``work(*args)``."""
+    start = time.perf_counter()
+    work(*args)
+    return time.perf_counter() - start
 
 
 def median_wall(work: Callable[[], object], runs: int = 7) -> float:
@@ -377,9 +427,24 @@ def main() -> None:
     )
     print(
         f"  (its CPU time, both threads  {stt['three_second_utterance_cpu_seconds']:.3f} s;"
-        " Whisper pads every input to 30 s, so short ones cost nearly the same)"
+        " the encoder runs on the speech, audio.whisper_window)"
     )
-    print(f"  wake verification (1.4 s)    {stt['wake_verification_seconds']:.3f} s")
+    whole = stt["three_second_whole_window_seconds"]
+    print(
+        f"  3 s utterance, whole window  {whole:.3f} s"
+        f" (the speech window takes {stt['three_second_utterance_seconds'] / whole:.2f} of it)"
+    )
+    print(f"  1.4 s window transcribed     {stt['wake_verification_seconds']:.3f} s")
+    judge = stt["wake_judge_seconds"]
+    print(f"  wake verification (judge)    {judge:.3f} s  (between the detection and the earcon)")
+    print(
+        f"    free transcript, whole     {stt['wake_transcript_seconds']:.3f} s"
+        f" ({stt['wake_transcript_seconds'] / judge:.2f} of it)"
+    )
+    print(
+        f"    forced scoring, {stt['wake_phrases_scored']:.0f} phrases "
+        f"{stt['wake_scoring_seconds']:.3f} s ({stt['wake_scoring_seconds'] / judge:.2f} of it)"
+    )
 
     print(f"\nText-to-speech (Piper en_US-joe-medium, 2 threads), {args.rounds} rounds of replies")
     tts = text_to_speech(args.rounds)

@@ -191,6 +191,10 @@ def a_question_without_the_wake_word() -> np.ndarray:
     return timeline(silence(1.0), speech(QUESTION), silence(4.0))
 
 
+def a_near_miss_the_wake_model_fires_on() -> np.ndarray:
+    return timeline(silence(1.0), speech("Hey, jars of jam are on the shelf."), silence(4.0))
+
+
 def talk_in_standby_then_the_wake_word() -> np.ndarray:
     """Two questions not for Hearth, then one that is: the hint must not leave Hearth deaf."""
     return timeline(
@@ -299,6 +303,7 @@ ALL_WAKE_MODELS = {"wake": {"models": [{"model": model} for model in BUILTIN_MOD
 question_after_wake = heard_once(a_question_after_the_wake_word)
 question_after_wake_five_models = heard_once(a_question_after_the_wake_word, ALL_WAKE_MODELS)
 question_without_wake = heard_once(a_question_without_the_wake_word)
+near_miss = heard_once(a_near_miss_the_wake_model_fires_on)
 standby_talk_then_wake = heard_once(talk_in_standby_then_the_wake_word)
 ends_with_the_question = heard_once(a_recording_that_ends_with_the_question)
 ends_with_hey_jarvis = heard_once(a_recording_that_ends_with_hey_jarvis)
@@ -373,6 +378,18 @@ def test_a_question_without_the_wake_word_earns_one_hint_and_no_transcript(
     # The hint is said after the question ended, not over it
     [end] = heard.named("speech_end")
     assert hint["t"] >= end["end"]
+
+
+def test_no_hint_after_talk_in_which_a_wake_model_fired_and_was_refused(near_miss: Heard) -> None:
+    heard = near_miss
+    checks = heard.named("wake_check")
+    assert checks, "the raw hey_jarvis model no longer fires on this near miss"
+    assert not any(check["accepted"] for check in checks)
+    assert not heard.wakes
+    assert not heard.utterances
+    # Whoever said it meant Hearth: "Say Jarvis first" would tell them they had not said it
+    assert not heard.hints
+    assert not any("hint" in line for line in heard.lines)
 
 
 def test_after_the_hint_hearth_still_hears_the_wake_word(standby_talk_then_wake: Heard) -> None:

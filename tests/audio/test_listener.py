@@ -37,6 +37,7 @@ from audio.listener import (
     Via,
     WakeAccepted,
     WakeDetected,
+    WakeRefused,
     is_stop_phrase,
     strip_wake_phrase,
     wake_name,
@@ -380,6 +381,26 @@ def test_no_hint_for_a_blip_nor_with_an_interval_of_zero():
     never = make(hint_interval_seconds=0)
     assert never.handle(SpeechEnded(1.0, EndReason.SILENCE, 0.0, 0.5)) == ()
     assert never.handle(SpeechEnded(1e6, EndReason.CAP, 0.0, 15.0)) == ()
+
+
+def test_no_hint_after_an_utterance_in_which_a_wake_model_fired_even_if_refused():
+    listener = make(hint_interval_seconds=60)
+    # "Hey Jarvis" across a room, refused by verification: the speaker was talking to Hearth
+    assert listener.handle(WakeRefused(2.1)) == ()
+    assert listener.handle(SpeechEnded(3.0, EndReason.SILENCE, 1.2, 2.3)) == ()
+    assert listener.state is State.STANDBY
+    # The refusal counts for that utterance only: later talk without a wake word earns the hint
+    later = listener.handle(SpeechEnded(9.0, EndReason.SILENCE, 7.5, 8.3))
+    assert later == (HintGiven(9.0, "Say Jarvis first"),)
+
+
+def test_a_refusal_before_an_utterance_began_does_not_spare_it_the_hint():
+    listener = make()
+    listener.handle(WakeRefused(2.0))
+    listener.handle(SpeechEnded(2.4, EndReason.TOO_SHORT, 1.8, 2.1))  # a blip: no hint anyway
+    assert listener.handle(SpeechEnded(6.0, EndReason.SILENCE, 4.0, 5.3)) == (
+        HintGiven(6.0, "Say Jarvis first"),
+    )
 
 
 def test_standby_takes_no_transcript():
@@ -802,6 +823,10 @@ class ListenerMachine(RuleBasedStateMachine):
     @rule(gap=GAPS)
     def wake(self, gap: float) -> None:
         self.feed(gap, WakeDetected)
+
+    @rule(gap=GAPS)
+    def wake_refused(self, gap: float) -> None:
+        self.feed(gap, WakeRefused)
 
     @rule(gap=GAPS, lag=st.floats(0.2, 0.5))
     def speech_started(self, gap: float, lag: float) -> None:

@@ -194,9 +194,9 @@ def detector() -> WakeWordDetector:
 
 def window_transcript(stt: SpeechToText, room: np.ndarray, detection: WakeDetection) -> str:
     """What the pipeline transcribes to verify ``detection``: no hot words (the wake word as a hot
-    word turns "Hey, jars of jam" into "Hey, Jarvis of Jammer")."""
+    word turns "Hey, jars of jam" into "Hey, Jarvis of Jammer"), on the whole window."""
     start, end = detection.verify_window
-    return stt.transcribe(room[start:end]).text
+    return stt.transcribe(room[start:end], whole_window=True).text
 
 
 def after_other_speech(said: np.ndarray) -> tuple[np.ndarray, int]:
