@@ -22,6 +22,7 @@ import numpy as np
 from audio import trace
 from audio.devices import AudioDeviceError
 from audio.earcons import Earcon, earcon
+from audio.echo import TAIL_SECONDS as ECHO_TAIL_SECONDS
 from audio.echo import EchoCanceller
 from audio.end_of_turn import judge_pause
 from audio.format import VAD_FRAME_SAMPLES, samples_to_seconds, seconds_to_samples
@@ -34,7 +35,10 @@ from audio.listener import (
     ReplyAbandoned,
     ReplyFinished,
     ReplyStarted,
+    RingOver,
+    RingStarted,
     State,
+    StopRinging,
     StopSpeaking,
     Tick,
     Transcript,
@@ -47,16 +51,22 @@ from audio.messages import (
     FinishReply,
     Heard,
     Heartbeat,
+    Held,
+    HoldAt,
     InputEnded,
     Job,
     JobKind,
     Ready,
     Record,
     Report,
+    Ring,
+    RingEnd,
+    RingStopped,
     SetHotwords,
     Shutdown,
     Speak,
     Spoken,
+    StopRing,
 )
 from audio.models import VoiceModels
 from audio.mouth import SpeakerMouth, TimelineMouth
@@ -73,8 +83,13 @@ from audio.playback import (
     Play,
     Playback,
     PlaybackOutput,
+    PlayRing,
     ReplyDone,
     ReplyEnding,
+    RingBegan,
+    RingCleared,
+    RingEnded,
+    RingQueued,
     Said,
     SentenceQueued,
     Silence,
@@ -117,6 +132,9 @@ CONTEXT_MAX_SECONDS = 2.0
 as context."""
 HINT_VOLUME = 0.6
 """The "say the wake word first" hint is said quietly."""
+RING_MARGIN_SECONDS = 60.0
+"""Beyond the schedule's auto-stop, before a ring stops by itself in the voice process (a backstop:
+the supervisor ends it)."""
 
 
 class Channel(Protocol):
@@ -205,13 +223,27 @@ class VoiceEngine:
         if start_sample:
             # A resumed input: the segmenter's clock starts where the audio clock stands.
             self._segmenter.process(samples_to_seconds(start_sample), None)
-        self._listener = Listener(settings.listener, settings.vad, models.wake.phrases)
+        self._listener = Listener(
+            settings.listener,
+            settings.vad,
+            models.wake.phrases,
+            ring_seconds=settings.schedule.auto_stop_seconds + RING_MARGIN_SECONDS,
+        )
         self._verifier = WakeVerifier(settings.wake, models.stt)
         self._pre_roll = seconds_to_samples(settings.wake.pre_roll_seconds)
         self._reply_wait = settings.listener.reply_wait_seconds
-        # Barge-in keeps the microphone open while Hearth speaks: its own voice comes back.
-        cancel = settings.listener.barge_in and settings.audio.echo_cancellation
-        self._echo = EchoCanceller() if cancel else None
+        # Barge-in keeps the microphone open while Hearth speaks: its own voice comes back. A ring
+        # keeps it open too (a stop word ends it), so the ring is taken out the same way.
+        self._echo = EchoCanceller() if settings.audio.echo_cancellation else None
+        self._cancel_speech = settings.listener.barge_in
+        """Cancel the echo of speech as well as of the ring."""
+        self._ring_sound = earcon(Earcon.RING)
+        self._ring_echo_until = 0
+        """Audio-clock sample until which the ring's echo is cancelled (the last period's end and
+        the room's tail)."""
+        self._hold: int | None = None
+        """File mode: the audio-clock sample the supervisor's schedule holds the loop at."""
+        self._held_at: int | None = None
         self._base_params = SpeechParameters.from_settings(settings.tts)
         self._pending_wakes: list[WakeDetection] = []
         self._wake: WakeDetection | None = None
@@ -255,6 +287,10 @@ class VoiceEngine:
             while not self._done():
                 self._take_commands(timeout=0.0)
                 self._speak_step()
+                if self._held():
+                    self._take_commands(timeout=self._settings.voice_process.heartbeat_seconds)
+                    self._heartbeat(waiting=True)
+                    continue
                 if self._waiting_for_reply():
                     self._take_commands(timeout=self._settings.voice_process.heartbeat_seconds)
                     self._heartbeat(waiting=True)
@@ -291,7 +327,9 @@ class VoiceEngine:
         return samples_to_seconds(self._clock)
 
     def _done(self) -> bool:
-        busy = not self._playback.idle or self._mouth.busy(self._clock)
+        # A ring does not hold the end of a recording open: the schedule rings it again next run.
+        ringing = bool(self._playback.ringing)
+        busy = not ringing and (not self._playback.idle or self._mouth.busy(self._clock))
         if self._stopping:
             return not busy
         return (
@@ -318,6 +356,26 @@ class VoiceEngine:
             or self._segmenter.phase is not Phase.WAITING
             or self._segmenter.armed
         )
+
+    def _held(self) -> bool:
+        """File mode: the clock reached the schedule's hold; it waits for the supervisor there
+        (reported once, with the clock reading the schedule decides on)."""
+        if self._mouth.live or self._hold is None or self._clock < self._hold or self._stopping:
+            return False
+        if self._held_at != self._hold:
+            self._held_at = self._hold
+            self._send(Held(self.t))
+        return True
+
+    def _room_quiet(self) -> bool:
+        """Whether a ring may begin now: nobody is in the middle of a request (a wake being
+        checked, an utterance in the follow-up window) and no reply is owed."""
+        state = self._listener.state
+        if self._owed or self._pending_wakes or self._held_end is not None:
+            return False
+        if state is State.FOLLOW_UP:
+            return self._segmenter.phase is Phase.WAITING
+        return state is State.STANDBY
 
     def _waiting_for_reply(self) -> bool:
         """File mode: nothing to say yet while a reply is owed; thinking takes no audio time."""
@@ -471,6 +529,12 @@ class VoiceEngine:
             case Shutdown():
                 self._stopping = True
                 self._play_outputs(self._playback.handle(Stop()))
+            case Ring(item=item):
+                self._play_outputs(self._playback.handle(RingQueued(item)))
+            case StopRing(item=item):
+                self._play_outputs(self._playback.handle(RingCleared(item, "command")))
+            case HoldAt(t=t):
+                self._hold = None if t is None else seconds_to_samples(t)
 
     # -- speaking --------------------------------------------------------------------------------
 
@@ -487,7 +551,7 @@ class VoiceEngine:
             else:
                 self._record("speaker_back")
             self._speaker_failure = failure
-        self._play_outputs(self._playback.handle(MouthFree()))
+        self._play_outputs(self._playback.handle(MouthFree(quiet=self._room_quiet())))
 
     def _play_outputs(self, outputs: tuple[PlaybackOutput, ...]) -> None:
         """Carry out what the playback machine says, in order."""
@@ -525,8 +589,29 @@ class VoiceEngine:
                     self._speech.cancel(token)
                 case ReplyDone(finish=finish):
                     self._finish_reply(finish)
+                case RingBegan(items=items):
+                    self._ring_began(items)
+                case PlayRing():
+                    self._mouth.start(self._ring_sound, self._clock)
+                    tail = seconds_to_samples(ECHO_TAIL_SECONDS)
+                    self._ring_echo_until = self._clock + len(self._ring_sound) + tail
+                case RingEnded(items=items, by=by, sound_over=over):
+                    self._ring_ended(items, by, over)
         if not self._mouth.live and self._playback.making:
             self._await_speech()
+
+    def _ring_began(self, items: tuple[int, ...]) -> None:
+        self._record("ring_start", items=list(items))
+        if self._listener.state is not State.RINGING:
+            self._act(self._listener.handle(RingStarted(self.t)))
+
+    def _ring_ended(self, items: tuple[int, ...], by: str, over: bool) -> None:
+        """Rings ended: the room hears the change; the supervisor, unless it asked for it."""
+        self._record("ring_stop", items=list(items), by=by)
+        if by in (RingEnd.STOP_WORD, RingEnd.TIMEOUT):
+            self._send(RingStopped(items, self.t, RingEnd(by)))
+        if over and self._listener.state is State.RINGING:
+            self._act(self._listener.handle(RingOver(self.t)))
 
     def _synthesize(self, request: Synthesize) -> None:
         """Hand a sentence to the speech worker. The synthesis is a ``speak`` job with a deadline
@@ -590,7 +675,7 @@ class VoiceEngine:
 
     def _hear(self, frame: np.ndarray) -> None:
         start = self._clock
-        if self._echo is not None:
+        if self._echo is not None and (self._cancel_speech or start < self._ring_echo_until):
             frame = self._echo.process(frame, self._said_during(start, len(frame)))
         self._clock += len(frame)
         self._recent.append(frame)
@@ -647,7 +732,7 @@ class VoiceEngine:
     def _on_segment(self, event: SegmenterEvent) -> None:
         self._send(Record(event.as_record()))
         state = self._listener.state
-        taking_requests = state in (State.LISTENING, State.FOLLOW_UP) or (
+        taking_requests = state in (State.LISTENING, State.FOLLOW_UP, State.RINGING) or (
             state is State.SPEAKING and self._settings.listener.barge_in
         )
         match event:
@@ -820,6 +905,9 @@ class VoiceEngine:
                     self._answer = None
                     self._context = ""
                     self._segmenter.reset()
+                case StopRinging(timed_out=timed_out):
+                    by = RingEnd.TIMEOUT if timed_out else RingEnd.STOP_WORD
+                    self._play_outputs(self._playback.handle(RingCleared(None, by.value)))
 
     def _say_locally(self, text: str) -> None:
         """Speech that needs no brain (the hint): a negative job number marks it local."""
