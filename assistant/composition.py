@@ -13,13 +13,20 @@ from assistant.learning import Learner
 from assistant.memory_setup import open_memory
 from assistant.ollama import OllamaClient
 from assistant.openai_chat import OpenAIClient
-from assistant.schedule import ScheduleDesk, make_clock, time_zone
+from assistant.schedule import (
+    ScheduleDesk,
+    make_clock,
+    open_scheduler,
+    retry_policy,
+    time_zone,
+)
+from assistant.schedule_keeper import ScheduleKeeper
 from config import OllamaSettings, Settings, find_card
 
 
 def build_brain(
     settings: Settings,
-    database: Path | None,
+    database: Path | str | None,
     card: Path | None,
     start_time: datetime | None = None,
 ) -> Brain:
@@ -48,8 +55,24 @@ def build_brain(
             ask_again_seconds=settings.memory.ask_again_after_hours * 3600,
             reply_max_chars=conversation.reply_max_chars,
         ),
-        # The clock only, for now: timers and alarms join once the voice loop can ring them.
-        desk=ScheduleDesk(make_clock(start_time), time_zone(settings)),
+        desk=ScheduleDesk(
+            make_clock(start_time), time_zone(settings), open_scheduler(settings, database)
+        ),
+    )
+
+
+def build_keeper(
+    settings: Settings, database: Path | str | None, start_time: datetime | None = None
+) -> ScheduleKeeper:
+    """The supervisor's side of the schedule: what comes due, on the same clock as the desk's
+    (the system's live, the recording's from ``start_time`` in file mode). Its scheduler opens on
+    first use, on the supervisor's thread."""
+    return ScheduleKeeper(
+        lambda: open_scheduler(settings, database),
+        make_clock(start_time),
+        time_zone(settings),
+        retry_policy(settings.schedule),
+        settings.schedule.routines,
     )
 
 

@@ -132,6 +132,8 @@ CONTEXT_MAX_SECONDS = 2.0
 as context."""
 HINT_VOLUME = 0.6
 """The "say the wake word first" hint is said quietly."""
+RING_MIN_UTTERANCE_SECONDS = 0.15
+"""Over a ring, an utterance this short counts: a shouted "Stop!" (Piper's lasts 0.22 s)."""
 RING_MARGIN_SECONDS = 60.0
 """Beyond the schedule's auto-stop, before a ring stops by itself in the voice process (a backstop:
 the supervisor ends it)."""
@@ -604,14 +606,17 @@ class VoiceEngine:
         self._record("ring_start", items=list(items))
         if self._listener.state is not State.RINGING:
             self._act(self._listener.handle(RingStarted(self.t)))
+            self._segmenter.accept_short(RING_MIN_UTTERANCE_SECONDS)
 
     def _ring_ended(self, items: tuple[int, ...], by: str, over: bool) -> None:
         """Rings ended: the room hears the change; the supervisor, unless it asked for it."""
         self._record("ring_stop", items=list(items), by=by)
         if by in (RingEnd.STOP_WORD, RingEnd.TIMEOUT):
             self._send(RingStopped(items, self.t, RingEnd(by)))
-        if over and self._listener.state is State.RINGING:
-            self._act(self._listener.handle(RingOver(self.t)))
+        if over:
+            self._segmenter.accept_short(None)
+            if self._listener.state is State.RINGING:
+                self._act(self._listener.handle(RingOver(self.t)))
 
     def _synthesize(self, request: Synthesize) -> None:
         """Hand a sentence to the speech worker. The synthesis is a ``speak`` job with a deadline

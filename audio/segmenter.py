@@ -131,6 +131,7 @@ class Segmenter:
         self._start_speech = seconds_to_samples(settings.start_speech_seconds)
         self._end_silence = seconds_to_samples(settings.end_silence_seconds)
         self._min_utterance = seconds_to_samples(settings.min_utterance_seconds)
+        self._shortest = self._min_utterance
         self._max_utterance = seconds_to_samples(settings.max_utterance_seconds)
         self._no_speech_timeout = seconds_to_samples(settings.no_speech_timeout_seconds)
         self._clock = 0
@@ -156,6 +157,11 @@ class Segmenter:
         back to the usual silence. Ignored unless paused."""
         if self._phase is Phase.PAUSED:
             self._end_silence_now = seconds_to_samples(silence_seconds)
+
+    def accept_short(self, seconds: float | None) -> None:
+        """Take utterances as short as ``seconds`` (None: ``min_utterance_seconds`` again), until
+        told otherwise: over a ring, a shouted "Stop!" is shorter than any request."""
+        self._shortest = self._min_utterance if seconds is None else seconds_to_samples(seconds)
 
     def reset(self, *, armed: bool = False) -> None:
         """Forget any utterance in progress and refill the countdowns from now.
@@ -243,7 +249,7 @@ class Segmenter:
             self._silence += frame
         if self._silence < self._end_silence_now:
             return None
-        long_enough = self._speech_end - self._utterance_start >= self._min_utterance
+        long_enough = self._speech_end - self._utterance_start >= self._shortest
         reason = EndReason.SILENCE if long_enough else EndReason.TOO_SHORT
         return self._end(reason, self._utterance_start, self._speech_end)
 

@@ -15,7 +15,7 @@ from assistant.cli.common import (
     model_address,
     settings_from,
 )
-from assistant.composition import build_brain
+from assistant.composition import build_brain, build_keeper
 from assistant.memory_setup import database_option
 from assistant.schedule import time_zone
 from assistant.supervisor import RunFiles, Supervisor
@@ -70,6 +70,7 @@ def _run(args: argparse.Namespace) -> int:
         settings,
         lambda: build_brain(settings, database, args.card, start),
         RunFiles(args.input, args.output, args.events),
+        schedule=lambda: build_keeper(settings, database, start),
     )
     result = supervisor.run()
     if supervisor.events.failure:
