@@ -222,17 +222,20 @@ class ScheduleKeeper:
         finished and what finished is said, all together."""
         now = self.clock.now(t)
         ended: list[Item] = []
+        events: list[Action] = []
         try:
             scheduler = self._schedule()
             for item_id in items:
                 self._sounding.discard(item_id)
-                if scheduler.finish(now, item_id, by) is not None:
+                end = scheduler.finish(now, item_id, by)
+                if end is not None:
                     ended.append(scheduler.store.get(item_id))
+                    events.append(WriteEvent({"event": end.event, **end.fields()}))
         except SCHEDULE_ERRORS as error:
-            return self._lost(error, now.mono)
+            return events + self._lost(error, now.mono)
         if not ended:
             return []
-        return [Announce(" ".join(finished(item) for item in ended))]
+        return [*events, Announce(" ".join(finished(item) for item in ended))]
 
     def said(self, item_id: int, t: float) -> list[Action]:
         """The sentence delivering ``item_id`` (a reminder, a late timer) has been said."""

@@ -680,6 +680,7 @@ class VoiceEngine:
 
     def _hear(self, frame: np.ndarray) -> None:
         start = self._clock
+        microphone = frame
         if self._echo is not None and (self._cancel_speech or start < self._ring_echo_until):
             frame = self._echo.process(frame, self._said_during(start, len(frame)))
         self._clock += len(frame)
@@ -690,7 +691,11 @@ class VoiceEngine:
             and not self._announcing
             and self._clock >= self._settled_at
         )
-        probability = self._speech_probability(frame)
+        # Over a ring Silero scores the microphone as it is: the ring's tones are no speech to it
+        # (0.01 on its echo), while AEC3, suppressing the near end against a loud reference, pulls
+        # a shouted "Stop!" under the threshold (0.2 to 0.55 where it was 0.5 to 0.6).
+        ringing = self._listener.state is State.RINGING
+        probability = self._speech_probability(microphone if ringing else frame)
         detections = self._models.wake.process(frame, start + len(frame))
         if open_:
             self._pending_wakes.extend(detections)

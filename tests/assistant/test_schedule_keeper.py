@@ -86,7 +86,9 @@ def test_a_timer_rings_at_its_audio_time_and_stop_says_what_finished(keepers, de
     [finished] = named(actions, "timer_finished")
     assert finished["item_id"] == item.id and finished["lateness"] == "on_time"
     assert RingItem(item.id) in actions and keeper.sounding == (item.id,)
-    assert keeper.stopped([item.id], t + 4) == [Announce("Your pasta timer is done.")]
+    *ended, said = keeper.stopped([item.id], t + 4)
+    assert said == Announce("Your pasta timer is done.")
+    assert [(e.fields["event"], e.fields["by"]) for e in ended] == [("ring_end", "stop")]
     assert desk_side.store.get(item.id).state is ItemState.DONE
     assert keeper.sounding == ()
     assert keeper.stopped([item.id], t + 5) == []  # reported twice: said once
@@ -102,7 +104,8 @@ def test_two_that_finish_together_ring_as_one_and_are_both_said(keepers, desk_si
         RingItem(pasta.id),
         RingItem(eggs.id),
     ]
-    [said] = keeper.stopped([pasta.id, eggs.id], t + 2)
+    *ended, said = keeper.stopped([pasta.id, eggs.id], t + 2)
+    assert [e.fields["item_id"] for e in ended] == [pasta.id, eggs.id]
     assert said == Announce("Your pasta timer is done. Your eggs timer is done.")
 
 
