@@ -338,6 +338,9 @@ class Supervisor:
                 case ReplyEnd() if heard is not None:
                     self._end_reply(reply, heard, now)
                     self._schedule_changed()
+        if parts:
+            # A routine's result releases the hold kept while it ran (or moves it to its retry).
+            self._send_hold()
 
     def _end_reply(self, reply: int, heard: HeardUtterance, now: float) -> None:
         said = self._ledger.said(reply)
