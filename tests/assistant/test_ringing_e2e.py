@@ -52,15 +52,13 @@ def test_a_timer_set_by_voice_rings_at_its_audio_time_and_ends_by_itself(hearth,
     assert run.of("ring_end")[0]["by"] == "auto"
 
 
-def test_stop_said_over_the_ring_without_the_wake_word_ends_it_and_says_what_finished(
-    hearth, ollama
-):
+def stop_over_the_ring(hearth, ollama, env=None):
+    """The room with the ring's echo through a measured room (as loud as the person) and "Stop!"
+    3 s into the ring: Hearth's run over it, when the stop ends, and where the ring began."""
     room = the_room()
     quiet = hearth(room, settings(ollama), args=START)
     assert quiet.returncode == 0, quiet.summary()
     [ring] = quiet.of("ring_start")
-
-    # Its echo through a measured room as loud as the person, and "Stop!" 3 s into the ring.
     echo = echo_of(quiet.reply_audio[: len(room)], speech("Stop!"))
     stop = speech("Stop!")
     at = round((ring["t"] + 3.0) * SAMPLE_RATE)
@@ -68,11 +66,12 @@ def test_stop_said_over_the_ring_without_the_wake_word_ends_it_and_says_what_fin
     person[at:] = stop
     said_until = (at + np.flatnonzero(np.abs(stop) > 500)[-1]) / SAMPLE_RATE
     echo[round((said_until + STOP_WITHIN_SECONDS) * SAMPLE_RATE) :] = 0  # the ring stopped
-    run = hearth(mixed(room, echo, person), settings(ollama), args=START)
+    run = hearth(mixed(room, echo, person), settings(ollama), args=START, env=env)
     assert run.returncode == 0, run.summary()
+    return run, said_until, ring["t"]
 
-    assert [e["t"] for e in run.of("ring_start")] == [ring["t"]]
-    assert not run.of("wake")[1:], "no wake word was needed"
+
+def stopped_once_and_said(run, said_until: float) -> None:
     [stopped] = run.of("ring_stop")
     assert stopped["by"] == "stop_word", run.summary()
     assert 0 < stopped["t"] - said_until <= STOP_WITHIN_SECONDS, (stopped, said_until)
@@ -83,3 +82,31 @@ def test_stop_said_over_the_ring_without_the_wake_word_ends_it_and_says_what_fin
     [told] = [e for e in run.of("speak_start") if e["text"] == said["text"]]
     assert told["t"] >= stopped["t"]
     assert np.abs(run.said_at(told["t"], 1.0)).max() > 1000
+
+
+def test_stop_said_over_the_ring_without_the_wake_word_ends_it_and_says_what_finished(
+    hearth, ollama
+):
+    run, said_until, ring = stop_over_the_ring(hearth, ollama)
+    assert [e["t"] for e in run.of("ring_start")] == [ring]
+    assert not run.of("wake")[1:], "no wake word was needed"
+    stopped_once_and_said(run, said_until)
+
+
+def test_a_voice_process_that_dies_mid_ring_rings_again_and_it_ends_once(hearth, ollama):
+    # The third transcription is the "Stop!" over the ring: the voice process dies in it.
+    run, _, ring = stop_over_the_ring(
+        hearth, ollama, env={"HEARTH_FAILPOINTS": "transcribe_crash@3"}
+    )
+    [restart] = run.of("worker_restart")
+    assert restart["t"] >= ring, run.summary()
+    # The new process is sent the ring again; it resumes from the last heartbeat, which may be
+    # before the "Stop!" (heard again, and it stops the ring) or after it (lost with the process,
+    # as any utterance cut by a crash: the auto-stop ends the ring). Either way it ends once, and
+    # what finished is said once.
+    assert [e["t"] for e in run.of("ring_start")] == [ring, restart["t"]]
+    assert len(run.of("timer_finished")) == 1
+    [stopped] = run.of("ring_stop")
+    [ended] = run.of("ring_end")
+    assert (stopped["by"], ended["by"]) in (("stop_word", "stop"), ("command", "auto"))
+    assert [e["text"] for e in run.of("announcement")] == ["Your pasta timer is done."]
