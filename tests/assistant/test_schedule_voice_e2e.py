@@ -47,3 +47,20 @@ def test_two_named_timers_the_which_one_question_and_a_reminder_said_at_its_time
     [ended] = [e for e in run.of("ring_end") if e["item_id"] == reminder["item_id"]]
     assert ended["by"] == "said" and ended["t"] >= told["t"]
     assert not ollama.chat_requests(), "all of it on the device, no model"
+
+
+def test_an_alarm_set_before_the_clocks_go_forward_rings_at_its_local_time_after(hearth, ollama):
+    # London, 28 March 2027: at 01:00 GMT the clocks go to 02:00 BST. Set 10 s before, "five past
+    # two" is 02:05 BST, 01:05 UTC: 310 s after the start (an hour later if read as GMT).
+    room = timeline(silence(1.0), speech("Hey Jarvis, wake me up at five past two."),
+                    silence(320.0))  # fmt: skip
+    settings = (f"ollama:\n  url: {ollama.url}\nclock:\n  timezone: Europe/London\n"
+                "schedule:\n  auto_stop_seconds: 5\n")  # fmt: skip
+    run = hearth(room, settings, args=["--start-time", "2027-03-28T00:59:50+00:00"])
+    assert run.returncode == 0, run.summary()
+    [alarm] = run.of("alarm_set")
+    assert alarm["due_at"] == 1_806_195_900  # 2027-03-28T01:05:00Z
+    assert run.of("reply")[0]["text"] == "Alarm set for 2:05 AM today."
+    [ring] = run.of("ring_start")
+    assert ring["t"] == pytest.approx(310.0, abs=0.04)
+    assert [e["text"] for e in run.of("announcement")] == ["That was your 2:05 AM alarm."]
