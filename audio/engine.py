@@ -684,18 +684,20 @@ class VoiceEngine:
         if self._echo is not None and (self._cancel_speech or start < self._ring_echo_until):
             frame = self._echo.process(frame, self._said_during(start, len(frame)))
         self._clock += len(frame)
-        self._recent.append(frame)
+        # Over a ring the microphone is heard as it is: the ring's tones are no speech to Silero
+        # (0.01 on its echo) nor words to Whisper, while AEC3, suppressing the near end against a
+        # loud reference, pulls a shouted "Stop!" under the VAD's threshold (0.2 to 0.55 where it
+        # was 0.5 to 0.6) and, with no echo to cancel, makes Whisper write it as "dot".
+        ringing = self._listener.state is State.RINGING
+        heard = microphone if ringing else frame
+        self._recent.append(heard)
         t = self.t
         open_ = (
             self._listener.microphone_open(t)
             and not self._announcing
             and self._clock >= self._settled_at
         )
-        # Over a ring Silero scores the microphone as it is: the ring's tones are no speech to it
-        # (0.01 on its echo), while AEC3, suppressing the near end against a loud reference, pulls
-        # a shouted "Stop!" under the threshold (0.2 to 0.55 where it was 0.5 to 0.6).
-        ringing = self._listener.state is State.RINGING
-        probability = self._speech_probability(microphone if ringing else frame)
+        probability = self._speech_probability(heard)
         detections = self._models.wake.process(frame, start + len(frame))
         if open_:
             self._pending_wakes.extend(detections)

@@ -110,3 +110,19 @@ def test_a_voice_process_that_dies_mid_ring_rings_again_and_it_ends_once(hearth,
     [ended] = run.of("ring_end")
     assert (stopped["by"], ended["by"]) in (("stop_word", "stop"), ("command", "auto"))
     assert [e["text"] for e in run.of("announcement")] == ["Your pasta timer is done."]
+
+
+def test_stop_said_with_no_echo_of_the_ring_ends_it_too(hearth, ollama):
+    """A speaker the microphone barely hears (or a recording without the room): nothing to cancel,
+    and the stop is still heard (AEC3 against the ring alone made Whisper write it as "dot")."""
+    room = the_room()
+    stop = speech("Stop!")
+    at = round((14.4 + 3.0) * SAMPLE_RATE)  # 3 s into the ring (where the first test has it)
+    person = np.zeros(at + len(stop))
+    person[at:] = stop
+    run = hearth(mixed(room, person), settings(ollama), args=START)
+    assert run.returncode == 0, run.summary()
+    [ring] = run.of("ring_start")
+    assert ring["t"] == pytest.approx(14.4, abs=0.05)
+    said_until = (at + np.flatnonzero(np.abs(stop) > 500)[-1]) / SAMPLE_RATE
+    stopped_once_and_said(run, said_until)
