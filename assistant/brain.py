@@ -31,7 +31,16 @@ from assistant.learning import Learner
 from assistant.memory_reach import UNREACHABLE, WITHOUT_MEMORY, MemoryReach, refusal
 from assistant.model_errors import ModelError
 from assistant.prompt import build_system_prompt
-from assistant.reply import AwaitAnswer, Defer, HeardUtterance, Note, ReplyPart, Sentence
+from assistant.reply import (
+    AwaitAnswer,
+    Defer,
+    HeardUtterance,
+    Note,
+    ReplyPart,
+    RoutineAsk,
+    RoutineResult,
+    Sentence,
+)
 from assistant.reply_limit import SpokenBudget
 from assistant.schedule import ScheduleDesk
 from assistant.voice_commands import (
@@ -57,6 +66,10 @@ from memory import (
 log = logging.getLogger(__name__)
 
 MAX_FACTS_SPOKEN = 5
+ROUTINE_LINE = (
+    "The next message is a routine the user scheduled for this time, not something just said: "
+    "answer it directly, in a few sentences said to the room."
+)
 
 
 @dataclass(frozen=True)
@@ -214,6 +227,35 @@ class Brain:
             self.desk.close()
         if self.home is not None:
             self.home.close()
+
+    # -- routines --------------------------------------------------------------------------------
+
+    def run_routine(self, ask: RoutineAsk) -> Iterator[ReplyPart]:
+        """A routine's turn: its prompt to the model and the answer said (a silent one's only
+        recorded). A model that gives no answer is reported in the ``RoutineResult``, not said:
+        the schedule tries again later and says once if it gives up."""
+        card = self.cards.current().card
+        self.card = card
+        recall = self.memory.recall(ask.prompt)
+        situation = self.desk.prompt_lines(ask.t) if self.desk is not None else ()
+        system = build_system_prompt(card, recall, None, (*situation, ROUTINE_LINE))
+        messages = [ChatMessage("system", system), ChatMessage("user", ask.prompt)]
+        said: list[str] = []
+        try:
+            for part in self._model_reply(messages, card, said):
+                if not ask.silent or not isinstance(part, Sentence):
+                    yield part
+        except ModelError as error:
+            if not said:  # nothing reached the room: it may be tried again without repeating
+                log.info("routine %d got no answer: %s", ask.item_id, error)
+                yield RoutineResult(ask.item_id, failure=str(error), spoken_failure=error.spoken)
+                return
+            log.info("routine %d was cut short: %s", ask.item_id, error)
+        text = " ".join(said)
+        if ask.silent:
+            log.info("routine %d (silent): %s", ask.item_id, text)
+        yield Note("routine_result", {"item_id": ask.item_id, "text": text, "silent": ask.silent})
+        yield RoutineResult(ask.item_id, text)
 
     # -- the model -------------------------------------------------------------------------------
 

@@ -28,7 +28,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from assistant.brain import Brain
-from assistant.reply import AwaitAnswer, Defer, HeardUtterance, Note, Sentence, VolumeSet
+from assistant.reply import (
+    AwaitAnswer,
+    Defer,
+    HeardUtterance,
+    Note,
+    RoutineAsk,
+    RoutineResult,
+    Sentence,
+    VolumeSet,
+)
 from assistant.wake_queue import WakeQueue
 from audio import trace
 from memory import Fact, Kind, MemoryUnavailable
@@ -62,6 +71,14 @@ class KnownNames:
 
 
 @dataclass(frozen=True)
+class CardVoice:
+    """The personality card's voice, for what is said outside a turn (a reminder when due)."""
+
+    voice: str | None
+    speed: float | None
+
+
+@dataclass(frozen=True)
 class Progress:
     """A piece of the model's stream arrived: the turn is alive, though nothing is said yet."""
 
@@ -79,11 +96,15 @@ WorkerOutput = (
     | AwaitAnswer
     | Defer
     | VolumeSet
+    | RoutineResult
     | ReplyEnd
     | KnownNames
+    | CardVoice
     | Progress
     | BrainFailed
 )
+Job = HeardUtterance | RoutineAsk
+"""A turn: an utterance to answer, or a routine to run."""
 
 
 class BrainWorker:
@@ -101,7 +122,7 @@ class BrainWorker:
         self.generation = generation
         self._failpoints = Failpoints.from_environment(generation, environ)
         self._make_brain = make_brain
-        self._inbox: queue.Queue[tuple[int, HeardUtterance] | None] = queue.Queue()
+        self._inbox: queue.Queue[tuple[int, Job] | None] = queue.Queue()
         self._outbox: WakeQueue[tuple[int, WorkerOutput]] = WakeQueue()
         self._ready = threading.Event()
         self._closed = False
@@ -125,6 +146,10 @@ class BrainWorker:
     def ask(self, reply: int, heard: HeardUtterance) -> None:
         """Queue an utterance to answer as reply number ``reply``."""
         self._inbox.put((reply, heard))
+
+    def run_routine(self, reply: int, routine: RoutineAsk) -> None:
+        """Queue a routine to run as reply number ``reply`` (its answer is said as that reply)."""
+        self._inbox.put((reply, routine))
 
     def fileno(self) -> int:
         """Readable while ``take`` has reply parts (and once after it took them: harmless)."""
@@ -162,10 +187,12 @@ class BrainWorker:
         brain.client = _ReportingClient(brain.client, self._piece_arrived)
         try:
             self._send_known_names(brain, 0)
+            self._put(0, _card_voice(brain))
             while (item := self._inbox.get()) is not None:
-                self._turn, heard = item
-                self._answer(brain, self._turn, heard)
+                self._turn, job = item
+                self._answer(brain, self._turn, job)
                 self._send_known_names(brain, self._turn)
+                self._put(self._turn, _card_voice(brain))
         finally:
             brain.close()
 
@@ -181,10 +208,12 @@ class BrainWorker:
     def _piece_arrived(self) -> None:
         self._put(self._turn, Progress())
 
-    def _answer(self, brain: Brain, reply: int, heard: HeardUtterance) -> None:
+    def _answer(self, brain: Brain, reply: int, job: Job) -> None:
         self._failpoints.hang_if(Failpoint.BRAIN_HANG)
+        routine = isinstance(job, RoutineAsk)
+        parts = brain.run_routine(job) if isinstance(job, RoutineAsk) else brain.respond(job)
         try:
-            for part in brain.respond(heard):
+            for part in parts:
                 if isinstance(part, Sentence):
                     if trace.ENABLED:
                         mark = {"mark": "sentence_ready", "at": time.monotonic()}
@@ -200,7 +229,14 @@ class BrainWorker:
             log.exception("the turn failed")
             self._put(reply, Note("error", {"what": "turn", "message": str(error)}))
             self._put(reply, SpeakText(TURN_FAILED, None, None))
+            if routine:  # said once; never tried again into the same bug
+                self._put(reply, RoutineResult(job.item_id, TURN_FAILED))
         self._put(reply, ReplyEnd())
+
+
+def _card_voice(brain: Brain) -> CardVoice:
+    voice = brain.card.voice if brain.card else None
+    return CardVoice(voice.piper_voice if voice else None, voice.speed if voice else None)
 
 
 class _ReportingClient:

@@ -18,7 +18,15 @@ from assistant.memory_setup import memory_location, open_memory
 from assistant.ollama import OllamaClient
 from assistant.openai_chat import OpenAIClient
 from assistant.output_levels import KeptLevels
-from assistant.schedule import ScheduleDesk, ScheduleStore, make_clock, time_zone
+from assistant.schedule import (
+    ScheduleDesk,
+    ScheduleStore,
+    make_clock,
+    open_scheduler,
+    retry_policy,
+    time_zone,
+)
+from assistant.schedule_keeper import ScheduleKeeper
 from config import OllamaSettings, Settings, find_card
 
 
@@ -57,10 +65,11 @@ def build_brain(
             ask_again_seconds=settings.memory.ask_again_after_hours * 3600,
             reply_max_chars=conversation.reply_max_chars,
         ),
-        # The clock and the volume, for now: timers and alarms join once the voice loop can
-        # ring them.
         desk=ScheduleDesk(
-            make_clock(start_time), time_zone(settings), volume=kept_levels(settings, database)
+            make_clock(start_time),
+            time_zone(settings),
+            open_scheduler(settings, database),
+            volume=kept_levels(settings, database),
         ),
         arbiter=arbiter,
         home=home_control(settings),
@@ -104,6 +113,21 @@ def build_home_link(
         device,
         schedule=lambda: open_schedule_store(settings, database),
         clock=make_clock(start_time),
+    )
+
+
+def build_keeper(
+    settings: Settings, database: Path | str | None, start_time: datetime | None = None
+) -> ScheduleKeeper:
+    """The supervisor's side of the schedule: what comes due, on the same clock as the desk's
+    (the system's live, the recording's from ``start_time`` in file mode). Its scheduler opens on
+    first use, on the supervisor's thread."""
+    return ScheduleKeeper(
+        lambda: open_scheduler(settings, database),
+        make_clock(start_time),
+        time_zone(settings),
+        retry_policy(settings.schedule),
+        settings.schedule.routines,
     )
 
 

@@ -64,4 +64,33 @@ class VolumeSet:
     level: OutputLevel
 
 
-ReplyPart = Sentence | Note | AwaitAnswer | Defer | VolumeSet
+@dataclass(frozen=True)
+class RoutineAsk:
+    """A routine came due: its prompt goes to the model, and the answer is said (or, silent,
+    only recorded)."""
+
+    item_id: int
+    prompt: str
+    silent: bool = False
+    t: float = 0.0
+    """Audio-clock seconds it came due at (the clock in its prompt)."""
+
+
+@dataclass(frozen=True)
+class RoutineResult:
+    """How a routine's run went: the model's answer, or why there was none."""
+
+    item_id: int
+    text: str = ""
+    failure: str = ""
+    """Why the model gave no answer (unreachable, too slow, an error); empty when it answered."""
+    spoken_failure: str = ""
+    """The same, as said aloud."""
+
+    @property
+    def answered(self) -> bool:
+        """The model answered (what it said is said, or recorded when silent)."""
+        return not self.failure
+
+
+ReplyPart = Sentence | Note | AwaitAnswer | Defer | VolumeSet | RoutineResult

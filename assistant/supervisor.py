@@ -28,6 +28,7 @@ from assistant.brain import Brain
 from assistant.brain_worker import (
     BrainFailed,
     BrainWorker,
+    CardVoice,
     KnownNames,
     Progress,
     ReplyEnd,
@@ -36,8 +37,25 @@ from assistant.brain_worker import (
 from assistant.event_log import EventLog
 from assistant.home_link import Announcement, HomeLink
 from assistant.output_timeline import OutputTimeline, Sound
-from assistant.reply import AwaitAnswer, Defer, HeardUtterance, Note, VolumeSet
+from assistant.reply import (
+    AwaitAnswer,
+    Defer,
+    HeardUtterance,
+    Note,
+    RoutineAsk,
+    RoutineResult,
+    VolumeSet,
+)
 from assistant.reply_ledger import ReplyLedger
+from assistant.schedule_keeper import (
+    Action,
+    Announce,
+    RingItem,
+    RunRoutine,
+    ScheduleKeeper,
+    SilenceItem,
+    WriteEvent,
+)
 from assistant.systemd_notify import SystemdNotifier
 from assistant.turn_watch import Stall, TurnWatch
 from assistant.voice_health import VoiceHealth
@@ -47,18 +65,25 @@ from audio import (
     Failed,
     Heard,
     Heartbeat,
+    Held,
+    HoldAt,
     InputEnded,
     Played,
     Ready,
     Record,
     Report,
+    Ring,
+    RingEnd,
+    RingStopped,
     SetHotwords,
     SetOutput,
     Shutdown,
     Spoken,
     StandDown,
     State,
+    StopRing,
     TimelineSink,
+    Via,
     VoiceIO,
     trace,
 )
@@ -89,6 +114,7 @@ STATUS_TEXT = {
     State.THINKING: "Thinking",
     State.SPEAKING: "Speaking",
     State.FOLLOW_UP: "Follow-up: listening without the wake word",
+    State.RINGING: "Ringing",
 }
 
 
@@ -122,6 +148,7 @@ class Supervisor:
         on_event: Callable[[dict[str, Any]], None] | None = None,
         arbiter: Arbiter | None = None,
         home: HomeLink | None = None,
+        schedule: Callable[[], ScheduleKeeper] | None = None,
     ):
         self.settings = settings
         self.files = files
@@ -157,6 +184,15 @@ class Supervisor:
         """The household's arbitration: told what this Hearth heard, and each wake word."""
         self._deferred: set[int] = set()
         """Replies another Hearth gives: ended with StandDown, not a follow-up window."""
+        self._make_keeper = schedule
+        self._keeper: ScheduleKeeper | None = None
+        self._hold: float | None = None
+        """File mode: the hold last sent to the voice process."""
+        self._card_voice = CardVoice(None, None)
+        self._delivering: dict[int, int] = {}
+        """Sentence (Speak job) -> the schedule item it delivers, finished once it is said."""
+        self._routines: dict[int, RoutineAsk] = {}
+        """Reply -> the routine it runs."""
 
     # -- the loop --------------------------------------------------------------------------------
 
@@ -177,6 +213,8 @@ class Supervisor:
             self._room_timeline = TimelineSink(self.files.room_output)
         if self._home is not None:
             self._home.start()
+        if self._make_keeper is not None:
+            self._keeper = self._make_keeper()
         self._start_voice(start_sample=0)
         try:
             while self._result is None:
@@ -188,10 +226,11 @@ class Supervisor:
     def _step(self) -> None:
         if self._stop_requested and self._draining_since is None:
             self._begin_drain()
-        for report in self._receive(POLL_SECONDS):
+        for report in self._receive(self._sleep_seconds()):
             self._on_report(report)
         self._forward_brain_output()
         self._take_home_orders()
+        self._run_schedule()
         if self._result is not None:
             return
         if self._input_ended:
@@ -230,6 +269,12 @@ class Supervisor:
                 self._on_heard(report)
             case Spoken(job=job):
                 self._ledger.spoken(job)
+                self._delivered(job)
+            case Held(t=t):
+                self._advance(t)
+                self._run_schedule(held_at=t)
+            case RingStopped(items=items, t=t, by=by):
+                self._rings_stopped(items, t, by)
             case Played(at_sample=at, samples=samples, by="room"):
                 self._room_lines_said += 1
                 if self._room_timeline is not None:
@@ -287,7 +332,12 @@ class Supervisor:
 
     def _forward_brain_output(self) -> None:
         assert self._worker is not None
-        for reply, part in self._worker.take():
+        parts = list(self._worker.take())
+        if parts:
+            # A request may have set an item (committed before its first part): file mode holds
+            # the voice loop at its time before the reply's first sentence lets the clock run.
+            self._send_hold()
+        for reply, part in parts:
             now = time.monotonic()
             self._turns.progressed(now)
             heard = self._ledger.heard(reply)
@@ -314,8 +364,17 @@ class Supervisor:
                     self._deferred.add(reply)
                 case VolumeSet(level=level):
                     self._send(self._home.volume_changed(level) if self._home else SetOutput(level))
+                case CardVoice():
+                    self._card_voice = part
+                case RoutineResult() if heard is not None and self._keeper is not None:
+                    self._routines.pop(reply, None)
+                    self._carry_out(self._keeper.routine(part, self._clock()))
                 case ReplyEnd() if heard is not None:
                     self._end_reply(reply, heard, now)
+                    self._schedule_changed()
+        if parts:
+            # A routine's result releases the hold kept while it ran (or moves it to its retry).
+            self._send_hold()
 
     def _end_reply(self, reply: int, heard: HeardUtterance, now: float) -> None:
         said = self._ledger.said(reply)
@@ -325,7 +384,10 @@ class Supervisor:
             self._deferred.discard(reply)
             self._send(StandDown(reply))
         elif finish is not None:
-            self.events.write({"t": heard.t, "event": "reply", "text": said})
+            if heard.via is not Via.SCHEDULE:
+                self.events.write({"t": heard.t, "event": "reply", "text": said})
+            elif said:
+                self.events.write({"t": heard.t, "event": "announcement", "text": said})
             self._send(finish)
 
     def _send(self, command: Command) -> None:
@@ -439,7 +501,11 @@ class Supervisor:
         self._worker = BrainWorker(self._make_brain, generation)
         self._turns.restarted(now)
         for reply, utterance in self._ledger.unanswered():
-            self._worker.ask(reply, utterance)
+            routine = self._routines.get(reply)
+            if routine is not None:
+                self._worker.run_routine(reply, routine)
+            else:
+                self._worker.ask(reply, utterance)
 
     def _abandon_worker(self) -> None:
         """Close the worker without waiting for it: its thread is stuck in a turn."""
@@ -505,6 +571,12 @@ class Supervisor:
         if self._home is not None:
             for command in self._home.voice_setup():
                 self._send(command)
+        if self._keeper is not None:
+            # What rang when the last process died rings on (once: the same ring goes on).
+            for item in self._keeper.sounding:
+                self._send(Ring(item))
+            self._hold = None
+            self._send_hold(force=True)
 
     def _stop_voice(self) -> None:
         """Kill it for real; what it reported before it died (heard, said, played) still
@@ -514,6 +586,102 @@ class Supervisor:
         for report in self._voice.stop():
             if not isinstance(report, Ready | Failed | InputEnded):
                 self._on_report(report)
+
+    # -- the schedule --------------------------------------------------------------------------
+
+    @property
+    def _on_audio_clock(self) -> bool:
+        """File mode: the schedule runs on the audio clock, holding the voice loop."""
+        return not self.files.live
+
+    def _sleep_seconds(self) -> float:
+        """Live: the loop sleeps until the next item is due, or its poll for the watchdog."""
+        if self._keeper is None or self._on_audio_clock or self._draining_since is not None:
+            return POLL_SECONDS
+        wait = self._keeper.seconds_until_due(self._clock())
+        return POLL_SECONDS if wait is None else min(POLL_SECONDS, wait)
+
+    def _run_schedule(self, held_at: float | None = None) -> None:
+        """Decide what is due: live, whenever it is; in file mode, where the voice loop is held
+        (then release it to the next moment something may be due)."""
+        keeper = self._keeper
+        if keeper is None or self._draining_since is not None or self._result is not None:
+            return
+        if self._on_audio_clock:
+            if held_at is None:
+                return
+            self._carry_out(keeper.wake(held_at), held_at)
+            self._send_hold()
+            return
+        t = self._clock()
+        wait = keeper.seconds_until_due(t)
+        if wait is not None and wait <= 0:
+            self._carry_out(keeper.wake(t), t)
+
+    def _send_hold(self, force: bool = False) -> None:
+        """File mode: tell the voice loop where to wait for the schedule next, if that moved."""
+        if self._keeper is None or not self._on_audio_clock:
+            return
+        hold = self._keeper.hold(self._clock_line.position)
+        if force or hold != self._hold:
+            self._hold = hold
+            self._send(HoldAt(hold))
+
+    def _schedule_changed(self) -> None:
+        """A turn ended: it may have cancelled a ringing item, or added time to it."""
+        if self._keeper is not None:
+            self._carry_out(self._keeper.changed(self._clock()))
+
+    def _rings_stopped(self, items: tuple[int, ...], t: float, by: RingEnd) -> None:
+        self._advance(t)
+        if self._keeper is not None:
+            ended = "stop" if by is RingEnd.STOP_WORD else "auto"
+            self._carry_out(self._keeper.stopped(items, t, ended), t)
+
+    def _delivered(self, job: int) -> None:
+        """A sentence was said: the item it delivered (a reminder, a late timer) is finished."""
+        item = self._delivering.pop(job, None)
+        if item is not None and self._keeper is not None:
+            self._carry_out(self._keeper.said(item, self._clock()))
+
+    def _carry_out(self, actions: list[Action], t: float | None = None) -> None:
+        """Do what the schedule decided, at audio second ``t`` (default: where the clock is)."""
+        at = self._clock() if t is None else round(t, 3)
+        for action in actions:
+            match action:
+                case RingItem(item=item):
+                    self._send(Ring(item))
+                case SilenceItem(item=item):
+                    self._send(StopRing(item))
+                case Announce(text=text, item=item):
+                    self._announce(text, item, at)
+                case RunRoutine(ask=ask):
+                    self._run_routine(ask, at)
+                case WriteEvent(fields=fields):
+                    self.events.write({"t": at, **fields})
+
+    def _announce(self, text: str, item: int | None, t: float) -> None:
+        """Say ``text`` as a reply to nothing heard, in the card's voice; the voice loop says it
+        once nobody is in the middle of a request, and again after a restart if it must."""
+        heard = HeardUtterance("", Via.SCHEDULE, t)
+        reply = self._ledger.open(heard)
+        voice = self._card_voice
+        speak = self._ledger.say(reply, text, voice.voice, voice.speed)
+        if speak is None:
+            return
+        if item is not None:
+            self._delivering[speak.job] = item
+        self._send(speak)
+        self._end_reply(reply, heard, time.monotonic())
+
+    def _run_routine(self, ask: RoutineAsk, t: float) -> None:
+        """A routine's model call, on the brain worker: its answer is said as a reply."""
+        assert self._worker is not None
+        heard = HeardUtterance(ask.prompt, Via.SCHEDULE, t)
+        reply = self._ledger.open(heard)
+        self._routines[reply] = ask
+        self._turns.asked(reply, time.monotonic())
+        self._worker.run_routine(reply, ask)
 
     # -- the output timeline (file mode) -------------------------------------------------------
 
@@ -556,6 +724,8 @@ class Supervisor:
             self._voice.join(max(0.0, DRAIN_SECONDS - waited))
         self._stop_voice()
         self._write_sounds(self._clock_line.rest())
+        if self._keeper is not None:
+            self._keeper.close()
         if self._worker is not None:
             stuck = self._turns.problem(time.monotonic()) is not None
             # A stuck turn is not waited for; a draining one only briefly.

@@ -31,6 +31,9 @@ class Earcon(StrEnum):
     """A falling two-note chime: Hearth has heard the request."""
     ERROR = "error"
     """A low double buzz: something went wrong."""
+    RING = "ring"
+    """One period of a timer's or an alarm's ring: two quick rising runs of three bright notes,
+    then silence (a stop word said in it is heard clean); played again and again until stopped."""
 
 
 @dataclass(frozen=True)
@@ -47,6 +50,11 @@ class _Note:
 
 # Notes a fourth apart (E5, A5): a clear interval that reads as "up" or "down".
 _E5, _A5 = 659.25, 880.0
+# The ring: a major triad an octave above, bright and unlike speech (few harmonics, fast decay).
+_C6, _E6, _G6 = 1046.5, 1318.5, 1568.0
+RING_PERIOD_SECONDS = 2.0
+"""One ring, sound and silence: 0.92 s of notes, then 1.08 s of quiet."""
+_RUN = (_Note(_C6, 0.10, gap_seconds=0.03), _Note(_E6, 0.10, gap_seconds=0.03))
 _BUZZ = (1.0, 0.0, 0.5, 0.0, 0.3, 0.0, 0.2)
 """Odd harmonics only: a soft square-ish buzz, unmistakably not a chime."""
 _NOTES: dict[Earcon, tuple[_Note, ...]] = {
@@ -55,6 +63,12 @@ _NOTES: dict[Earcon, tuple[_Note, ...]] = {
     Earcon.ERROR: (
         _Note(180.0, 0.12, gap_seconds=0.07, harmonics=_BUZZ, decay_per_second=0.0),
         _Note(180.0, 0.12, harmonics=_BUZZ, decay_per_second=0.0),
+    ),
+    Earcon.RING: (
+        *_RUN,
+        _Note(_G6, 0.10, gap_seconds=0.20),
+        *_RUN,
+        _Note(_G6, 0.10, gap_seconds=1.08),
     ),
 }
 

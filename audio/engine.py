@@ -22,6 +22,7 @@ import numpy as np
 from audio import trace
 from audio.devices import AudioDeviceError
 from audio.earcons import Earcon, earcon
+from audio.echo import TAIL_SECONDS as ECHO_TAIL_SECONDS
 from audio.echo import EchoCanceller
 from audio.end_of_turn import judge_pause
 from audio.format import VAD_FRAME_SAMPLES, samples_to_seconds, seconds_to_samples
@@ -35,8 +36,11 @@ from audio.listener import (
     ReplyAbandoned,
     ReplyFinished,
     ReplyStarted,
+    RingOver,
+    RingStarted,
     State,
     StopRequested,
+    StopRinging,
     StopSpeaking,
     Tick,
     Transcript,
@@ -52,12 +56,17 @@ from audio.messages import (
     FinishReply,
     Heard,
     Heartbeat,
+    Held,
+    HoldAt,
     InputEnded,
     Job,
     JobKind,
     Ready,
     Record,
     Report,
+    Ring,
+    RingEnd,
+    RingStopped,
     SetHotwords,
     SetMicrophone,
     SetOutput,
@@ -65,6 +74,7 @@ from audio.messages import (
     Speak,
     Spoken,
     StandDown,
+    StopRing,
     StopSaying,
 )
 from audio.models import VoiceModels
@@ -82,8 +92,13 @@ from audio.playback import (
     Play,
     Playback,
     PlaybackOutput,
+    PlayRing,
     ReplyDone,
     ReplyEnding,
+    RingBegan,
+    RingCleared,
+    RingEnded,
+    RingQueued,
     Said,
     SentenceQueued,
     Silence,
@@ -128,6 +143,9 @@ CONTEXT_MAX_SECONDS = 2.0
 as context."""
 HINT_VOLUME = 0.6
 """The "say the wake word first" hint is said quietly."""
+RING_MARGIN_SECONDS = 60.0
+"""Beyond the schedule's auto-stop, before a ring stops by itself in the voice process (a backstop:
+the supervisor ends it)."""
 
 
 class Channel(Protocol):
@@ -216,14 +234,28 @@ class VoiceEngine:
         if start_sample:
             # A resumed input: the segmenter's clock starts where the audio clock stands.
             self._segmenter.process(samples_to_seconds(start_sample), None)
-        self._listener = Listener(settings.listener, settings.vad, models.wake.phrases)
+        self._listener = Listener(
+            settings.listener,
+            settings.vad,
+            models.wake.phrases,
+            ring_seconds=settings.schedule.auto_stop_seconds + RING_MARGIN_SECONDS,
+        )
         # The wake check's margins were measured on the local model's greedy decode.
         self._verifier = WakeVerifier(settings.wake, local_hearing(models.stt))
         self._pre_roll = seconds_to_samples(settings.wake.pre_roll_seconds)
         self._reply_wait = settings.listener.reply_wait_seconds
-        # Barge-in keeps the microphone open while Hearth speaks: its own voice comes back.
-        cancel = settings.listener.barge_in and settings.audio.echo_cancellation
-        self._echo = EchoCanceller() if cancel else None
+        # Barge-in keeps the microphone open while Hearth speaks: its own voice comes back. A ring
+        # keeps it open too (a stop word ends it), so the ring is taken out the same way.
+        self._echo = EchoCanceller() if settings.audio.echo_cancellation else None
+        self._cancel_speech = settings.listener.barge_in
+        """Cancel the echo of speech as well as of the ring."""
+        self._ring_sound = earcon(Earcon.RING)
+        self._ring_echo_until = 0
+        """Audio-clock sample until which the ring's echo is cancelled (the last period's end and
+        the room's tail)."""
+        self._hold: int | None = None
+        """File mode: the audio-clock sample the supervisor's schedule holds the loop at."""
+        self._held_at: int | None = None
         self._base_params = SpeechParameters.from_settings(settings.tts)
         self._pending_wakes: list[WakeDetection] = []
         self._wake: WakeDetection | None = None
@@ -277,6 +309,10 @@ class VoiceEngine:
             while not self._done():
                 self._take_commands(timeout=0.0)
                 self._speak_step()
+                if self._held():
+                    self._take_commands(timeout=self._settings.voice_process.heartbeat_seconds)
+                    self._heartbeat(waiting=True)
+                    continue
                 if self._waiting_for_reply():
                     self._take_commands(timeout=self._settings.voice_process.heartbeat_seconds)
                     self._heartbeat(waiting=True)
@@ -313,7 +349,10 @@ class VoiceEngine:
         return samples_to_seconds(self._clock)
 
     def _done(self) -> bool:
-        busy = not self._playback.idle or self._mouth.busy(self._clock) or bool(self._held)
+        # A ring does not hold the end of a recording open: the schedule rings it again next run.
+        ringing = bool(self._playback.ringing)
+        speaking = not self._playback.idle or self._mouth.busy(self._clock)
+        busy = (not ringing and speaking) or bool(self._held)
         if self._stopping:
             return not busy
         return (
@@ -340,6 +379,26 @@ class VoiceEngine:
             or self._segmenter.phase is not Phase.WAITING
             or self._segmenter.armed
         )
+
+    def _held(self) -> bool:
+        """File mode: the clock reached the schedule's hold; it waits for the supervisor there
+        (reported once, with the clock reading the schedule decides on)."""
+        if self._mouth.live or self._hold is None or self._clock < self._hold or self._stopping:
+            return False
+        if self._held_at != self._hold:
+            self._held_at = self._hold
+            self._send(Held(self.t))
+        return True
+
+    def _room_quiet(self) -> bool:
+        """Whether a ring may begin now: nobody is in the middle of a request (a wake being
+        checked, an utterance in the follow-up window) and no reply is owed."""
+        state = self._listener.state
+        if self._owed or self._pending_wakes or self._held_end is not None:
+            return False
+        if state is State.FOLLOW_UP:
+            return self._segmenter.phase is Phase.WAITING
+        return state is State.STANDBY
 
     def _waiting_for_reply(self) -> bool:
         """File mode: nothing to say yet while a reply is owed; thinking takes no audio time."""
@@ -506,6 +565,12 @@ class VoiceEngine:
                 self._set_microphone(muted)
             case StopSaying():
                 self._stop_saying()
+            case Ring(item=item):
+                self._play_outputs(self._playback.handle(RingQueued(item)))
+            case StopRing(item=item):
+                self._play_outputs(self._playback.handle(RingCleared(item, "command")))
+            case HoldAt(t=t):
+                self._hold = None if t is None else seconds_to_samples(t)
 
     # -- speaking --------------------------------------------------------------------------------
 
@@ -528,7 +593,7 @@ class VoiceEngine:
             else:
                 self._record("speaker_back")
             self._speaker_failure = failure
-        self._play_outputs(self._playback.handle(MouthFree()))
+        self._play_outputs(self._playback.handle(MouthFree(quiet=self._room_quiet())))
 
     def _play_outputs(self, outputs: tuple[PlaybackOutput, ...]) -> None:
         """Carry out what the playback machine says, in order."""
@@ -571,6 +636,27 @@ class VoiceEngine:
                     self._speech.cancel(token)
                 case ReplyDone(finish=finish):
                     self._finish_reply(finish)
+                case RingBegan(items=items):
+                    self._ring_began(items)
+                case PlayRing():
+                    self._mouth.start(self._ring_sound, self._clock)
+                    tail = seconds_to_samples(ECHO_TAIL_SECONDS)
+                    self._ring_echo_until = self._clock + len(self._ring_sound) + tail
+                case RingEnded(items=items, by=by, sound_over=over):
+                    self._ring_ended(items, by, over)
+
+    def _ring_began(self, items: tuple[int, ...]) -> None:
+        self._record("ring_start", items=list(items))
+        if self._listener.state is not State.RINGING:
+            self._act(self._listener.handle(RingStarted(self.t)))
+
+    def _ring_ended(self, items: tuple[int, ...], by: str, over: bool) -> None:
+        """Rings ended: the room hears the change; the supervisor, unless it asked for it."""
+        self._record("ring_stop", items=list(items), by=by)
+        if by in (RingEnd.STOP_WORD, RingEnd.TIMEOUT):
+            self._send(RingStopped(items, self.t, RingEnd(by)))
+        if over and self._listener.state is State.RINGING:
+            self._act(self._listener.handle(RingOver(self.t)))
 
     def _synthesize(self, request: Synthesize) -> None:
         """Hand a sentence to the speech worker. While Piper makes a piece of it, that is a
@@ -654,23 +740,34 @@ class VoiceEngine:
         if self._microphone_muted:
             # Closed: the room is not heard at all, the wake word included; the clock goes on.
             frame = np.zeros_like(frame)
-        if self._echo is not None:
+        microphone = frame
+        if self._echo is not None and (self._cancel_speech or start < self._ring_echo_until):
             frame = self._echo.process(frame, self._said_during(start, len(frame)))
         self._clock += len(frame)
-        self._recent.append(frame)
+        # Over a ring the microphone is heard as it is: the ring's tones are no speech to Silero
+        # (0.01 on its echo) nor words to Whisper, while AEC3, suppressing the near end against a
+        # loud reference, pulls a shouted "Stop!" under the VAD's threshold (0.2 to 0.55 where it
+        # was 0.5 to 0.6) and, with no echo to cancel, makes Whisper write it as "dot".
+        ringing = self._listener.state is State.RINGING
+        heard = microphone if ringing else frame
+        self._recent.append(heard)
         t = self.t
         open_ = (
             self._listener.microphone_open(t)
             and not self._announcing
             and self._clock >= self._settled_at
         )
-        probability = self._speech_probability(frame)
+        probability = self._speech_probability(heard)
         detections = self._models.wake.process(frame, start + len(frame))
         if open_:
             self._pending_wakes.extend(detections)
         self._verify_wakes()
         self._judge_pause()
-        over_reply = self._listener.state is State.SPEAKING and self._settings.listener.barge_in
+        # A person may cut into a ring, or a reply with barge-in, with a short stop word.
+        state = self._listener.state
+        over_reply = state is State.RINGING or (
+            state is State.SPEAKING and self._settings.listener.barge_in
+        )
         event = self._segmenter.process(
             FRAME_SECONDS, probability if open_ else None, over_reply=over_reply
         )
@@ -720,7 +817,7 @@ class VoiceEngine:
     def _on_segment(self, event: SegmenterEvent) -> None:
         self._send(Record(event.as_record()))
         state = self._listener.state
-        taking_requests = state in (State.LISTENING, State.FOLLOW_UP) or (
+        taking_requests = state in (State.LISTENING, State.FOLLOW_UP, State.RINGING) or (
             state is State.SPEAKING and self._settings.listener.barge_in
         )
         match event:
@@ -914,6 +1011,9 @@ class VoiceEngine:
                     self._answer = None
                     self._context = ""
                     self._segmenter.reset()
+                case StopRinging(timed_out=timed_out):
+                    by = RingEnd.TIMEOUT if timed_out else RingEnd.STOP_WORD
+                    self._play_outputs(self._playback.handle(RingCleared(None, by.value)))
 
     def _say_locally(self, text: str) -> None:
         """Speech that needs no brain (the hint): a negative job number marks it local."""

@@ -14,6 +14,9 @@ Timing decisions (see also :class:`Listener`):
   that much after its deadline, when no start from before it can still be reported.
 - Listening after a wake gives up on the segmenter's ``NOTHING_SAID`` and goes back to standby, not
   to a follow-up window: the user asked for attention and said nothing, so the conversation is over.
+- A ring (a timer's, an alarm's) is a state of its own: the loop begins one only in standby or
+  in a window nobody is speaking in, and while it rings a stop word ends it without the wake word;
+  nothing else said then is taken as a request (a kitchen talks over a timer).
 - Every state but standby has a way out on the clock alone, so no lost input leaves Hearth deaf:
   listening ends when no request can still be under way (the wait for speech, the longest
   utterance and a margin); thinking after ``reply_wait_seconds`` with no reply begun, speaking
@@ -63,6 +66,8 @@ class State(StrEnum):
     """The reply is being spoken."""
     FOLLOW_UP = "follow_up"
     """After a reply: a request needs no wake word until the window closes."""
+    RINGING = "ringing"
+    """A timer or an alarm rings: a stop word, with no wake word, ends it."""
 
 
 class Via(StrEnum):
@@ -70,6 +75,8 @@ class Via(StrEnum):
 
     WAKE = "wake"
     FOLLOW_UP = "follow_up"
+    SCHEDULE = "schedule"
+    """Not heard: the schedule asked (a routine's prompt, an announcement of a due item)."""
 
 
 class FollowUpCloseReason(StrEnum):
@@ -81,6 +88,8 @@ class FollowUpCloseReason(StrEnum):
     WAKE = "wake"
     """The wake word was said in it: listening starts afresh."""
     STOP_WORD = "stop_word"
+    RING = "ring"
+    """A timer or an alarm began to ring in it."""
 
 
 class ConversationEndReason(StrEnum):
@@ -95,6 +104,8 @@ class ConversationEndReason(StrEnum):
     """A request was taken and its reply never came, or stopped coming."""
     DEFERRED = "deferred"
     """Another Hearth heard the same wake word better and answers it."""
+    RING = "ring"
+    """A ring began in the follow-up window."""
 
 
 # Inputs: what the pipeline tells the listener. The segmenter's SpeechStarted and SpeechEnded are
@@ -168,6 +179,20 @@ class StopRequested:
     t: float
 
 
+@dataclass(frozen=True)
+class RingStarted:
+    """A ring began to sound (the loop begins one only in standby or a quiet window)."""
+
+    t: float
+
+
+@dataclass(frozen=True)
+class RingOver:
+    """Every ring has stopped (the schedule ended them)."""
+
+    t: float
+
+
 ListenerInput = (
     WakeDetected
     | WakeRefused
@@ -179,6 +204,8 @@ ListenerInput = (
     | Deferred
     | Tick
     | StopRequested
+    | RingStarted
+    | RingOver
 )
 
 
@@ -250,6 +277,14 @@ class StopSpeaking(ClockEvent):
 
 
 @dataclass(frozen=True)
+class StopRinging(ClockEvent):
+    """A stop word over the ring (or the longest ring passed): end every ring now."""
+
+    event: ClassVar[str] = "stop_ringing"
+    timed_out: bool = False
+
+
+@dataclass(frozen=True)
 class StateChanged(ClockEvent):
     event: ClassVar[str] = "state"
     old: State
@@ -265,8 +300,27 @@ ListenerOutput = (
     | ConversationEnded
     | ReplyAbandoned
     | StopSpeaking
+    | StopRinging
     | StateChanged
 )
+
+RING_STOP_WORDS = (
+    "stop the timer",
+    "stop the alarm",
+    "stop it",
+    "stop ringing",
+    "turn it off",
+    "turn off the timer",
+    "turn off the alarm",
+    "cancel",
+    "cancel it",
+    "dismiss",
+    "enough",
+    "shut up",
+    "i'm up",
+    "thanks",
+)
+"""Said over a ring, these stop it as the stop words do (over a reply they would be requests)."""
 
 
 class Listener:
@@ -291,7 +345,11 @@ class Listener:
     """
 
     def __init__(
-        self, settings: ListenerSettings, vad: VadSettings, wake_phrases: Sequence[str]
+        self,
+        settings: ListenerSettings,
+        vad: VadSettings,
+        wake_phrases: Sequence[str],
+        ring_seconds: float = 900.0,
     ) -> None:
         if not wake_phrases:
             raise ValueError("the listener needs at least one wake phrase")
@@ -304,6 +362,7 @@ class Listener:
             State.LISTENING: vad.no_speech_timeout_seconds + longest,
             State.THINKING: settings.reply_wait_seconds,
             State.SPEAKING: settings.reply_wait_seconds,
+            State.RINGING: ring_seconds,
         }
         """How long each waiting state lasts with nothing to show for it."""
         self._hold_limit = longest
@@ -315,6 +374,7 @@ class Listener:
             State.THINKING: self._thinking,
             State.SPEAKING: self._speaking,
             State.FOLLOW_UP: self._follow_up,
+            State.RINGING: self._ringing,
         }
         self._state = State.STANDBY
         self._until = 0.0  # the follow-up window's deadline
@@ -351,8 +411,10 @@ class Listener:
         return self._strip(text)
 
     def interrupts(self, text: str) -> bool:
-        """Whether ``text``, heard over a reply being spoken, stops it (a stop word, with
-        barge-in): the voice loop need not wait for the end of the utterance to know."""
+        """Whether ``text``, heard over a reply being spoken (with barge-in) or over a ring, stops
+        it: the voice loop need not wait for the end of the utterance to know."""
+        if self._state is State.RINGING:
+            return self._stops_ring(self._strip(text))
         barging = self._state is State.SPEAKING and self._settings.barge_in
         return barging and self._is_stop(self._strip(text))
 
@@ -373,6 +435,17 @@ class Listener:
                 if refused is not None and refused >= event.start:
                     return []  # a wake model fired in it (see the class's contract)
                 return self._hint_maybe(t)
+            case RingStarted(t=t):
+                return [self._change(State.RINGING, t)]
+        return []
+
+    def _ringing(self, event: ListenerInput) -> list[ListenerOutput]:
+        # A wake word alone does not stop a ring: its transcript ("Hey Jarvis, stop") decides.
+        match event:
+            case Transcript(t=t, text=text) if self._stops_ring(self._strip(text)):
+                return [StopRinging(t), self._change(State.STANDBY, t)]
+            case RingOver(t=t):
+                return [self._change(State.STANDBY, t)]
         return []
 
     def _listening(self, event: ListenerInput) -> list[ListenerOutput]:
@@ -427,6 +500,12 @@ class Listener:
                 return self._request(event, Via.FOLLOW_UP)
             case StopRequested(t=t):
                 return self._end(t, ConversationEndReason.STOP_WORD)
+            case RingStarted(t=t):
+                return [
+                    FollowUpClosed(t, FollowUpCloseReason.RING),
+                    ConversationEnded(t, ConversationEndReason.RING),
+                    self._change(State.RINGING, t),
+                ]
         return []
 
     def _request(self, event: Transcript, via: Via) -> list[ListenerOutput]:
@@ -484,6 +563,8 @@ class Listener:
         """A waiting state's time is up: listening heard no request, or the reply never came."""
         if self._state is State.LISTENING:
             return self._end(t, ConversationEndReason.NOTHING_SAID)
+        if self._state is State.RINGING:
+            return [StopRinging(t, timed_out=True), self._change(State.STANDBY, t)]
         return [ReplyAbandoned(t, APOLOGY), *self._end(t, ConversationEndReason.NO_REPLY)]
 
     def _end(self, t: float, reason: ConversationEndReason) -> list[ListenerOutput]:
@@ -517,6 +598,9 @@ class Listener:
 
     def _is_stop(self, text: str) -> bool:
         return is_stop_phrase(text, self._settings.stop_words)
+
+    def _stops_ring(self, text: str) -> bool:
+        return is_stop_phrase(text, (*self._settings.stop_words, *RING_STOP_WORDS))
 
     def _change(self, new: State, t: float) -> StateChanged:
         """The one place the state changes; the returned event is its record."""

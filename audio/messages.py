@@ -87,6 +87,37 @@ class StopSaying:
     reply does (Home Assistant's stop button)."""
 
 
+@dataclass(frozen=True)
+class Ring:
+    """Ring for schedule item ``item`` (a timer or an alarm that came due) until a ``StopRing``
+    for it, or a stop word said over the ring (reported as ``RingStopped``).
+
+    The ring begins at the first quiet moment: never in the middle of a sentence Hearth is
+    saying or of a request someone is making. Ringing an item that already rings changes
+    nothing, so a ring sent again after a restart never rings twice."""
+
+    item: int
+
+
+@dataclass(frozen=True)
+class StopRing:
+    """End the ring of ``item`` (every ring when None); the sound stops once none is left."""
+
+    item: int | None = None
+
+
+@dataclass(frozen=True)
+class HoldAt:
+    """File mode: hear the recording no further than audio second ``t`` until a later hold (None:
+    no hold), reporting ``Held`` on reaching it.
+
+    The supervisor's schedule runs on the audio clock: it holds the voice loop at the next moment
+    something may come due, decides it there, and releases the loop after sending what it
+    decided, so a ring lands at the same sample every run."""
+
+    t: float | None
+
+
 Command = (
     Speak
     | FinishReply
@@ -96,6 +127,9 @@ Command = (
     | SetOutput
     | SetMicrophone
     | StopSaying
+    | Ring
+    | StopRing
+    | HoldAt
 )
 
 # -- reports: voice process -> supervisor ----------------------------------------------------------
@@ -208,4 +242,31 @@ class Failed:
     """False when a restart cannot help (a missing model): the supervisor gives up at once."""
 
 
-Report = Ready | Heartbeat | Heard | Spoken | Played | Record | InputEnded | Failed
+@dataclass(frozen=True)
+class Held:
+    """File mode: the audio clock reached the hold at ``t`` (seconds) and waits there."""
+
+    t: float
+
+
+class RingEnd(StrEnum):
+    """Why a ring stopped in the voice process itself."""
+
+    STOP_WORD = "stop_word"
+    """A person said a stop word over it."""
+    TIMEOUT = "timeout"
+    """It rang past the listener's longest ring with no word from the supervisor (a backstop)."""
+
+
+@dataclass(frozen=True)
+class RingStopped:
+    """The rings of ``items`` stopped at audio second ``t`` without a ``StopRing``."""
+
+    items: tuple[int, ...]
+    t: float
+    by: RingEnd
+
+
+Report = (
+    Ready | Heartbeat | Heard | Spoken | Played | Record | InputEnded | Failed | Held | RingStopped
+)

@@ -10,6 +10,11 @@ How far it looks ahead: one sentence is made at a time, and at most one sentence
 being said, so the next sentence is ready when this one ends, and a barge-in wastes at most one
 sentence of Piper's work. A sentence is begun (its reply has started) once its first piece is made;
 a piece is played only when the mouth is free, since an earcon may be playing.
+
+Rings (a timer's, an alarm's) share the mouth: a ring waits for a quiet moment, when no sentence
+is begun, made or queued and the loop says nobody is in the middle of a request (``MouthFree``'s
+``quiet``); then it plays period after period until every item ringing is cleared. Sentences that
+arrive meanwhile wait behind it (one is made ahead, as always) and are said once it stops.
 """
 
 from __future__ import annotations
@@ -39,6 +44,8 @@ class Phase(StrEnum):
     GAP = "gap"
     """The sentence's last piece played and its next is still being made (Piper slower than speech:
     live only, since file mode waits for every synthesis)."""
+    RINGING = "ringing"
+    """A ring is on the mouth, period after period; sentences wait behind it."""
 
 
 # Inputs ------------------------------------------------------------------------------------------
@@ -79,6 +86,24 @@ class SentenceMade:
 class MouthFree:
     """Nothing is playing: a piece, an earcon or a hint has been heard to its end."""
 
+    quiet: bool = False
+    """Nobody is in the middle of a request (the listener is not taking one): a ring may begin."""
+
+
+@dataclass(frozen=True)
+class RingQueued:
+    """Ring for schedule item ``item`` (once: an item already ringing, or waiting to, is kept)."""
+
+    item: int
+
+
+@dataclass(frozen=True)
+class RingCleared:
+    """Stop ringing for ``item`` (None: for every item), for the reason ``by``."""
+
+    item: int | None
+    by: str
+
 
 @dataclass(frozen=True)
 class CutOff:
@@ -91,7 +116,17 @@ class Stop:
     and take nothing more."""
 
 
-PlaybackInput = SentenceQueued | ReplyEnding | PieceMade | SentenceMade | MouthFree | CutOff | Stop
+PlaybackInput = (
+    SentenceQueued
+    | ReplyEnding
+    | PieceMade
+    | SentenceMade
+    | MouthFree
+    | RingQueued
+    | RingCleared
+    | CutOff
+    | Stop
+)
 
 
 # Outputs -----------------------------------------------------------------------------------------
@@ -167,8 +202,40 @@ class ReplyDone:
     finish: FinishReply
 
 
+@dataclass(frozen=True)
+class RingBegan:
+    """``items`` ring from now on (the first ones at a quiet moment, or joining a ring)."""
+
+    items: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class PlayRing:
+    """Put one period of the ring on the mouth now."""
+
+
+@dataclass(frozen=True)
+class RingEnded:
+    """``items`` no longer ring (``by`` says why); ``sound_over``: nothing rings any more."""
+
+    items: tuple[int, ...]
+    by: str
+    sound_over: bool
+
+
 PlaybackOutput = (
-    Synthesize | Began | Play | Said | NotMade | Dropped | Abandon | Silence | ReplyDone
+    Synthesize
+    | Began
+    | Play
+    | Said
+    | NotMade
+    | Dropped
+    | Abandon
+    | Silence
+    | ReplyDone
+    | RingBegan
+    | PlayRing
+    | RingEnded
 )
 
 
@@ -212,10 +279,22 @@ class Playback:
         """The reply whose sentences were last taken to be made."""
         self._cut_replies: set[int] = set()
         self._stopping = False
+        self._rings: list[int] = []
+        """Items to ring, in the order they came: ringing (phase RINGING) or waiting to."""
 
     @property
     def phase(self) -> Phase:
         return self._phase
+
+    @property
+    def ringing(self) -> tuple[int, ...]:
+        """The items ringing now (empty while a ring waits for its quiet moment)."""
+        return tuple(self._rings) if self._phase is Phase.RINGING else ()
+
+    @property
+    def rings_waiting(self) -> bool:
+        """A ring waits for a quiet moment to begin."""
+        return bool(self._rings) and self._phase is not Phase.RINGING
 
     @property
     def saying(self) -> Speak | None:
@@ -250,8 +329,14 @@ class Playback:
                 self._piece_made(token, chunk, outputs)
             case SentenceMade(token=token, failure=failure):
                 self._sentence_made(token, failure, outputs)
-            case MouthFree():
+            case MouthFree(quiet=quiet):
                 self._mouth_free(outputs)
+                if quiet:
+                    self._ring_maybe(outputs)
+            case RingQueued(item=item):
+                self._ring_queued(item, outputs)
+            case RingCleared(item=item, by=by):
+                self._ring_cleared(item, by, outputs)
             case CutOff():
                 self._cut_off(outputs)
             case Stop():
@@ -272,7 +357,7 @@ class Playback:
         if sentence is None:
             return  # made for a sentence dropped meanwhile
         sentence.pieces.append(chunk)
-        if sentence is self._next and self._current is None:
+        if sentence is self._next and self._current is None and not self._ring_sounding():
             self._begin(outputs)
         elif sentence is self._current and self._phase is Phase.GAP:
             self._change(Phase.READY)
@@ -286,13 +371,15 @@ class Playback:
         sentence.made = True
         if failure:
             outputs.append(NotMade(sentence.job, failure))
-        if sentence is self._next and self._current is None:
+        if sentence is self._next and self._current is None and not self._ring_sounding():
             self._begin(outputs)  # nothing could be made: it is begun and ends at once
         elif sentence is self._current and self._phase is Phase.GAP:
             self._change(Phase.READY)
 
     def _mouth_free(self, outputs: list[PlaybackOutput]) -> None:
-        if self._phase is Phase.PLAYING:
+        if self._phase is Phase.RINGING:
+            outputs.append(PlayRing())
+        elif self._phase is Phase.PLAYING:
             current = self._current
             assert current is not None
             if current.pieces:
@@ -313,7 +400,9 @@ class Playback:
             outputs.append(ReplyDone(finish))
 
     def _cut_off(self, outputs: list[PlaybackOutput]) -> None:
-        outputs.append(Silence())
+        ringing = self._phase is Phase.RINGING
+        if not ringing:  # a ring is not a reply: only its own stop ends it
+            outputs.append(Silence())
         if self._making is not None:
             outputs.append(Abandon(self._making))
         if self._reply is not None and self._reply >= 0:  # local speech is never cut for good
@@ -324,7 +413,8 @@ class Playback:
         self._queue.clear()
         self._finish = None
         self._reply = None
-        self._change(Phase.IDLE)
+        if not ringing:
+            self._change(Phase.IDLE)
 
     def _stop(self, outputs: list[PlaybackOutput]) -> None:
         self._stopping = True
@@ -333,6 +423,7 @@ class Playback:
         if self._next is not None and self._next.token == self._making:
             outputs.append(Abandon(self._next.token))
         self._next = None
+        self._ring_cleared(None, "shutdown", outputs)  # the schedule rings it again after
         if self._current is None:
             self._change(Phase.IDLE)
 
@@ -355,8 +446,51 @@ class Playback:
             volume=self._params.volume,
         )
         outputs.append(Synthesize(self._tokens, job, params, starts_reply))
-        if self._current is None:
+        if self._current is None and self._phase is not Phase.RINGING:
             self._change(Phase.MAKING)
+
+    # -- rings -------------------------------------------------------------------------------------
+
+    def _ring_queued(self, item: int, outputs: list[PlaybackOutput]) -> None:
+        if item in self._rings or self._stopping:
+            return
+        self._rings.append(item)
+        if self._phase is Phase.RINGING:
+            outputs.append(RingBegan((item,)))  # joins the ring already sounding
+
+    def _ring_maybe(self, outputs: list[PlaybackOutput]) -> None:
+        """A quiet moment: a waiting ring begins if nothing is being said or about to be."""
+        if (
+            self._rings
+            and self._phase is Phase.IDLE
+            and self.idle
+            and self._finish is None
+            and self._making is None
+        ):
+            self._change(Phase.RINGING)
+            outputs.append(RingBegan(tuple(self._rings)))
+            outputs.append(PlayRing())
+
+    def _ring_cleared(self, item: int | None, by: str, outputs: list[PlaybackOutput]) -> None:
+        ended = tuple(ring for ring in self._rings if item is None or ring == item)
+        if not ended:
+            return
+        self._rings = [ring for ring in self._rings if ring not in ended]
+        sounding = self._phase is Phase.RINGING
+        over = sounding and not self._rings
+        outputs.append(RingEnded(ended, by, sound_over=over))
+        if not over:
+            return
+        outputs.append(Silence())
+        following = self._next
+        if following is not None and (following.pieces or following.made):
+            self._begin(outputs)  # what waited behind the ring is said now
+        else:
+            self._change(Phase.MAKING if following is not None else Phase.IDLE)
+
+    def _ring_sounding(self) -> bool:
+        """A ring is sounding: sentences made meanwhile wait for it to end."""
+        return self._phase is Phase.RINGING
 
     def _begin(self, outputs: list[PlaybackOutput]) -> None:
         """The sentence made ahead becomes the one being said; it plays once the mouth is free."""

@@ -16,7 +16,7 @@ from assistant.cli.common import (
     model_address,
     settings_from,
 )
-from assistant.composition import build_brain, build_home_link, home_control
+from assistant.composition import build_brain, build_home_link, build_keeper, home_control
 from assistant.home import SecretError
 from assistant.home_link import HomeLink
 from assistant.memory_setup import database_option
@@ -76,6 +76,7 @@ def _run(args: argparse.Namespace) -> int:
         RunFiles(args.input, args.output, args.events),
         arbiter=arbiter,
         home=_home_link(settings, database, args.card, start),
+        schedule=lambda: build_keeper(settings, database, start),
     )
     try:
         result = supervisor.run()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from audio.earcons import LOUDNESS_RMS, Earcon, earcon
+from audio.earcons import LOUDNESS_RMS, RING_PERIOD_SECONDS, Earcon, earcon
 from audio.format import SAMPLE_RATE
 
 MILLISECOND = SAMPLE_RATE // 1000
@@ -30,7 +30,12 @@ def bursts(samples: np.ndarray, threshold: float = 0.02) -> list[tuple[int, int]
 def test_every_earcon_is_short_soft_internal_audio(kind: Earcon) -> None:
     sound = earcon(kind)
     assert sound.dtype == np.int16 and sound.ndim == 1
-    assert 0.1 < len(sound) / SAMPLE_RATE < 0.5
+    if kind is Earcon.RING:  # one period of a ring: its notes, then the quiet a stop is said in
+        assert len(sound) / SAMPLE_RATE == pytest.approx(RING_PERIOD_SECONDS)
+        sound = sound[: bursts(sound)[-1][1]]
+        assert len(sound) / SAMPLE_RATE < 1.0
+    else:
+        assert 0.1 < len(sound) / SAMPLE_RATE < 0.5
     level = sound.astype(np.float64) / 32767
     sounding = level[np.abs(level) > 0.01 * np.abs(level).max()]
     assert np.sqrt(np.mean(sounding**2)) == pytest.approx(LOUDNESS_RMS, rel=0.01)
@@ -67,3 +72,13 @@ def test_error_is_a_low_double_buzz() -> None:
     assert gap > 0.04
     assert all(pitch(sound[a:b]) < 300 for a, b in notes)
     assert pitch(sound) < pitch(earcon(Earcon.WAKE)) / 2
+
+
+def test_the_ring_is_two_rising_runs_of_bright_notes_then_quiet() -> None:
+    sound = earcon(Earcon.RING)
+    notes = bursts(sound)
+    assert len(notes) == 6
+    pitches = [pitch(sound[a:b]) for a, b in notes]
+    assert pitches[0] < pitches[1] < pitches[2] and pitches[3] < pitches[4] < pitches[5]
+    assert min(pitches) > 1000  # above speech's formants: unlike a voice
+    assert (len(sound) - notes[-1][1]) / SAMPLE_RATE > 1.0

@@ -27,9 +27,12 @@ from audio.listener import (
     ReplyAbandoned,
     ReplyFinished,
     ReplyStarted,
+    RingOver,
+    RingStarted,
     State,
     StateChanged,
     StopRequested,
+    StopRinging,
     StopSpeaking,
     Tick,
     Transcript,
@@ -613,6 +616,63 @@ def test_barge_in_keeps_the_microphone_open_over_auto_mute():
     assert listener.microphone_open(5.0)
 
 
+# Ringing.
+
+
+def test_a_ring_is_stopped_by_a_stop_word_without_the_wake_word():
+    listener = make()
+    assert listener.handle(RingStarted(2.0)) == (StateChanged(2.0, State.STANDBY, State.RINGING),)
+    assert listener.microphone_open(2.5)
+    assert listener.interrupts("Stop!") and not listener.interrupts("Is dinner ready?")
+    assert listener.handle(heard(6.0, "Is dinner ready?")) == ()  # talk over it: no request
+    assert listener.handle(WakeDetected(7.0)) == ()  # the transcript decides, not the wake alone
+    assert listener.handle(heard(9.0, "Okay, stop the timer.")) == (
+        StopRinging(9.0),
+        StateChanged(9.0, State.RINGING, State.STANDBY),
+    )
+
+
+@pytest.mark.parametrize(
+    "said", ["Stop.", "Hey Jarvis, stop.", "Thank you.", "Turn it off.", "Okay, I'm up."]
+)
+def test_the_stop_words_and_the_ring_s_own_stop_it(said):
+    listener = make()
+    listener.handle(RingStarted(2.0))
+    assert listener.handle(heard(5.0, said))[0] == StopRinging(5.0)
+    assert listener.state is State.STANDBY
+
+
+def test_stop_the_timer_is_a_request_when_nothing_rings():
+    listener = make()
+    listener.handle(WakeDetected(1.0))
+    outputs = listener.handle(heard(3.0, "Stop the timer."))
+    [request] = [output for output in outputs if isinstance(output, UtteranceHeard)]
+    assert request.text == "Stop the timer."
+
+
+def test_a_ring_in_the_follow_up_window_ends_the_conversation():
+    listener = make()
+    in_follow_up(listener, finished=6.0)
+    assert listener.handle(RingStarted(8.0)) == (
+        FollowUpClosed(8.0, FollowUpCloseReason.RING),
+        ConversationEnded(8.0, ConversationEndReason.RING),
+        StateChanged(8.0, State.FOLLOW_UP, State.RINGING),
+    )
+
+
+def test_a_ring_the_schedule_ends_leads_back_to_standby_and_a_lost_end_times_out():
+    listener = make()
+    listener.handle(RingStarted(2.0))
+    assert listener.handle(RingOver(30.0)) == (StateChanged(30.0, State.RINGING, State.STANDBY),)
+    lasting = Listener(ListenerSettings(), VAD, ("hey jarvis",), ring_seconds=60.0)
+    lasting.handle(RingStarted(2.0))
+    assert lasting.handle(Tick(61.9)) == ()
+    assert lasting.handle(Tick(62.0)) == (
+        StopRinging(62.0, timed_out=True),
+        StateChanged(62.0, State.RINGING, State.STANDBY),
+    )
+
+
 # Ways out, records, construction.
 
 
@@ -624,6 +684,7 @@ def reach(state: State) -> Listener:
         State.THINKING: [WakeDetected(1.0), heard(3.0, "What time is it?")],
         State.SPEAKING: [WakeDetected(1.0), heard(3.0, "What time is it?"), ReplyStarted(4.0)],
         State.FOLLOW_UP: [WakeDetected(1.0), heard(3.0, "What time is it?"), ReplyFinished(4.0)],
+        State.RINGING: [RingStarted(1.0)],
     }[state]
     for step in steps:
         listener.handle(step)
@@ -641,6 +702,8 @@ def reach(state: State) -> Listener:
         (State.THINKING, ReplyFinished(50.0), State.FOLLOW_UP),
         (State.SPEAKING, ReplyFinished(50.0), State.FOLLOW_UP),
         (State.FOLLOW_UP, Tick(50.0), State.STANDBY),
+        (State.RINGING, heard(50.0, "Stop."), State.STANDBY),
+        (State.RINGING, RingOver(50.0), State.STANDBY),
     ],
 )
 def test_every_state_has_a_way_out(state, way_out, to):

@@ -22,8 +22,13 @@ from audio.playback import (
     Play,
     Playback,
     PlaybackOutput,
+    PlayRing,
     ReplyDone,
     ReplyEnding,
+    RingBegan,
+    RingCleared,
+    RingEnded,
+    RingQueued,
     Said,
     SentenceMade,
     SentenceQueued,
@@ -222,6 +227,82 @@ def test_each_reply_starts_a_reply_and_its_later_sentences_do_not():
 # Any order of events ------------------------------------------------------------------------------
 
 
+def test_a_ring_waits_for_a_quiet_moment_then_plays_period_after_period_until_cleared():
+    playback = Playback(PARAMS)
+    assert playback.handle(RingQueued(7)) == ()
+    assert playback.rings_waiting and not playback.ringing
+    # Someone is in the middle of a request: the ring waits.
+    assert playback.handle(MouthFree(quiet=False)) == ()
+    assert playback.handle(MouthFree(quiet=True)) == (RingBegan((7,)), PlayRing())
+    assert playback.phase is Phase.RINGING and playback.ringing == (7,)
+    assert playback.handle(MouthFree(quiet=True)) == (PlayRing(),)
+    assert playback.handle(MouthFree(quiet=False)) == (PlayRing(),)  # once ringing, it goes on
+    assert playback.handle(RingCleared(7, "command")) == (
+        RingEnded((7,), "command", sound_over=True),
+        Silence(),
+    )
+    assert playback.phase is Phase.IDLE and not playback.ringing
+    assert playback.handle(MouthFree(quiet=True)) == ()
+
+
+def test_a_ring_never_begins_inside_a_sentence_and_begins_once_the_reply_is_done():
+    playback = Playback(PARAMS)
+    job, chunk = sentence(1), piece()
+    playback.handle(SentenceQueued(job))
+    playback.handle(PieceMade(1, chunk))
+    playback.handle(RingQueued(3))
+    assert playback.handle(MouthFree(quiet=True)) == (Play(job, chunk, first=True),)
+    playback.handle(SentenceMade(1))
+    finish = FinishReply(1)
+    playback.handle(ReplyEnding(finish))
+    # The sentence ends and the reply with it; the ring waits for the next quiet moment.
+    assert playback.handle(MouthFree(quiet=False)) == (Said(job, more=False), ReplyDone(finish))
+    assert playback.handle(MouthFree(quiet=True)) == (RingBegan((3,)), PlayRing())
+
+
+def test_sentences_that_come_while_it_rings_wait_behind_the_ring():
+    playback = Playback(PARAMS)
+    playback.handle(RingQueued(3))
+    playback.handle(MouthFree(quiet=True))
+    job, chunk = sentence(1), piece()
+    [request] = playback.handle(SentenceQueued(job))
+    assert request.job == job  # made meanwhile, so it is ready when the ring ends
+    assert playback.handle(PieceMade(1, chunk)) == ()
+    assert playback.phase is Phase.RINGING
+    assert playback.handle(MouthFree()) == (PlayRing(),)
+    outputs = playback.handle(RingCleared(None, "stop_word"))
+    assert outputs == (RingEnded((3,), "stop_word", sound_over=True), Silence(), Began(job))
+    assert playback.handle(MouthFree()) == (Play(job, chunk, first=True),)
+
+
+def test_two_rings_sound_as_one_and_the_sound_ends_with_the_last():
+    playback = Playback(PARAMS)
+    playback.handle(RingQueued(1))
+    playback.handle(RingQueued(2))
+    assert playback.handle(MouthFree(quiet=True)) == (RingBegan((1, 2)), PlayRing())
+    assert playback.handle(RingQueued(2)) == ()  # sent again (after a restart): rings once
+    assert playback.handle(RingQueued(4)) == (RingBegan((4,)),)
+    assert playback.handle(RingCleared(1, "command")) == (
+        RingEnded((1,), "command", sound_over=False),
+    )
+    assert playback.ringing == (2, 4)
+    assert playback.handle(RingCleared(None, "stop_word")) == (
+        RingEnded((2, 4), "stop_word", sound_over=True),
+        Silence(),
+    )
+    assert playback.handle(RingCleared(9, "command")) == ()
+
+
+def test_a_shutdown_ends_the_ring_and_a_barge_in_does_not():
+    playback = Playback(PARAMS)
+    playback.handle(RingQueued(1))
+    playback.handle(MouthFree(quiet=True))
+    assert playback.handle(CutOff()) == ()
+    assert playback.ringing == (1,)
+    assert playback.handle(Stop()) == (RingEnded((1,), "shutdown", sound_over=True), Silence())
+    assert playback.handle(RingQueued(2)) == ()  # stopping: nothing more is taken
+
+
 class PlaybackMachine(RuleBasedStateMachine):
     """The loop's side played at random: sentences and reply ends arrive, the worker answers the
     oldest request piece by piece, the mouth frees, a barge-in or a stop comes. Invariants:
@@ -232,7 +313,9 @@ class PlaybackMachine(RuleBasedStateMachine):
       piece marked first;
     - every queued sentence ends once: said, dropped, or (after a stop) left to the supervisor,
       and sentences are said in the order they came;
-    - a reply's end is done only once every sentence queued before it is settled.
+    - a reply's end is done only once every sentence queued before it is settled;
+    - a ring begins only at a quiet moment with no sentence begun, and no sentence plays while it
+      rings; each queued ring ends once.
     """
 
     @initialize()
@@ -250,24 +333,47 @@ class PlaybackMachine(RuleBasedStateMachine):
         self.queued: list[int] = []
         self.stopped = False
         self.unsettled_before_end: set[int] | None = None
+        self.rings: set[int] = set()
+        self.ringing = False
+        self.begun: Speak | None = None
 
-    def act(self, outputs: tuple[PlaybackOutput, ...], mouth_was_free: bool = False) -> None:
+    def act(
+        self, outputs: tuple[PlaybackOutput, ...], mouth_was_free: bool = False, quiet: bool = False
+    ) -> None:
         for output in outputs:
             match output:
+                case RingBegan(items=items):
+                    assert set(items) <= self.rings
+                    if not self.ringing:
+                        assert quiet and self.begun is None, "a ring began inside a sentence"
+                    self.ringing = True
+                case PlayRing():
+                    assert mouth_was_free and not self.mouth_busy and self.ringing
+                    self.mouth_busy = True
+                case RingEnded(items=items, sound_over=over):
+                    assert set(items) <= self.rings
+                    self.rings -= set(items)
+                    if over:
+                        self.ringing = False
+                case Began(job=job):
+                    self.begun = job
                 case Synthesize():
                     assert not self.requests, "two requests at once"
                     self.requests.append(output)
                     self.pieces_left[output.token] = len(output.job.text) % 3
                 case Play(job=job, chunk=chunk, first=first):
-                    assert mouth_was_free and not self.mouth_busy
+                    assert mouth_was_free and not self.mouth_busy and not self.ringing
                     self.mouth_busy = True
                     assert first == (not any(j == job.job for j, _ in self.played))
                     self.played.append((job.job, chunk.text))
                 case Said(job=job):
                     assert job.job not in self.said
                     self.said.append(job.job)
+                    self.begun = None
                 case Dropped(job=job):
                     self.dropped.append(job.job)
+                    if self.begun == job:
+                        self.begun = None
                 case ReplyDone():
                     settled = set(self.said) | set(self.dropped)
                     assert self.unsettled_before_end is not None
@@ -303,10 +409,20 @@ class PlaybackMachine(RuleBasedStateMachine):
             self.requests.popleft()
             self.act(self.playback.handle(SentenceMade(request.token, "no" if fail else "")))
 
-    @rule()
-    def mouth_frees(self) -> None:
+    @rule(quiet=st.booleans())
+    def mouth_frees(self, quiet: bool = False) -> None:
         self.mouth_busy = False
-        self.act(self.playback.handle(MouthFree()), mouth_was_free=True)
+        self.act(self.playback.handle(MouthFree(quiet)), mouth_was_free=True, quiet=quiet)
+
+    @rule(item=st.integers(1, 3))
+    def ring(self, item: int) -> None:
+        if not self.stopped:
+            self.rings.add(item)
+        self.act(self.playback.handle(RingQueued(item)))
+
+    @rule(item=st.none() | st.integers(1, 3))
+    def clear_ring(self, item: int | None) -> None:
+        self.act(self.playback.handle(RingCleared(item, "command")))
 
     @rule()
     def barge_in(self) -> None:
@@ -334,6 +450,8 @@ class PlaybackMachine(RuleBasedStateMachine):
         """Drained (the worker answers everything, the mouth frees), nothing is left hanging."""
         if not hasattr(self, "playback"):
             return
+        self.clear_ring(None)
+        assert not self.rings and not self.ringing
         for _ in range(1000):
             if self.playback.idle and not self.playback.making and not self.playback.finishing:
                 break
