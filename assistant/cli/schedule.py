@@ -48,7 +48,9 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
 def _open(args: argparse.Namespace) -> Scheduler:
     settings = settings_from(args)
     try:
-        return open_scheduler(settings, database_option(args.db) if args.db else None)
+        # Neither listing nor cancelling makes a memory where there is none.
+        database = database_option(args.db) if args.db else None
+        return open_scheduler(settings, database, create=False)
     except (ScheduleStoreError, StoreError) as exc:
         raise UserError(str(exc)) from None
 

@@ -61,10 +61,13 @@ def retry_policy(settings: ScheduleSettings) -> RetryPolicy:
     )
 
 
-def open_scheduler(settings: Settings, database: Path | str | None = None) -> Scheduler:
+def open_scheduler(
+    settings: Settings, database: Path | str | None = None, *, create: bool = True
+) -> Scheduler:
     """The scheduler over the schedule in the memory's database (``database`` overrides), for
-    this Hearth's room."""
-    store = ScheduleStore.open(memory_location(settings, database), settings.household.room)
+    this Hearth's room; without ``create`` a missing database is an error, not a new one."""
+    location = memory_location(settings, database)
+    store = ScheduleStore.open(location, settings.household.room, create=create)
     return Scheduler(store, schedule_policy(settings.schedule))
 
 

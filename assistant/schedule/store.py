@@ -166,10 +166,13 @@ class ScheduleStore:
         """The room of the Hearth using this store."""
 
     @classmethod
-    def open(cls, path: Path | str | PostgresTarget, room: str | None = None) -> ScheduleStore:
+    def open(
+        cls, path: Path | str | PostgresTarget, room: str | None = None, *, create: bool = True
+    ) -> ScheduleStore:
         """Open the schedule beside the memory at ``path`` (a SQLite file, created with the
         memory if new; or a ``postgresql://`` URL or PostgresTarget), for the Hearth in ``room``
-        (None: this machine's host name).
+        (None: this machine's host name). Without ``create`` a missing memory is refused, never
+        made (a command that only reads must not leave an empty store behind).
 
         Raises ScheduleStoreError for anything the memory refuses, a damaged file, or a schedule
         written by a newer Hearth; ScheduleUnavailable when a shared database cannot be reached.
@@ -178,7 +181,8 @@ class ScheduleStore:
         if not room.strip() or room == EVERY_ROOM:
             raise ScheduleStoreError(f"a room needs a name (not {room!r})")
         try:
-            Memory.open(path).close()  # the memory owns the database: it creates and checks it
+            # The memory owns the database: it creates and checks it.
+            Memory.open(path, create=create).close()
         except StoreError as exc:
             raise schedule_error(exc) from None
         if isinstance(path, PostgresTarget) or is_postgres_url(path):

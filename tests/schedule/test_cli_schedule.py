@@ -75,3 +75,12 @@ def test_mistakes_are_plain_errors_with_their_exit_codes(tmp_path):
     assert bad.returncode == 2 and "Europe/Londn" in bad.stderr and "IANA" in bad.stderr
     for result in (missing, again, refused, bad):
         assert "Traceback" not in result.stderr
+
+
+def test_reading_the_schedule_of_a_memory_that_is_not_there_creates_nothing(tmp_path):
+    typo = tmp_path / "nowhere" / "memroy.db"
+    for command in (("list",), ("cancel", "1")):
+        result = hearth("schedule", *command, "--db", str(typo), tmp_path=tmp_path)
+        assert result.returncode == 2, result.stderr
+        assert str(typo) in result.stderr and "Traceback" not in result.stderr
+    assert not typo.exists() and not typo.parent.exists()
