@@ -136,6 +136,9 @@ def _timer(text: str) -> Intent | None:
     if re.fullmatch(r"how (?:long|much time)(?: is| has| does)? (?:left|remaining|to go)"
                     r"(?: on (?:the |my )?(?:\w+ )*timer)?", text) or (
         mentions_timer and re.match(r"how (?:long|much)", text)
+    ) or (  # "what's left on the pasta timer?", a misheard "how on is left on the egg timer?"
+        mentions_timer and re.match(r"(?:how|what)\b", text)
+        and re.search(r"\b(?:left|remaining|to go)\b", text)
     ):  # fmt: skip
         return TimeLeft(_timer_name(words))
     if re.fullmatch(r"(?:what|which) timers (?:do i have|are (?:running|set|on))|"

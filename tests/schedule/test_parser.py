@@ -200,6 +200,10 @@ def test_most_of_what_tiny_en_heard_is_understood():
     ("said", "intent"),
     [
         ("10 min timer", SetTimer(600)),
+        ("What's left on the pasta timer?", TimeLeft("pasta")),
+        ("How on is left on the egg timer?", TimeLeft("egg")),  # tiny.en, Piper, speech window
+        ("What is the timer for?", None),
+        ("What is left to do today?", None),
         ("a timer for 10 minutes.", SetTimer(600)),
         ("set a timer for 1 hour 30 minutes", SetTimer(5400)),
         ("set a timer for 2 and a half minutes", SetTimer(150)),
