@@ -68,8 +68,9 @@ def build_brain(
         desk=ScheduleDesk(
             make_clock(start_time),
             time_zone(settings),
-            open_scheduler(settings, database),
             volume=kept_levels(settings, database),
+            # Opened on first use: a Hearth starts while its shared database is down.
+            open_scheduler=lambda: open_scheduler(settings, database),
         ),
         arbiter=arbiter,
         home=home_control(settings),

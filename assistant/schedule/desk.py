@@ -10,6 +10,7 @@ so Hearth never promises a ring it cannot make.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -54,17 +55,21 @@ from assistant.schedule.phrasing import (
     timers_left,
 )
 from assistant.schedule.scheduler import ScheduleError, Scheduler
+from assistant.schedule.store import ScheduleUnavailable
 from assistant.schedule.timing import WhenError, repeat_of_rule, repeating
 from assistant.schedule.timing import resolve as resolve_when
 from assistant.schedule.volume import VolumeKeeper, changed_level, volume_said
 from assistant.schedule.words import normalise
 from assistant.voice_commands import to_second_person
 
+log = logging.getLogger(__name__)
+
 NAME_SIMILARITY = 0.5
 """How alike a heard name must be to a timer's ("faster" for "pasta": 0.55) to mean it..."""
 NAME_MARGIN = 0.2
 """...and how much more alike than the next timer's name."""
 ALL_ANSWER = "all"
+SCHEDULE_UNREACHABLE = "I can't reach my schedule right now, so I can't do that yet."
 
 CAPABILITIES = (
     "Timers, alarms, reminders and routines are set, listed and cancelled by Hearth itself when "
@@ -107,10 +112,14 @@ class ScheduleDesk:
         zone: ZoneInfo,
         scheduler: Scheduler | None = None,
         volume: VolumeKeeper | None = None,
+        open_scheduler: Callable[[], Scheduler] | None = None,
     ):
         self.clock = clock
         self.zone = zone
         self.scheduler = scheduler
+        self._open_scheduler = open_scheduler
+        """Opens the scheduler on first use, and again after a shared database was unreachable
+        (a Hearth starts while its database is down)."""
         self.volume = volume
         """Hearth's output level; without it volume requests are not the desk's."""
         self._pending: _Pending | None = None
@@ -145,9 +154,15 @@ class ScheduleDesk:
             return [Sentence(clock_answer(intent.question, now, self.zone))]
         if isinstance(intent, Volume):
             return self._volume(intent) if self.volume is not None else None
-        if self.scheduler is None:
+        if self.scheduler is None and self._open_scheduler is None:
             return None
-        return self._carry_out(intent, now)
+        try:
+            if self.scheduler is None:
+                self.scheduler = self._open_scheduler()
+            return self._carry_out(intent, now)
+        except ScheduleUnavailable as error:
+            log.warning("the schedule is unreachable: %s", error)
+            return [Sentence(SCHEDULE_UNREACHABLE)]
 
     # -- requests --------------------------------------------------------------------------------
 

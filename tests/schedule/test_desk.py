@@ -20,7 +20,9 @@ from assistant.schedule import (
     ScheduleDesk,
     Scheduler,
     ScheduleStore,
+    ScheduleUnavailable,
 )
+from assistant.schedule.desk import SCHEDULE_UNREACHABLE
 from config import OllamaSettings, packaged_file
 from memory import Memory
 from tests.ollama_server import OllamaServer, Reply
@@ -160,6 +162,28 @@ def test_without_a_scheduler_only_the_clock_is_taken(database):
     assert room.hears("What's the time?") == ["It's 5 PM."]
     assert room.say("Set a timer for ten minutes.") is None  # never a promise it cannot keep
     room.store.close()
+
+
+def test_a_schedule_that_cannot_be_reached_is_said_and_opened_again_once_it_can(database):
+    # A Hearth started while its shared database was down: the desk opens the schedule on use.
+    store = ScheduleStore.open(database)
+    outage = [True]
+
+    def open_scheduler() -> Scheduler:
+        if outage[0]:
+            raise ScheduleUnavailable("postgresql://127.0.0.1/hearth: connection refused")
+        return Scheduler(store)
+
+    desk = ScheduleDesk(AudioClock(SATURDAY_5PM.timestamp()), LONDON,
+                        open_scheduler=open_scheduler)  # fmt: skip
+    [said] = desk.take(HeardUtterance("Set a timer for ten minutes.", t=1.0))
+    assert said.text == SCHEDULE_UNREACHABLE and store.items() == []  # nothing promised
+    assert [p.text for p in desk.take(HeardUtterance("What time is it?", t=2.0))] == ["It's 5 PM."]
+    outage[0] = False
+    said = [p.text for p in desk.take(HeardUtterance("Set a timer for ten minutes.", t=3.0))
+            if isinstance(p, Sentence)]  # fmt: skip
+    assert "10 minutes" in said[0] and [i.kind for i in store.items()] == [ItemKind.TIMER]
+    store.close()
 
 
 @pytest.fixture
