@@ -59,9 +59,9 @@ def default_responder(request: dict[str, Any]) -> Reply:
     return Reply(text=f"You asked: {question.strip().rstrip('?.!')}. That is all I know.")
 
 
-def tool_call(name: str, **arguments: Any) -> dict[str, Any]:
+def tool_call(function: str, **arguments: Any) -> dict[str, Any]:
     """One entry of ``message.tool_calls`` as Ollama sends it: arguments as an object."""
-    return {"function": {"name": name, "arguments": arguments}}
+    return {"function": {"name": function, "arguments": arguments}}
 
 
 def tool_results(request: dict[str, Any]) -> list[dict[str, Any]]:
