@@ -291,7 +291,7 @@ class VoiceEngine:
         self._output = OutputLevel()
         """How loud every sound is played (the supervisor sends the kept level at start)."""
         self._microphone_muted = False
-        self._held: list[Speak] = []
+        self._waiting_speech: list[Speak] = []
         """Speech waiting for its moment: announcements (a quiet room) and the notices of a
         speech service that stopped answering (a quiet room, or the reply under way)."""
         self._speaker_failure = ""
@@ -309,7 +309,7 @@ class VoiceEngine:
             while not self._done():
                 self._take_commands(timeout=0.0)
                 self._speak_step()
-                if self._held():
+                if self._at_hold():
                     self._take_commands(timeout=self._settings.voice_process.heartbeat_seconds)
                     self._heartbeat(waiting=True)
                     continue
@@ -352,7 +352,7 @@ class VoiceEngine:
         # A ring does not hold the end of a recording open: the schedule rings it again next run.
         ringing = bool(self._playback.ringing)
         speaking = not self._playback.idle or self._mouth.busy(self._clock)
-        busy = (not ringing and speaking) or bool(self._held)
+        busy = (not ringing and speaking) or bool(self._waiting_speech)
         if self._stopping:
             return not busy
         return (
@@ -380,7 +380,7 @@ class VoiceEngine:
             or self._segmenter.armed
         )
 
-    def _held(self) -> bool:
+    def _at_hold(self) -> bool:
         """File mode: the clock reached the schedule's hold; it waits for the supervisor there
         (reported once, with the clock reading the schedule decides on)."""
         if self._mouth.live or self._hold is None or self._clock < self._hold or self._stopping:
@@ -544,7 +544,7 @@ class VoiceEngine:
     def _apply(self, command: Command) -> None:
         match command:
             case Speak(announcement=True):
-                self._held.append(command)
+                self._waiting_speech.append(command)
             case Speak():
                 self._trace("speak_received", job=command.job)
                 self._play_outputs(self._playback.handle(SentenceQueued(command)))
@@ -1026,13 +1026,13 @@ class VoiceEngine:
         """Hand playback the held speech whose moment has come: an announcement once nobody is
         in the middle of a request or a reply; a notice then too, or at once within a reply
         (it is said before the rest of the answer)."""
-        if not self._held:
+        if not self._waiting_speech:
             return
         quiet = self._quiet_for_announcement()
         replying = self._listener.state in (State.THINKING, State.SPEAKING)
-        due = [job for job in self._held if quiet or (replying and not job.announcement)]
+        due = [job for job in self._waiting_speech if quiet or (replying and not job.announcement)]
         for job in due:
-            self._held.remove(job)
+            self._waiting_speech.remove(job)
             self._play_outputs(self._playback.handle(SentenceQueued(job)))
 
     def _quiet_for_announcement(self) -> bool:
@@ -1051,7 +1051,7 @@ class VoiceEngine:
         """A speech service that stopped answering is said once per outage, when fitting."""
         for notice in self._models.take_notices():
             self._record("speech_fallback", text=notice)
-            self._held.append(Speak(job=-1, reply=-1, text=notice))
+            self._waiting_speech.append(Speak(job=-1, reply=-1, text=notice))
 
     def _set_microphone(self, muted: bool) -> None:
         if muted == self._microphone_muted:
@@ -1065,8 +1065,8 @@ class VoiceEngine:
     def _stop_saying(self) -> None:
         """Stop from outside the room (Home Assistant): drop what is waiting to be announced, and
         what is being said; a reply's conversation ends as after a spoken stop."""
-        for job in [job for job in self._held if job.announcement]:
-            self._held.remove(job)
+        for job in [job for job in self._waiting_speech if job.announcement]:
+            self._waiting_speech.remove(job)
             self._send(Spoken(job.job, interrupted=True))
         self._record("stop_requested")
         self._act(self._listener.handle(StopRequested(self.t)))
