@@ -334,8 +334,8 @@ class Brain:
                 yield Note("model_tools", {"supported": False, "model": error.model})
                 messages = prompt(CAPABILITIES)
                 continue
-            if not calls or speech.budget.exhausted or tools is None:
-                break
+            if not calls or speech.budget.exhausted or tools is None or offered is None:
+                break  # answered in words (or calls it was not offered tools for: none run)
             rounds += 1
             results = []
             for call in calls:

@@ -111,3 +111,21 @@ def test_a_model_without_tools_is_told_it_cannot_act_and_its_claim_is_not_said(d
     [refused] = [p for p in first_turn if isinstance(p, Note) and p.event == "model_tools"]
     assert refused.fields == {"supported": False, "model": "llama3.2:3b"}
     assert said(second_turn) == ["Paris is the capital of France."]
+
+
+def test_a_model_that_keeps_calling_tools_must_answer_in_words_after_three_rounds(database, store):
+    server = serve(tools=True)
+    server.responder = lambda request: (
+        Reply(tool_calls=[tool_call("list_timers")]) if request.get("tools") else
+        Reply(text="You have no timers running.")
+    )  # fmt: skip
+    brain = brain_for(database, store, server)
+    try:
+        parts = list(brain.respond(HeardUtterance("Any timers going?", t=0.0)))
+        requests = server.chat_requests()
+    finally:
+        brain.close()
+        server.stop()
+    assert [bool(r.get("tools")) for r in requests] == [True, True, True, False]
+    assert said(parts) == ["You have no timers running."]
+    assert len([p for p in parts if isinstance(p, Note) and p.event == "tool_call"]) == 3
