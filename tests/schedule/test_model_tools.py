@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from assistant.action_claims import NOT_DONE
-from assistant.reply import HeardUtterance, Note, Sentence
+from assistant.reply import AwaitAnswer, HeardUtterance, Note, Sentence
 from assistant.schedule import AudioClock, ItemKind, ScheduleDesk, Scheduler, ScheduleStore
 from tests.ollama_server import OllamaServer, Reply, tool_call, tool_results
 from tests.schedule.test_desk import LONDON, SATURDAY_5PM, brain_with_desk
@@ -129,3 +129,27 @@ def test_a_model_that_keeps_calling_tools_must_answer_in_words_after_three_round
     assert [bool(r.get("tools")) for r in requests] == [True, True, True, False]
     assert said(parts) == ["You have no timers running."]
     assert len([p for p in parts if isinstance(p, Note) and p.event == "tool_call"]) == 3
+
+
+def test_a_tool_call_that_needs_a_choice_leaves_the_question_to_the_next_turn(database, store):
+    server = serve(tools=True)
+    server.script(
+        Reply(tool_calls=[tool_call("set_timer", seconds=420, name="eggs"),
+                          tool_call("set_timer", seconds=600, name="pasta")]),
+        Reply(text="Two timers are going."),
+        Reply(tool_calls=[tool_call("cancel_timer")]),
+        Reply(text="You have two timers, eggs and pasta. Which one?"),
+    )  # fmt: skip
+    brain = brain_for(database, store, server)
+    try:
+        list(brain.respond(HeardUtterance("Eggs seven minutes and pasta ten, please.", t=0.0)))
+        asked = list(brain.respond(HeardUtterance("Scrap one of them.", t=10.0)))
+        answered = list(brain.respond(HeardUtterance("The eggs.", t=15.0)))
+    finally:
+        brain.close()
+        server.stop()
+    assert said(asked) == ["You have two timers, eggs and pasta.", "Which one?"]
+    assert isinstance(asked[-1], AwaitAnswer)  # the follow-up window opens for the answer
+    assert said(answered) == ["Eggs timer cancelled."]  # taken by the desk, no model
+    assert len(server.chat_requests()) == 4
+    assert [timer.name for timer in Scheduler(store).active(ItemKind.TIMER)] == ["pasta"]
