@@ -334,12 +334,13 @@ class Brain:
                 yield Note("model_tools", {"supported": False, "model": error.model})
                 messages = prompt(CAPABILITIES)
                 continue
-            if not calls or speech.budget.exhausted or tools is None or offered is None:
+            if not calls or speech.budget.exhausted or offered is None:
                 break  # answered in words (or calls it was not offered tools for: none run)
+            assert t is not None  # tools are offered only with a time to act at
             rounds += 1
             results = []
             for call in calls:
-                outcome = tools.run(call.name, call.arguments, t or 0.0)
+                outcome = offered.run(call.name, call.arguments, t)
                 speech.acted = speech.acted or outcome.acted
                 fields = {"name": call.name, "arguments": dict(call.arguments)}
                 yield Note("tool_call", {**fields, "result": outcome.text, "acted": outcome.acted})
