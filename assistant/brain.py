@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, replace
 
+from assistant.action_claims import backed
 from assistant.arbitration import Arbiter
 from assistant.card_keeper import CardKeeper
-from assistant.chat_client import ChatClient, ChatMessage
+from assistant.chat_client import ChatClient, ChatMessage, ToolCall
 from assistant.conflict_question import Choice, ConflictQuestion
 from assistant.conversation import ConversationHistory
 from assistant.fact_repair import (
@@ -29,7 +30,7 @@ from assistant.fact_repair import (
 from assistant.home import HomeControl
 from assistant.learning import Learner
 from assistant.memory_reach import UNREACHABLE, WITHOUT_MEMORY, MemoryReach, refusal
-from assistant.model_errors import ModelError
+from assistant.model_errors import ModelError, ToolsUnsupported
 from assistant.prompt import build_system_prompt
 from assistant.reply import (
     AwaitAnswer,
@@ -42,7 +43,7 @@ from assistant.reply import (
     Sentence,
 )
 from assistant.reply_limit import SpokenBudget
-from assistant.schedule import ScheduleDesk
+from assistant.schedule import CAPABILITIES, ScheduleDesk, ScheduleTools
 from assistant.voice_commands import (
     CommandKind,
     mid_sentence,
@@ -83,6 +84,9 @@ class BrainPolicy:
     """Audio seconds after a fact is stored in which "No, I said ..." corrects it (a follow-up
     within the listener's window always does)."""
 
+
+MAX_TOOL_ROUNDS = 3
+"""How many times one turn's model may call tools before it must answer in words."""
 
 MAX_VALUE_TRIES = 2
 """How often Hearth asks for a value it did not catch before it lets the statement go."""
@@ -130,6 +134,13 @@ class Brain:
         """The personality card of the turn in progress (its voice says the sentences)."""
         self.reach = MemoryReach()
         """Whether the memory answered last time: an outage is told once, not every turn."""
+        self.tools = (
+            ScheduleTools(desk)
+            if desk is not None and desk.can_act and client.supports_tools
+            else None
+        )
+        """The schedule's tools offered to the model; None when there are none to offer, or
+        once the model has refused them (remembered for the run: it is not offered them again)."""
 
     @property
     def pending_question(self) -> ConflictQuestion | ValueQuestion | None:
@@ -242,7 +253,7 @@ class Brain:
         messages = [ChatMessage("system", system), ChatMessage("user", ask.prompt)]
         said: list[str] = []
         try:
-            for part in self._model_reply(messages, card, said):
+            for part in self._model_reply(lambda _abilities: messages, card, said):
                 if not ask.silent or not isinstance(part, Sentence):
                     yield part
         except ModelError as error:
@@ -261,16 +272,20 @@ class Brain:
 
     def _ask_model(self, heard: HeardUtterance, card: PersonalityCard) -> Iterator[ReplyPart]:
         recall = yield from self._recall_for_prompt(heard.text)
-        situation = self.desk.prompt_lines(heard.t) if self.desk is not None else ()
-        system = build_system_prompt(card, recall, self.history.summary, situation)
-        messages = [
-            ChatMessage("system", system),
-            *self.history.messages(),
-            ChatMessage("user", heard.text),
-        ]
+
+        def prompt(abilities: str) -> list[ChatMessage]:
+            desk = self.desk
+            situation = desk.prompt_lines(heard.t, abilities) if desk is not None else ()
+            system = build_system_prompt(card, recall, self.history.summary, situation)
+            return [
+                ChatMessage("system", system),
+                *self.history.messages(),
+                ChatMessage("user", heard.text),
+            ]
+
         said: list[str] = []
         try:
-            yield from self._model_reply(messages, card, said)
+            yield from self._model_reply(prompt, card, said, heard.t)
         except ModelError as error:
             # Spoken, and in the event stream; the log keeps the detail for a person reading it.
             log.info("reply failed: %s", error)
@@ -285,38 +300,97 @@ class Brain:
         yield from self._ask_about_recalled_conflict(recall)
 
     def _model_reply(
-        self, messages: list[ChatMessage], card: PersonalityCard, said: list[str]
+        self,
+        prompt: Callable[[str], list[ChatMessage]],
+        card: PersonalityCard,
+        said: list[str],
+        t: float | None = None,
     ) -> Iterator[ReplyPart]:
         """The model's answer sentence by sentence, within its deadlines and its spoken budget;
         what is said is also added to ``said``. Past the budget the model is no longer read,
-        and the card's note says the rest was left out."""
-        deadline = self.client.deadline()
-        budget = SpokenBudget(self.policy.reply_max_chars)
-        splitter = IncrementalSentenceSplitter()
-        stream = self.client.chat_stream(messages, deadline)
-        try:
-            for piece in stream:
-                for sentence in splitter.feed(piece):
-                    deadline.sentence_done()
-                    if (part := budget.take(sentence)) is not None:
-                        said.append(part)
-                        yield Sentence(part)
-                    if budget.exhausted:
-                        break
-                if budget.exhausted:
-                    break
-        finally:
-            stream.close()  # stops reading: a repetition loop is not read to its end
-        if not budget.exhausted:
-            for sentence in splitter.flush():
-                if (part := budget.take(sentence)) is not None:
-                    said.append(part)
-                    yield Sentence(part)
+        and the card's note says the rest was left out.
+
+        ``prompt`` makes the messages, given the line saying what the model can do. Given ``t``
+        (the audio time calls act at), the schedule's tools are offered: the calls the model
+        makes are carried out and their results sent back, until it answers in words. A model
+        that refuses tools is asked again without them, told it cannot act. A sentence claiming
+        an action is said only when this turn changed the stored schedule.
+        """
+        tools = self.tools if t is not None else None
+        messages = prompt(tools.abilities if tools is not None else CAPABILITIES)
+        speech = _Speech(SpokenBudget(self.policy.reply_max_chars), said)
+        held: list[ReplyPart] = []  # a question a tool's action asked, opened after the answer
+        rounds = 0
+        while True:
+            offered = tools if rounds < MAX_TOOL_ROUNDS else None
+            calls: list[ToolCall] = []
+            try:
+                yield from self._model_round(messages, offered, speech, calls)
+            except ToolsUnsupported as error:
+                if offered is None or said:
+                    raise
+                log.warning("%s: asking again without tools, told it cannot act", error)
+                self.tools = tools = None
+                yield Note("model_tools", {"supported": False, "model": error.model})
+                messages = prompt(CAPABILITIES)
+                continue
+            if not calls or speech.budget.exhausted or offered is None:
+                break  # answered in words (or calls it was not offered tools for: none run)
+            assert t is not None  # tools are offered only with a time to act at
+            rounds += 1
+            results = []
+            for call in calls:
+                outcome = offered.run(call.name, call.arguments, t)
+                speech.acted = speech.acted or outcome.acted
+                fields = {"name": call.name, "arguments": dict(call.arguments)}
+                yield Note("tool_call", {**fields, "result": outcome.text, "acted": outcome.acted})
+                for part in outcome.parts:
+                    if isinstance(part, AwaitAnswer):
+                        held[:] = [part]
+                    else:
+                        yield part
+                results.append(ChatMessage("tool", outcome.text, tool_name=call.name))
+            text = " ".join(speech.round_text)
+            messages = [*messages, ChatMessage("assistant", text, tuple(calls)), *results]
+        budget = speech.budget
         if budget.exhausted:
             log.info("reply cut short after %d characters", budget.used)
             yield Note("reply_cut", {"said_chars": budget.used,
                                      "max_chars": budget.max_chars})  # fmt: skip
             yield Sentence(card.cut_short)
+            return
+        yield from held
+
+    def _model_round(
+        self,
+        messages: list[ChatMessage],
+        tools: ScheduleTools | None,
+        speech: _Speech,
+        calls: list[ToolCall],
+    ) -> Iterator[ReplyPart]:
+        """One request to the model: its sentences said as they come, its tool calls kept."""
+        deadline = self.client.deadline()
+        splitter = IncrementalSentenceSplitter()
+        speech.round_text = []
+        offered = tools.schemas if tools is not None else ()
+        stream = self.client.chat_stream(messages, deadline, tools=offered)
+        try:
+            for piece in stream:
+                if isinstance(piece, ToolCall):
+                    calls.append(piece)
+                    continue
+                for sentence in splitter.feed(piece):
+                    deadline.sentence_done()
+                    yield from speech.say(sentence)
+                    if speech.budget.exhausted:
+                        break
+                if speech.budget.exhausted:
+                    break
+        finally:
+            stream.close()  # stops reading: a repetition loop is not read to its end
+        if not speech.budget.exhausted:
+            for sentence in splitter.flush():
+                yield from speech.say(sentence)
 
     def _ask_about_recalled_conflict(self, recall: Recall) -> Iterator[ReplyPart]:
         """A disputed fact came up: ask which is current, at most once per ask-again period."""
@@ -555,6 +629,34 @@ class Brain:
             yield Sentence(to_second_person(fact.text or "") + ".")
         if any(fact.conflicts_with for fact in facts):
             yield Sentence("Some of that disagrees; tell me which is current.")
+
+
+class _Speech:
+    """What one model turn says: within its spoken budget, and no claim of an action that this
+    turn did not take (said once as "I couldn't set that.", then left out)."""
+
+    def __init__(self, budget: SpokenBudget, said: list[str]):
+        self.budget = budget
+        self.said = said
+        self.acted = False
+        """Whether a tool call of this turn changed the stored schedule."""
+        self.round_text: list[str] = []
+        """The sentences of the request in progress (sent back with its tool calls)."""
+        self._denied = False
+
+    def say(self, sentence: str) -> Iterator[ReplyPart]:
+        """The parts that say ``sentence`` (none past the budget, or for a second denial)."""
+        self.round_text.append(sentence)
+        checked = backed(sentence, self.acted)
+        if checked != sentence:
+            yield Note("claim_unbacked", {"text": sentence, "said": checked})
+            if self._denied:
+                return
+            self._denied = True
+        part = self.budget.take(checked)
+        if part is not None:
+            self.said.append(part)
+            yield Sentence(part)
 
 
 def _choice_scores(heard: HeardUtterance) -> dict[Choice, float]:

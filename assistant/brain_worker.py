@@ -249,7 +249,7 @@ class _ReportingClient:
         self._inner = inner
         self._on_piece = on_piece
 
-    def chat_stream(self, *args: Any, **kwargs: Any) -> Iterator[str]:
+    def chat_stream(self, *args: Any, **kwargs: Any) -> Iterator[Any]:
         for piece in self._inner.chat_stream(*args, **kwargs):
             self._on_piece()
             yield piece

@@ -11,7 +11,7 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
@@ -22,6 +22,7 @@ from assistant.model_errors import (
     ModelHttpError,
     ModelUnreachable,
     StreamCut,
+    ToolsUnsupported,
 )
 from assistant.model_stream import ReplyDeadline, stream_lines, transport_errors
 from config import OllamaSettings
@@ -39,29 +40,55 @@ def decode_object(text: str) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
+class ToolCall:
+    """A call the model asked for: a tool's name and its arguments (a JSON object)."""
+
+    name: str
+    arguments: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """The call as Ollama's ``message.tool_calls`` holds it."""
+        return {"function": {"name": self.name, "arguments": dict(self.arguments)}}
+
+
+@dataclass(frozen=True)
 class ChatMessage:
-    """One message of a chat: role is system, user or assistant."""
+    """One message of a chat: role is system, user, assistant or tool.
+
+    An assistant message may carry the tool calls the model made; a tool message is one call's
+    result, named by ``tool_name``.
+    """
 
     role: str
     content: str
+    tool_calls: tuple[ToolCall, ...] = ()
+    tool_name: str | None = None
 
-    def to_json(self) -> dict[str, str]:
-        """The message as both wire formats have it."""
-        return {"role": self.role, "content": self.content}
+    def to_json(self) -> dict[str, Any]:
+        """The message as both wire formats have it (plain messages; tool fields as Ollama's)."""
+        message: dict[str, Any] = {"role": self.role, "content": self.content}
+        if self.tool_calls:
+            message["tool_calls"] = [call.to_json() for call in self.tool_calls]
+        if self.tool_name is not None:
+            message["tool_name"] = self.tool_name
+        return message
 
 
 @dataclass(frozen=True)
 class StreamedPiece:
-    """What one line of a streamed reply held: text to say, and whether the reply is done."""
+    """What one line of a streamed reply held: text to say, tool calls, and whether it is done."""
 
     text: str = ""
     done: bool = False
+    tool_calls: tuple[ToolCall, ...] = ()
 
 
 class ChatClient(ABC):
     """A client for a chat API: streamed replies, whole ones (with a JSON schema), model names."""
 
     chat_path: str
+    supports_tools: bool = False
+    """Whether ``chat_stream`` may be given tools (the API's wire format for them is known)."""
     unreachable: type[ModelUnreachable] = ModelUnreachable
     http_error: type[ModelHttpError] = ModelHttpError
 
@@ -91,21 +118,31 @@ class ChatClient(ABC):
         )
 
     def chat_stream(
-        self, messages: Sequence[ChatMessage], deadline: ReplyDeadline | None = None
-    ) -> Iterator[str]:
-        """Stream a reply's text pieces as they arrive.
+        self,
+        messages: Sequence[ChatMessage],
+        deadline: ReplyDeadline | None = None,
+        tools: Sequence[Mapping[str, Any]] = (),
+    ) -> Iterator[str | ToolCall]:
+        """Stream a reply's text pieces as they arrive (and, offered ``tools``, its tool calls).
 
         ``deadline`` (else :meth:`deadline`) bounds the time to the first sentence and to the
         whole reply; the caller tells it when a first sentence is complete. Raises a ModelError
-        subclass on any failure; pieces already yielded stay yielded, so a caller that speaks
-        them as they come keeps what was said.
+        subclass on any failure (ToolsUnsupported when the model refuses the tools); pieces
+        already yielded stay yielded, so a caller that speaks them as they come keeps what was
+        said. Without tools only text is yielded.
         """
-        lines = self._lines(self._stream_body(messages), deadline or self.deadline())
+        body = self._stream_body(messages)
+        if tools:
+            if not self.supports_tools:
+                raise ValueError(f"{type(self).__name__} cannot offer tools")
+            body["tools"] = [dict(tool) for tool in tools]
+        lines = self._lines(body, deadline or self.deadline())
         try:
             for line in lines:
                 piece = self._read_line(line)
                 if piece.text:
                     yield piece.text
+                yield from piece.tool_calls
                 if piece.done:
                     break
             else:
@@ -171,6 +208,10 @@ class ChatClient(ABC):
         """The error for a model the server does not have, when the reply says so."""
         return None
 
+    def _refuses_tools(self, status: int, message: str) -> bool:
+        """Whether an error reply says the model cannot use the tools it was offered."""
+        return False
+
     # -- shared ----------------------------------------------------------------------------------
 
     def _temperature(self, temperature: float | None) -> float:
@@ -204,6 +245,8 @@ class ChatClient(ABC):
         missing = self._missing_model(response.status_code, message)
         if missing is not None:
             raise missing
+        if self._refuses_tools(response.status_code, message):
+            raise ToolsUnsupported(self.settings.model)
         raise self.http_error(response.status_code, message or response.reason_phrase)
 
     def _errors(self) -> AbstractContextManager[None]:

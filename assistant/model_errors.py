@@ -49,3 +49,13 @@ class MalformedReply(ModelError):
     """The server sent something that is not its wire format."""
 
     spoken = "The language model sent something I couldn't read."
+
+
+class ToolsUnsupported(ModelError):
+    """The model cannot call tools: the server refused a request that offered them."""
+
+    spoken = "The language model can't use tools."
+
+    def __init__(self, model: str):
+        super().__init__(f"model {model!r} does not support tools")
+        self.model = model

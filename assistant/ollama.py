@@ -15,7 +15,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
-from assistant.chat_client import ChatClient, ChatMessage, StreamedPiece, decode_object
+from assistant.chat_client import (
+    ChatClient,
+    ChatMessage,
+    StreamedPiece,
+    ToolCall,
+    decode_object,
+)
 from assistant.model_errors import (
     MalformedReply,
     ModelError,
@@ -23,6 +29,7 @@ from assistant.model_errors import (
     ModelUnreachable,
     ReplyTimeout,
     StreamCut,
+    ToolsUnsupported,
 )
 from assistant.model_stream import ReplyDeadline
 from config import OllamaSettings
@@ -39,6 +46,8 @@ __all__ = [
     "ReplyDeadline",
     "ReplyTimeout",
     "StreamCut",
+    "ToolCall",
+    "ToolsUnsupported",
     "ollama_base_url",
     "parse_ollama_host",
 ]
@@ -127,6 +136,7 @@ class OllamaClient(ChatClient):
     """A small client for the parts of Ollama's API Hearth uses."""
 
     chat_path = "/api/chat"
+    supports_tools = True
     unreachable = OllamaUnreachable
     http_error = OllamaHttpError
 
@@ -179,10 +189,12 @@ class OllamaClient(ChatClient):
         chunk = decode_object(line)
         if "error" in chunk:
             raise OllamaHttpError(200, str(chunk["error"]))
-        piece = chunk.get("message", {}).get("content", "")
+        message = chunk.get("message", {})
+        piece = message.get("content", "")
         if not isinstance(piece, str):
             raise MalformedReply(f"message content is not text: {line[:200]!r}")
-        return StreamedPiece(piece, bool(chunk.get("done")))
+        calls = tuple(_tool_call(call, line) for call in message.get("tool_calls") or ())
+        return StreamedPiece(piece, bool(chunk.get("done")), calls)
 
     def _whole_content(self, text: str) -> object:
         try:
@@ -197,6 +209,25 @@ class OllamaClient(ChatClient):
         if status == 404 and "not found" in message and "model" in message:
             return ModelNotPulled(self.settings.model)
         return None
+
+    def _refuses_tools(self, status: int, message: str) -> bool:
+        # Ollama's words: "registry.ollama.ai/library/gemma2:2b does not support tools".
+        return status == 400 and "does not support tools" in message
+
+
+def _tool_call(call: object, line: str) -> ToolCall:
+    """One of ``message.tool_calls``: ``function.name`` and ``function.arguments`` (an object;
+    some models' templates give it as a JSON string, read the same)."""
+    function = call.get("function") if isinstance(call, dict) else None
+    name = function.get("name") if isinstance(function, dict) else None
+    if not isinstance(name, str) or not name:
+        raise MalformedReply(f"a tool call without a name: {line[:200]!r}")
+    arguments = function.get("arguments") or {}
+    if isinstance(arguments, str):
+        arguments = decode_object(arguments)
+    if not isinstance(arguments, dict):
+        raise MalformedReply(f"tool call arguments are not an object: {line[:200]!r}")
+    return ToolCall(name, arguments)
 
 
 def _say_model(model: str) -> str:

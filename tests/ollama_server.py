@@ -1,8 +1,9 @@
 """A small HTTP server on 127.0.0.1 that speaks Ollama's real wire format, for tests and benches.
 
 It streams NDJSON chunks with ``done``, answers ``stream: false`` and structured-output requests,
-lists models at /api/tags, returns Ollama's error bodies (404 for a model that is not pulled), and
-can be scripted to delay, cut a stream mid-answer, send malformed chunks or fail with HTTP errors.
+lists models at /api/tags, returns Ollama's error bodies (404 for a model that is not pulled, 400
+for tools offered to a model without tool support), answers with ``message.tool_calls``, and can be
+scripted to delay, cut a stream mid-answer, send malformed chunks or fail with HTTP errors.
 Every request body is recorded so tests can read the prompts Hearth sent.
 """
 
@@ -37,6 +38,9 @@ class Reply:
     drip_seconds: float = 0.0
     """Send the stream a byte at a time, this long apart: every read gets something, so a
     timeout between reads never fires (a wedged proxy, a model server thrashing its swap)."""
+    tool_calls: list[dict[str, Any]] | None = None
+    """Calls as Ollama sends them (``{"function": {"name": ..., "arguments": {...}}}``), in one
+    chunk after the text, as a model that supports tools answers when it calls them."""
 
     def stream_pieces(self) -> list[str]:
         if self.pieces is not None:
@@ -53,6 +57,16 @@ def default_responder(request: dict[str, Any]) -> Reply:
     messages = request.get("messages", [])
     question = next((m["content"] for m in reversed(messages) if m["role"] == "user"), "")
     return Reply(text=f"You asked: {question.strip().rstrip('?.!')}. That is all I know.")
+
+
+def tool_call(function: str, **arguments: Any) -> dict[str, Any]:
+    """One entry of ``message.tool_calls`` as Ollama sends it: arguments as an object."""
+    return {"function": {"name": function, "arguments": arguments}}
+
+
+def tool_results(request: dict[str, Any]) -> list[dict[str, Any]]:
+    """The ``role: "tool"`` messages of a chat request (the results Hearth sent back)."""
+    return [m for m in request.get("messages", []) if m.get("role") == "tool"]
 
 
 def no_facts(request: dict[str, Any]) -> Reply:
@@ -85,6 +99,10 @@ class _OllamaHandler(WireHandler):
         if body.get("model") not in self.owner.models:
             self.send_json(404, {"error": f"model '{body.get('model')}' not found"})
             return
+        if body.get("tools") and not self.owner.tools:
+            error = f"registry.ollama.ai/library/{body['model']} does not support tools"
+            self.send_json(400, {"error": error})
+            return
         reply = self.owner.answer(body)
         if reply.status != 200:
             self.send_json(reply.status, {"error": reply.error or "internal error"})
@@ -92,7 +110,9 @@ class _OllamaHandler(WireHandler):
         if reply.delay_first:
             time.sleep(reply.delay_first)
         if not self.owner.streams(body):
-            message = {"role": "assistant", "content": reply.text}
+            message: dict[str, Any] = {"role": "assistant", "content": reply.text}
+            if reply.tool_calls:
+                message["tool_calls"] = reply.tool_calls
             self.send_json(200, self._chunk(body, message, done=True))
             return
         self._stream(body, reply)
@@ -110,11 +130,14 @@ class _OllamaHandler(WireHandler):
                 time.sleep(reply.delay_between)
             line = self._chunk(body, {"role": "assistant", "content": piece}, done=False)
             self.write_chunk(json.dumps(line).encode() + b"\n", reply.drip_seconds)
+        if reply.tool_calls:
+            message = {"role": "assistant", "content": "", "tool_calls": reply.tool_calls}
+            self.write_chunk(json.dumps(self._chunk(body, message, done=False)).encode() + b"\n")
         final = self._chunk(body, {"role": "assistant", "content": ""}, done=True)
         self.write_chunk(json.dumps(final).encode() + b"\n")
         self.end_chunked()
 
-    def _chunk(self, body: dict[str, Any], message: dict[str, str], done: bool) -> dict:
+    def _chunk(self, body: dict[str, Any], message: dict[str, Any], done: bool) -> dict:
         chunk: dict[str, Any] = {
             "model": body.get("model"),
             "created_at": datetime.now(UTC).isoformat(),
@@ -135,6 +158,8 @@ class ChatServer(FakeServer):
     """
 
     models: tuple[str, ...] = ("llama3.2:3b",)
+    tools: bool = True
+    """Whether the model supports tools; without, a chat offering them gets Ollama's 400."""
     responder: Responder = default_responder
     background: Responder = no_facts
     requests: list[dict[str, Any]] = field(default_factory=list)

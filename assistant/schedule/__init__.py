@@ -84,6 +84,7 @@ from assistant.schedule.store import (
     ScheduleStoreError,
     ScheduleUnavailable,
 )
+from assistant.schedule.tools import ScheduleTools, ToolOutcome
 from assistant.schedule.volume import VolumeKeeper, changed_level, volume_said
 
 __all__ = [
@@ -131,6 +132,7 @@ __all__ = [
     "SchedulePolicy",
     "ScheduleStore",
     "ScheduleStoreError",
+    "ScheduleTools",
     "ScheduleUnavailable",
     "Scheduler",
     "SetAlarm",
@@ -142,6 +144,7 @@ __all__ = [
     "TimerClock",
     "TimerFinished",
     "TimerStarted",
+    "ToolOutcome",
     "Volume",
     "VolumeChange",
     "VolumeKeeper",

@@ -134,9 +134,30 @@ class ScheduleDesk:
         if self.volume is not None:
             self.volume.close()
 
-    def prompt_lines(self, audio_seconds: float = 0.0) -> tuple[str, ...]:
-        """Lines for the system prompt: the clock, and what the model cannot do itself."""
-        return (prompt_line(self.clock.now(audio_seconds), self.zone), CAPABILITIES)
+    def prompt_lines(
+        self, audio_seconds: float = 0.0, abilities: str = CAPABILITIES
+    ) -> tuple[str, ...]:
+        """Lines for the system prompt: the clock, and what the model can do (by default,
+        that it cannot set anything itself; with tools, ``abilities`` says what they do)."""
+        return (prompt_line(self.clock.now(audio_seconds), self.zone), abilities)
+
+    @property
+    def can_act(self) -> bool:
+        """Whether timers and reminders can be set (there is a scheduler to ring them)."""
+        return self.scheduler is not None
+
+    def act(self, intent: Intent, audio_seconds: float) -> list[ReplyPart]:
+        """Carry out a schedule request that came already understood (a model's tool call), at
+        ``audio_seconds``: what was done, in notes and the sentence that says it. A question
+        (which timer?) is asked as for a spoken request, and its answer taken the same way."""
+        if self.scheduler is None:
+            raise ScheduleError("there is no scheduler to carry out schedule requests")
+        self._pending = None
+        return self._carry_out(intent, self.clock.now(audio_seconds))
+
+    def local_now(self, audio_seconds: float) -> datetime:
+        """The local time at ``audio_seconds`` of the recording (or now, live)."""
+        return local(self.clock.now(audio_seconds), self.zone)
 
     def take(self, heard: HeardUtterance) -> list[ReplyPart] | None:
         """The reply to ``heard`` if it is the schedule's (or answers the desk's question)."""
@@ -166,7 +187,7 @@ class ScheduleDesk:
 
     # -- requests --------------------------------------------------------------------------------
 
-    def _carry_out(self, intent: Intent, now: Now) -> list[ReplyPart] | None:
+    def _carry_out(self, intent: Intent, now: Now) -> list[ReplyPart]:
         handlers: dict[type, Callable[..., list[ReplyPart]]] = {
             SetTimer: self._set_timer,
             TimeLeft: self._on_timer,

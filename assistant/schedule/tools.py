@@ -1,0 +1,179 @@
+"""The schedule's tools for a model that calls tools: their schemas, and a dispatcher that turns
+a call into the desk's real action (a timer stored and set to ring) and its result in words.
+
+Arguments are checked here, not trusted: a call with a bad argument does nothing and says why,
+so the model can tell the person. Whether a call changed anything is read from the store itself
+(the active items before and after), so a reply's claim can be checked against what was done.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from assistant.reply import AwaitAnswer, Note, ReplyPart, Sentence
+from assistant.schedule.desk import ScheduleDesk
+from assistant.schedule.intents import CancelTimer, Intent, ListTimers, SetReminder, SetTimer, When
+
+MAX_SECONDS = 7 * 24 * 3600.0
+"""The longest timer or reminder delay a tool may set (a week): past it, a unit was misread."""
+
+ABILITIES = (
+    "You can set timers (set_timer), set reminders (set_reminder), cancel timers (cancel_timer) "
+    "and list them (list_timers) by calling the tools given. Call a tool whenever the user asks "
+    "for one of these, in any words. Say that something was set or cancelled only when the tool's "
+    "result says it was; if a result is an error, say you couldn't do it. Alarms and routines "
+    'are set by Hearth itself when the user says so directly ("wake me up at seven"); you '
+    "cannot set them or do anything else, so never say that you did."
+)
+
+
+def _function(name: str, description: str, properties: dict[str, Any], required: list[str]):
+    return {
+        "type": "function",
+        "function": {
+            "name": name,
+            "description": description,
+            "parameters": {"type": "object", "properties": properties, "required": required},
+        },
+    }
+
+
+SCHEMAS: tuple[dict[str, Any], ...] = (
+    _function(
+        "set_timer",
+        "Start a countdown timer that rings when it ends.",
+        {
+            "seconds": {"type": "number", "description": "How long the timer runs, in seconds."},
+            "name": {"type": "string", "description": "A short name, e.g. eggs or pasta."},
+        },
+        ["seconds"],
+    ),
+    _function(
+        "set_reminder",
+        "Say a reminder aloud later: give in_seconds (from now) or at (a local time).",
+        {
+            "text": {"type": "string", "description": "What to remind of, e.g. call mum."},
+            "in_seconds": {"type": "number", "description": "Seconds from now."},
+            "at": {"type": "string", "description": "Local date and time, ISO 8601."},
+        },
+        ["text"],
+    ),
+    _function(
+        "cancel_timer",
+        "Cancel a running timer (by name), or every timer.",
+        {
+            "name": {"type": "string", "description": "The timer's name, if it has one."},
+            "all": {"type": "boolean", "description": "Cancel every timer."},
+        },
+        [],
+    ),
+    _function("list_timers", "The running timers and how long each has left.", {}, []),
+)
+
+
+class ToolArgumentError(ValueError):
+    """A tool call's arguments cannot be carried out (missing, of the wrong type, impossible)."""
+
+
+@dataclass(frozen=True)
+class ToolOutcome:
+    """What one tool call did: the result for the model, the notes and any question it left."""
+
+    text: str
+    """The result in words, sent back to the model as the tool message."""
+    parts: tuple[ReplyPart, ...] = ()
+    """The desk's notes for the event stream, and an ``AwaitAnswer`` when it asked which."""
+    acted: bool = False
+    """Whether the call changed the stored schedule (an item set, changed or cancelled)."""
+
+
+class ScheduleTools:
+    """The schedule's tools, carried out on a desk that has a scheduler."""
+
+    schemas = SCHEMAS
+    abilities = ABILITIES
+
+    def __init__(self, desk: ScheduleDesk):
+        if not desk.can_act:
+            raise ValueError("the desk has no scheduler: tools would promise what cannot ring")
+        self.desk = desk
+
+    def run(self, name: str, arguments: Mapping[str, Any], audio_seconds: float) -> ToolOutcome:
+        """Carry out one call at ``audio_seconds``; an unknown tool or a bad argument does
+        nothing, and the result says why."""
+        try:
+            intent = self._intent(name, arguments, audio_seconds)
+        except ToolArgumentError as error:
+            return ToolOutcome(f"Error: {error}")
+        before = self._stored()
+        parts = self.desk.act(intent, audio_seconds)
+        said = " ".join(part.text for part in parts if isinstance(part, Sentence))
+        kept = tuple(part for part in parts if isinstance(part, Note | AwaitAnswer))
+        return ToolOutcome(said, kept, self._stored() != before)
+
+    def _intent(self, name: str, arguments: Mapping[str, Any], audio_seconds: float) -> Intent:
+        if name == "set_timer":
+            return SetTimer(_seconds(arguments, "seconds"), _name(arguments))
+        if name == "set_reminder":
+            text = arguments.get("text")
+            if not isinstance(text, str) or not text.strip():
+                raise ToolArgumentError("text is required: what to remind of")
+            after = self._after(arguments, audio_seconds)
+            return SetReminder(text.strip().rstrip("."), When(after_seconds=after))
+        if name == "cancel_timer":
+            return CancelTimer(_name(arguments), every=arguments.get("all") is True)
+        if name == "list_timers":
+            return ListTimers()
+        raise ToolArgumentError(f"there is no tool named {name!r}")
+
+    def _after(self, arguments: Mapping[str, Any], audio_seconds: float) -> float:
+        if arguments.get("in_seconds") is not None:
+            return _seconds(arguments, "in_seconds")
+        at = arguments.get("at")
+        if not isinstance(at, str):
+            raise ToolArgumentError("give in_seconds or at")
+        try:
+            moment = datetime.fromisoformat(at.strip())
+        except ValueError:
+            raise ToolArgumentError(f"at={at!r} is not an ISO 8601 date and time") from None
+        now = self.desk.local_now(audio_seconds)
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=now.tzinfo)
+        after = (moment - now).total_seconds()
+        if after <= 0:
+            raise ToolArgumentError(f"{at} has already passed (it is now {now:%Y-%m-%dT%H:%M})")
+        if after > MAX_SECONDS:
+            raise ToolArgumentError(f"{at} is more than a week away")
+        return after
+
+    def _stored(self) -> tuple[tuple[int, str, float | None], ...]:
+        scheduler = self.desk.scheduler
+        assert scheduler is not None  # checked when made
+        return tuple((item.id, item.state.value, item.due_at) for item in scheduler.active())
+
+
+def _seconds(arguments: Mapping[str, Any], key: str) -> float:
+    value = arguments.get(key)
+    if isinstance(value, str):  # small models often quote numbers
+        try:
+            value = float(value)
+        except ValueError:
+            raise ToolArgumentError(f"{key}={value!r} is not a number of seconds") from None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise ToolArgumentError(f"{key} must be a number of seconds")
+    if not 1 <= value <= MAX_SECONDS:
+        raise ToolArgumentError(f"{key}={value:g} must be from 1 second to a week")
+    return float(value)
+
+
+def _name(arguments: Mapping[str, Any]) -> str | None:
+    name = arguments.get("name")
+    if not isinstance(name, str):
+        return None
+    # "eggs timer" and "the eggs" name the eggs timer: the desk says "Eggs timer".
+    words = [w for w in name.lower().split() if w not in {"the", "timer", "my", "a"}]
+    return " ".join(words) or None

@@ -1,0 +1,51 @@
+"""The claim check: a sentence saying an action was taken is said only when one was."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.action_claims import NOT_DONE, backed, claims_action
+
+CLAIMS = [
+    "I've set a timer for seven minutes.",
+    "I have set a seven minute timer for your eggs.",
+    "I set a timer for you.",
+    "I\u2019ve started a timer for the eggs.",  # a typographic apostrophe
+    "Okay, I've gone ahead and set an egg timer.",
+    "I'll give you a shout in seven minutes.",
+    "I will remind you to call mum at seven.",
+    "I'll let you know when the eggs are done.",
+    "Timer set for seven minutes.",
+    "Your reminder is set for 7 PM.",
+    "The eggs timer has been started.",
+    "Done, seven minutes it is.",
+    "All set!",
+    "I've cancelled the pasta timer.",
+]
+
+NOT_CLAIMS = [
+    "You could set a timer for seven minutes.",
+    "Eggs take about seven minutes to boil.",
+    "Say: set a timer for seven minutes.",
+    "I can't set timers myself.",
+    "Would you like me to set a timer?",
+    "The capital of France is Paris.",
+]
+
+
+@pytest.mark.parametrize("sentence", CLAIMS)
+def test_a_claim_of_an_action_is_recognised(sentence):
+    assert claims_action(sentence)
+
+
+@pytest.mark.parametrize("sentence", NOT_CLAIMS)
+def test_advice_and_questions_are_not_claims(sentence):
+    assert not claims_action(sentence)
+
+
+def test_a_claim_is_said_only_when_the_turn_acted():
+    assert backed("I've set a timer for seven minutes.", acted=False) == NOT_DONE
+    assert backed("I've set a timer for seven minutes.", acted=True) == (
+        "I've set a timer for seven minutes."
+    )
+    assert backed("Eggs take seven minutes.", acted=False) == "Eggs take seven minutes."

@@ -1,0 +1,102 @@
+"""The schedule's tools: schemas in Ollama's shape, and calls carried out on a real store (the
+timer stored and due; a bad argument does nothing and says why)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from assistant.reply import AwaitAnswer, Note
+from assistant.schedule import (
+    AudioClock,
+    ItemKind,
+    ScheduleDesk,
+    Scheduler,
+    ScheduleStore,
+    ScheduleTools,
+)
+
+LONDON = ZoneInfo("Europe/London")
+SATURDAY_5PM = datetime(2026, 3, 28, 17, 0, tzinfo=LONDON)
+
+
+@pytest.fixture
+def store(database):
+    store = ScheduleStore.open(database)
+    yield store
+    store.close()
+
+
+@pytest.fixture
+def tools(store):
+    desk = ScheduleDesk(AudioClock(SATURDAY_5PM.timestamp()), LONDON, Scheduler(store))
+    return ScheduleTools(desk)
+
+
+def test_the_schemas_are_ollama_functions_with_their_required_arguments():
+    desk = ScheduleDesk(AudioClock(0.0), LONDON, Scheduler.__new__(Scheduler))
+    schemas = {tool["function"]["name"]: tool for tool in ScheduleTools(desk).schemas}
+    assert set(schemas) == {"set_timer", "set_reminder", "cancel_timer", "list_timers"}
+    assert all(tool["type"] == "function" for tool in schemas.values())
+    timer = schemas["set_timer"]["function"]["parameters"]
+    assert timer["type"] == "object" and timer["required"] == ["seconds"]
+    assert set(timer["properties"]) == {"seconds", "name"}
+
+
+def test_a_desk_without_a_scheduler_offers_no_tools():
+    with pytest.raises(ValueError, match="no scheduler"):
+        ScheduleTools(ScheduleDesk(AudioClock(0.0), LONDON))
+
+
+def test_set_timer_stores_a_real_timer_due_at_its_time(tools, store):
+    outcome = tools.run("set_timer", {"seconds": 420, "name": "the eggs"}, 10.0)
+    assert outcome.acted and outcome.text == "Eggs timer set for 7 minutes."
+    [timer] = Scheduler(store).active(ItemKind.TIMER)
+    assert timer.name == "eggs"
+    assert timer.due_at == pytest.approx(SATURDAY_5PM.timestamp() + 10 + 420)
+    [started] = [p for p in outcome.parts if isinstance(p, Note)]
+    assert started.event == "timer_started" and started.fields["item_id"] == timer.id
+
+
+def test_quoted_numbers_are_read_and_bad_arguments_do_nothing(tools, store):
+    assert tools.run("set_timer", {"seconds": "90"}, 0.0).acted
+    for arguments in ({}, {"seconds": -5}, {"seconds": "soon"}, {"seconds": True},
+                      {"seconds": 10**9}):  # fmt: skip
+        outcome = tools.run("set_timer", arguments, 0.0)
+        assert not outcome.acted and outcome.text.startswith("Error: "), arguments
+    assert tools.run("open_the_pod_bay_doors", {}, 0.0).text == (
+        "Error: there is no tool named 'open_the_pod_bay_doors'"
+    )
+    assert len(Scheduler(store).active()) == 1
+
+
+def test_set_reminder_in_seconds_or_at_a_local_time(tools, store):
+    soon = tools.run("set_reminder", {"text": "call mum", "in_seconds": 1200}, 0.0)
+    assert soon.acted and soon.text == "Okay, I'll remind you to call mum at 5:20 PM today."
+    later = tools.run("set_reminder", {"text": "water the tomatoes", "at": "2026-03-28T19:00"}, 0.0)
+    assert later.acted and "water the tomatoes at 7 PM" in later.text
+    dues = sorted(item.due_at for item in Scheduler(store).active(ItemKind.REMINDER))
+    assert dues == [SATURDAY_5PM.timestamp() + 1200, SATURDAY_5PM.timestamp() + 7200]
+    past = tools.run("set_reminder", {"text": "x", "at": "2026-03-28T09:00"}, 0.0)
+    assert not past.acted and "already passed" in past.text
+    assert not tools.run("set_reminder", {"text": "x", "at": "at seven"}, 0.0).acted
+    assert not tools.run("set_reminder", {"in_seconds": 60}, 0.0).acted
+
+
+def test_list_and_cancel_timers(tools, store):
+    assert tools.run("list_timers", {}, 0.0).text == "You have no timers running."
+    tools.run("set_timer", {"seconds": 420, "name": "eggs"}, 0.0)
+    tools.run("set_timer", {"seconds": 600, "name": "pasta"}, 0.0)
+    listed = tools.run("list_timers", {}, 0.0)
+    assert not listed.acted and "eggs" in listed.text and "pasta" in listed.text
+    # Two timers and no name: the desk asks which, and the question awaits its answer.
+    which = tools.run("cancel_timer", {}, 0.0)
+    assert not which.acted and which.text.endswith("Which one?")
+    assert any(isinstance(p, AwaitAnswer) for p in which.parts)
+    cancelled = tools.run("cancel_timer", {"name": "eggs timer"}, 0.0)
+    assert cancelled.acted and cancelled.text == "Eggs timer cancelled."
+    assert [t.name for t in Scheduler(store).active(ItemKind.TIMER)] == ["pasta"]
+    assert tools.run("cancel_timer", {"all": True}, 0.0).acted
+    assert not Scheduler(store).active()
