@@ -144,16 +144,23 @@ class ScheduleDesk:
     @property
     def can_act(self) -> bool:
         """Whether timers and reminders can be set (there is a scheduler to ring them)."""
-        return self.scheduler is not None
+        return self.scheduler is not None or self._open_scheduler is not None
 
     def act(self, intent: Intent, audio_seconds: float) -> list[ReplyPart]:
         """Carry out a schedule request that came already understood (a model's tool call), at
         ``audio_seconds``: what was done, in notes and the sentence that says it. A question
         (which timer?) is asked as for a spoken request, and its answer taken the same way."""
-        if self.scheduler is None:
+        if not self.can_act:
             raise ScheduleError("there is no scheduler to carry out schedule requests")
         self._pending = None
-        return self._carry_out(intent, self.clock.now(audio_seconds))
+        return self._carry_out_reached(intent, self.clock.now(audio_seconds))
+
+    def active_items(self) -> list[Item]:
+        """The items still to come or ringing (none while a shared schedule is out of reach)."""
+        try:
+            return self._reached().active()
+        except ScheduleUnavailable:
+            return []
 
     def local_now(self, audio_seconds: float) -> datetime:
         """The local time at ``audio_seconds`` of the recording (or now, live)."""
@@ -175,17 +182,21 @@ class ScheduleDesk:
             return [Sentence(clock_answer(intent.question, now, self.zone))]
         if isinstance(intent, Volume):
             return self._volume(intent) if self.volume is not None else None
-        if self.scheduler is None and self._open_scheduler is None:
+        if not self.can_act:
             return None
+        return self._carry_out_reached(intent, now)
+
+    # -- requests --------------------------------------------------------------------------------
+
+    def _carry_out_reached(self, intent: Intent, now: Now) -> list[ReplyPart]:
+        """:meth:`_carry_out` once the scheduler is open; a shared schedule out of reach is
+        said, and opened again next time."""
         try:
-            if self.scheduler is None:
-                self.scheduler = self._open_scheduler()
+            self._reached()
             return self._carry_out(intent, now)
         except ScheduleUnavailable as error:
             log.warning("the schedule is unreachable: %s", error)
             return [Sentence(SCHEDULE_UNREACHABLE)]
-
-    # -- requests --------------------------------------------------------------------------------
 
     def _carry_out(self, intent: Intent, now: Now) -> list[ReplyPart]:
         handlers: dict[type, Callable[..., list[ReplyPart]]] = {
@@ -515,6 +526,13 @@ class ScheduleDesk:
 
     def _scheduler(self) -> Scheduler:
         assert self.scheduler is not None
+        return self.scheduler
+
+    def _reached(self) -> Scheduler:
+        """The scheduler, opened now if it was not yet (raises ScheduleUnavailable)."""
+        if self.scheduler is None:
+            assert self._open_scheduler is not None
+            self.scheduler = self._open_scheduler()
         return self.scheduler
 
 

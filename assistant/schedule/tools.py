@@ -151,9 +151,7 @@ class ScheduleTools:
         return after
 
     def _stored(self) -> tuple[tuple[int, str, float | None], ...]:
-        scheduler = self.desk.scheduler
-        assert scheduler is not None  # checked when made
-        return tuple((item.id, item.state.value, item.due_at) for item in scheduler.active())
+        return tuple((item.id, item.state.value, item.due_at) for item in self.desk.active_items())
 
 
 def _seconds(arguments: Mapping[str, Any], key: str) -> float:
