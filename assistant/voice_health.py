@@ -35,7 +35,12 @@ class VoiceHealth:
 
     def on_heartbeat(self, beat: Heartbeat, now: float) -> None:
         """A heartbeat arrived."""
-        if self.last_beat is None or beat.frames != self.last_beat.frames:
+        # A job that blocked the loop (a transcription, a wake check) held the frames still on
+        # purpose: the stall is counted from when it ended, not from the last frame before it.
+        was_blocked = self.last_beat is not None and any(
+            job.kind.blocks_the_loop for job in self.last_beat.jobs
+        )
+        if self.last_beat is None or beat.frames != self.last_beat.frames or was_blocked:
             self.frames_changed_at = now
         self.last_beat, self.last_beat_at = beat, now
 

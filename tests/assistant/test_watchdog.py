@@ -549,6 +549,19 @@ def test_frames_standing_still_on_purpose_are_not_a_stall():
         assert health.problem(1.0 + 19 * 0.25) is None
 
 
+def test_frames_held_still_by_a_transcription_are_counted_from_its_end():
+    # A wake check on a loaded Pi took 2.4 s on the loop's thread; the frames it held still
+    # were counted as a stall the moment it ended, and the live voice process was restarted.
+    health = ready_health(live=True)
+    health.on_heartbeat(beat(frames=40), now=1.0)
+    health.on_heartbeat(beat(frames=41, jobs=[Job(JobKind.TRANSCRIBE, 1.1)]), now=1.1)
+    health.on_heartbeat(beat(frames=41), now=4.0)  # the job is over, 2.9 s later
+    assert health.problem(now=4.0) is None
+    health.on_heartbeat(beat(frames=41), now=5.0)
+    assert health.problem(now=5.9) is None
+    assert health.problem(now=6.1) == "no audio frames for 2.1 s"  # stalled after it, truly
+
+
 def test_frames_that_keep_coming_are_healthy():
     health = ready_health(live=True)
     for step in range(20):
