@@ -531,11 +531,11 @@ class Supervisor:
         for order in self._home.take(self._clock()):
             match order:
                 case Announcement():
-                    self._announce(order)
+                    self._announce_from_home(order)
                 case _:
                     self._send(order)
 
-    def _announce(self, order: Announcement) -> None:
+    def _announce_from_home(self, order: Announcement) -> None:
         """Said by the voice process once nobody is in the middle of a request or a reply; owed
         like a reply's sentence until then."""
         if self._input_ended or self._draining_since is not None:
@@ -654,13 +654,13 @@ class Supervisor:
                 case SilenceItem(item=item):
                     self._send(StopRing(item))
                 case Announce(text=text, item=item):
-                    self._announce(text, item, at)
+                    self._say_for_schedule(text, item, at)
                 case RunRoutine(ask=ask):
                     self._run_routine(ask, at)
                 case WriteEvent(fields=fields):
                     self.events.write({"t": at, **fields})
 
-    def _announce(self, text: str, item: int | None, t: float) -> None:
+    def _say_for_schedule(self, text: str, item: int | None, t: float) -> None:
         """Say ``text`` as a reply to nothing heard, in the card's voice; the voice loop says it
         once nobody is in the middle of a request, and again after a restart if it must."""
         heard = HeardUtterance("", Via.SCHEDULE, t)
