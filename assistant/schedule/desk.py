@@ -158,7 +158,7 @@ class ScheduleDesk:
     def active_items(self) -> list[Item]:
         """The items still to come or ringing (none while a shared schedule is out of reach)."""
         try:
-            return self._reached().active()
+            return self._scheduler().active()
         except ScheduleUnavailable:
             return []
 
@@ -192,7 +192,7 @@ class ScheduleDesk:
         """:meth:`_carry_out` once the scheduler is open; a shared schedule out of reach is
         said, and opened again next time."""
         try:
-            self._reached()
+            self._scheduler()  # opened here, so a handler never meets the outage halfway
             return self._carry_out(intent, now)
         except ScheduleUnavailable as error:
             log.warning("the schedule is unreachable: %s", error)
@@ -525,10 +525,6 @@ class ScheduleDesk:
         return self._set_reminder(SetReminder(request.text, when.when, when.repeat), now)
 
     def _scheduler(self) -> Scheduler:
-        assert self.scheduler is not None
-        return self.scheduler
-
-    def _reached(self) -> Scheduler:
         """The scheduler, opened now if it was not yet (raises ScheduleUnavailable)."""
         if self.scheduler is None:
             assert self._open_scheduler is not None
