@@ -8,6 +8,7 @@ import subprocess
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Self
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
@@ -15,25 +16,79 @@ from paho.mqtt.enums import CallbackAPIVersion
 from tests.servers import free_port, port_open, wait_for
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+MOSQUITTO_PASSWD = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
+
+
+@dataclass(frozen=True)
+class Certificates:
+    """A certificate authority of the test's own and a server certificate it signed for
+    127.0.0.1, made with the ``openssl`` command (as a household would for its broker)."""
+
+    ca: Path
+    server_cert: Path
+    server_key: Path
+
+    @classmethod
+    def make(cls, folder: Path) -> Self:
+        """A new CA and a server certificate for IP 127.0.0.1 in ``folder``."""
+        ca, ca_key = folder / "ca.crt", folder / "ca.key"
+        cert, key, request = folder / "server.crt", folder / "server.key", folder / "server.csr"
+        san = folder / "san.ext"
+        san.write_text("subjectAltName=IP:127.0.0.1\n")
+        for argv in (
+            ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj",
+             "/CN=Hearth test CA", "-keyout", ca_key, "-out", ca],
+            ["req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1",
+             "-keyout", key, "-out", request],
+            ["x509", "-req", "-in", request, "-CA", ca, "-CAkey", ca_key, "-CAcreateserial",
+             "-days", "2", "-extfile", san, "-out", cert],
+        ):  # fmt: skip
+            subprocess.run(["openssl", *map(str, argv)], check=True, capture_output=True)
+        return cls(ca, cert, key)
 
 
 class Mosquitto:
     """One broker process on a fixed port; it can be stopped and started again on the same port
-    (without persistence, so a restarted broker has forgotten every retained message)."""
+    (without persistence, so a restarted broker has forgotten every retained message).
 
-    def __init__(self, folder: Path, port: int | None = None) -> None:
+    With ``users`` it admits only those (name: password); with ``certificates`` it speaks TLS
+    only, with that server certificate."""
+
+    def __init__(
+        self,
+        folder: Path,
+        port: int | None = None,
+        *,
+        users: dict[str, str] | None = None,
+        certificates: Certificates | None = None,
+    ) -> None:
         self.port = port or free_port()
+        self.certificates = certificates
         self._config = folder / f"mosquitto-{self.port}.conf"
         self._log = folder / f"mosquitto-{self.port}.log"
-        self._config.write_text(
-            f"listener {self.port} 127.0.0.1\nallow_anonymous true\npersistence false\n"
-            "log_type error\nlog_type warning\nlog_type notice\n"
-        )
+        # Started as root, Mosquitto would read its files as the mosquitto user, who cannot
+        # enter pytest's private folders.
+        lines = [f"listener {self.port} 127.0.0.1", "persistence false", "user root",
+                 "log_type error", "log_type warning", "log_type notice"]  # fmt: skip
+        if users:
+            passwords = folder / f"mosquitto-{self.port}.passwd"
+            passwords.touch(mode=0o600)
+            for name, password in users.items():
+                subprocess.run([MOSQUITTO_PASSWD, "-b", str(passwords), name, password],
+                               check=True, capture_output=True)  # fmt: skip
+            lines += ["allow_anonymous false", f"password_file {passwords}"]
+        else:
+            lines.append("allow_anonymous true")
+        if certificates:
+            lines += [f"cafile {certificates.ca}", f"certfile {certificates.server_cert}",
+                      f"keyfile {certificates.server_key}"]  # fmt: skip
+        self._config.write_text("\n".join(lines) + "\n")
         self._process: subprocess.Popen[bytes] | None = None
 
     @property
     def url(self) -> str:
-        return f"mqtt://127.0.0.1:{self.port}"
+        scheme = "mqtts" if self.certificates else "mqtt"
+        return f"{scheme}://127.0.0.1:{self.port}"
 
     def start(self) -> Mosquitto:
         """Start the broker and wait until it accepts connections."""
@@ -62,11 +117,15 @@ class Message:
 class Watcher:
     """A plain MQTT client subscribed to everything: what the broker holds and passes on."""
 
-    def __init__(self, broker: Mosquitto) -> None:
+    def __init__(self, broker: Mosquitto, user: tuple[str, str] | None = None) -> None:
         self._lock = threading.Lock()
         self.messages: list[Message] = []
         subscribed = threading.Event()
         self._client = mqtt.Client(CallbackAPIVersion.VERSION2)
+        if user is not None:
+            self._client.username_pw_set(*user)
+        if broker.certificates is not None:
+            self._client.tls_set(ca_certs=str(broker.certificates.ca))
         self._client.on_connect = lambda client, *_: client.subscribe("#", qos=1)
         self._client.on_subscribe = lambda *_: subscribed.set()
         self._client.on_message = self._on_message

@@ -18,6 +18,7 @@ import os
 import queue
 import socket
 import ssl
+import sys
 import threading
 from collections.abc import Callable, Mapping
 from enum import Enum
@@ -254,7 +255,11 @@ class MqttDevice:
             client.publish(topic, payload, qos=QOS, retain=True)
 
     def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
-        self._change_link(Link.DOWN)
+        # paho calls this inside its ``except OSError`` and passes no reason: the one handled
+        # says what a user must fix (refused, a certificate not trusted, an unknown host).
+        error = sys.exc_info()[1]
+        tls = self._settings.url.scheme == "mqtts"
+        self._change_link(Link.DOWN, connect_failure(error, tls=tls))
 
     def _on_disconnect(
         self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any
@@ -274,6 +279,18 @@ class MqttDevice:
             return
         log.debug("command from MQTT: %s", command)
         self._commands.put(command)
+
+
+def connect_failure(error: BaseException | None, *, tls: bool) -> str:
+    """Why a connection attempt failed, in words that point at the fix."""
+    if error is None:
+        return ""
+    reason = str(error) or type(error).__name__
+    handshake = isinstance(error, ConnectionResetError | ssl.SSLError)
+    if tls and handshake and not isinstance(error, ssl.SSLCertVerificationError):
+        # A plain listener drops a TLS hello, or answers it with bytes that are not TLS.
+        return f"{reason}; does the broker speak TLS on this port? (mqtts:// in mqtt.url)"
+    return reason
 
 
 def _guarded(callback: Callable[..., None]) -> Callable[..., None]:
