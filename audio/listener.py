@@ -278,7 +278,8 @@ class StopSpeaking(ClockEvent):
 
 @dataclass(frozen=True)
 class StopRinging(ClockEvent):
-    """A stop word over the ring (or the longest ring passed): end every ring now."""
+    """A person's stop (a stop word over the ring, Home Assistant's stop button), or the longest
+    ring passed: end every ring now."""
 
     event: ClassVar[str] = "stop_ringing"
     timed_out: bool = False
@@ -443,6 +444,8 @@ class Listener:
         # A wake word alone does not stop a ring: its transcript ("Hey Jarvis, stop") decides.
         match event:
             case Transcript(t=t, text=text) if self._stops_ring(self._strip(text)):
+                return [StopRinging(t), self._change(State.STANDBY, t)]
+            case StopRequested(t=t):
                 return [StopRinging(t), self._change(State.STANDBY, t)]
             case RingOver(t=t):
                 return [self._change(State.STANDBY, t)]

@@ -253,7 +253,7 @@ class RingEnd(StrEnum):
     """Why a ring stopped in the voice process itself."""
 
     STOP_WORD = "stop_word"
-    """A person said a stop word over it."""
+    """A person stopped it: a stop word said over it, or Home Assistant's stop button."""
     TIMEOUT = "timeout"
     """It rang past the listener's longest ring with no word from the supervisor (a backstop)."""
 

@@ -642,6 +642,15 @@ def test_the_stop_words_and_the_ring_s_own_stop_it(said):
     assert listener.state is State.STANDBY
 
 
+def test_home_assistants_stop_button_stops_a_ring():
+    listener = make()
+    listener.handle(RingStarted(2.0))
+    assert listener.handle(StopRequested(4.0)) == (
+        StopRinging(4.0),
+        StateChanged(4.0, State.RINGING, State.STANDBY),
+    )
+
+
 def test_stop_the_timer_is_a_request_when_nothing_rings():
     listener = make()
     listener.handle(WakeDetected(1.0))
