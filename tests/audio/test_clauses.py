@@ -1,0 +1,74 @@
+"""The first clause of a reply's first sentence: where it is cut, and where it must not be."""
+
+from __future__ import annotations
+
+import pytest
+
+from audio.clauses import MAX_CLAUSE_CHARS, split_first_clause
+
+
+@pytest.mark.parametrize(
+    ("sentence", "parts"),
+    [
+        ("You asked: how far away is the moon.", ("You asked:", "how far away is the moon.")),
+        (
+            "The weather in London is mild today, around twelve degrees, with light rain later.",
+            (
+                "The weather in London is mild today,",
+                "around twelve degrees, with light rain later.",
+            ),
+        ),
+        ("The bakery is shut today; it opens again on Monday.",
+         ("The bakery is shut today;", "it opens again on Monday.")),
+        ("Green tea is lovely - just keep the water below boiling.",
+         ("Green tea is lovely -", "just keep the water below boiling.")),
+        ("Green tea is lovely\u2014just keep the water below boiling.",
+         ("Green tea is lovely\u2014", "just keep the water below boiling.")),
+        ("I would fly there tomorrow but the tickets are all sold out.",
+         ("I would fly there tomorrow", "but the tickets are all sold out.")),
+        ("Take an umbrella because it will rain in the afternoon.",
+         ("Take an umbrella", "because it will rain in the afternoon.")),
+    ],
+)  # fmt: skip
+def test_a_first_sentence_is_cut_at_its_first_clause(sentence: str, parts: tuple) -> None:
+    assert split_first_clause(sentence) == parts
+    assert "".join(parts).replace(" ", "") == sentence.replace(" ", "")
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Your total comes to 1,250 pounds and 40 pence today.",  # a number
+        "The bus leaves at 7:30 from the stop outside the school.",  # a time
+        "Ask your dentist, e.g., Doctor Ahmed about the filling.",  # an abbreviation
+        "For the cake you need eggs, flour and milk from the shop.",  # a list
+        "Tonight the guests are Tom, Priya and Sam from next door.",  # a list of names
+        "Pick a number between 3 and 5 and I will guess it.",  # no clause mark in reach
+        "The answer is somewhere between three and five hundred metres away.",
+        "Yes, it is open.",  # short: made whole
+        "Sure, that is fine by me.",  # one word before the comma
+        "It is open on Sundays, mostly.",  # a word or two would be left
+        "Something with rice, please.",
+        "You need 1, 2 or 3 spoons of sugar in the tea.",  # a list of numbers
+    ],
+)
+def test_no_cut_where_it_would_sound_wrong(sentence: str) -> None:
+    assert split_first_clause(sentence) == (sentence,)
+
+
+def test_a_clause_beyond_the_first_few_seconds_is_not_waited_for() -> None:
+    long_head = "word " * (MAX_CLAUSE_CHARS // 5 + 2)
+    sentence = f"{long_head.strip()}, and then a rest that goes on for a while."
+    assert split_first_clause(sentence) == (sentence,)
+
+
+def test_the_parts_say_the_whole_sentence_in_order() -> None:
+    sentence = "  Well, my friend, the moon is about 384,400 kilometres away from the Earth.  "
+    parts = split_first_clause(sentence)
+    rest = "the moon is about 384,400 kilometres away from the Earth."
+    assert parts == ("Well, my friend,", rest)
+    assert " ".join(parts) == sentence.strip()
+
+
+def test_nothing_to_say_gives_no_parts() -> None:
+    assert split_first_clause("   ") == ()
