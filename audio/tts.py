@@ -198,11 +198,14 @@ class TextToSpeech:
         """
         voice = self._voice(params.voice)
         _check_speaker(voice, params)
-        for part in speech_parts(pieces, starts_reply=starts_reply):
-            samples = _synthesize(voice, part, params)
-            if samples.size:
-                yield SpeechChunk(text=part, samples=samples)
-            _return_freed_memory()  # while the chunk plays, not before it is handed over
+        for parts in _sentence_parts(pieces, starts_reply=starts_reply):
+            for index, part in enumerate(parts):
+                samples = _synthesize(voice, part, params)
+                if len(parts) > 1:  # a first clause and its rest: one pause where they join
+                    samples = trim_join(samples, first=index == 0, last=index == len(parts) - 1)
+                if samples.size:
+                    yield SpeechChunk(text=part, samples=samples)
+                _return_freed_memory()  # while the chunk plays, not before it is handed over
 
     def _voice(self, name: str) -> PiperVoice:
         with self._lock:
@@ -221,13 +224,20 @@ def speech_parts(pieces: Iterable[str], *, starts_reply: bool) -> Iterator[str]:
     """The parts text is spoken in, each as said, as soon as it is known: a sentence at a time
     (the first clause of a long first sentence alone when ``starts_reply``), made speakable.
     Every synthesizer (Piper here, a Wyoming service) speaks these same parts."""
+    for parts in _sentence_parts(pieces, starts_reply=starts_reply):
+        yield from parts
+
+
+def _sentence_parts(pieces: Iterable[str], *, starts_reply: bool) -> Iterator[tuple[str, ...]]:
+    """Each sentence's parts, made speakable: the first sentence's first clause and its rest
+    when ``starts_reply``, every other sentence whole."""
     splitter = IncrementalSentenceSplitter()
     first = starts_reply
     for sentence in _sentences(pieces, splitter):
         spoken = speakable(sentence)
         if not spoken:
             continue
-        yield from split_first_clause(spoken) if first else (spoken,)
+        yield split_first_clause(spoken) if first else (spoken,)
         first = False
 
 
@@ -235,6 +245,37 @@ def _sentences(pieces: Iterable[str], splitter: IncrementalSentenceSplitter) -> 
     for piece in pieces:
         yield from splitter.feed(piece)
     yield from splitter.flush()
+
+
+CLAUSE_PAUSE_SECONDS = 0.15
+"""Quiet kept at the end of a first clause: about the pause Piper makes at a comma inside a
+sentence. Piper ends a piece as it ends a sentence (0.1 to 0.25 s of quiet after a comma) and
+starts the next with a lead-in; both in full were heard as a double pause (0.34 s measured)."""
+CLAUSE_LEAD_SECONDS = 0.02
+"""Quiet kept before the rest of the sentence, so its first sound is not clipped."""
+_QUIET_DB = -40.0
+_QUIET_WINDOW = SAMPLE_RATE // 100
+
+
+def trim_join(samples: np.ndarray, *, first: bool, last: bool) -> np.ndarray:
+    """One part of a sentence said in parts, with the quiet where it joins the others cut to one
+    comma's pause: every part but the ``last`` keeps :data:`CLAUSE_PAUSE_SECONDS` of its
+    trailing quiet, every part but the ``first`` :data:`CLAUSE_LEAD_SECONDS` of its leading
+    quiet; the sentence's own start and end are left as made."""
+    window = _QUIET_WINDOW
+    if len(samples) < window:
+        return samples
+    frames = samples[: len(samples) // window * window].astype(np.float64).reshape(-1, window)
+    rms = np.sqrt((frames**2).mean(axis=1))
+    loud = np.flatnonzero(rms >= rms.max() * 10 ** (_QUIET_DB / 20))
+    if rms.max() == 0 or not loud.size:
+        return samples
+    start, end = 0, len(samples)
+    if not first:  # the rest of the sentence: its lead-in
+        start = max(0, loud[0] * window - round(CLAUSE_LEAD_SECONDS * SAMPLE_RATE))
+    if not last:  # a clause with more to come
+        end = min(len(samples), (loud[-1] + 1) * window + round(CLAUSE_PAUSE_SECONDS * SAMPLE_RATE))
+    return samples[start:end]
 
 
 def _load_voice(path: Path, threads: int) -> PiperVoice:
