@@ -1,10 +1,14 @@
-"""The first clause of a reply's first sentence: where it is cut, and where it must not be."""
+"""The first clause of a reply's first sentence: where it is cut, where it must not be, and the
+pause where its audio joins the rest."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from audio.clauses import MAX_CLAUSE_CHARS, split_first_clause
+from audio.format import SAMPLE_RATE
+from audio.tts import CLAUSE_LEAD_SECONDS, CLAUSE_PAUSE_SECONDS, trim_join
 
 
 @pytest.mark.parametrize(
@@ -72,3 +76,35 @@ def test_the_parts_say_the_whole_sentence_in_order() -> None:
 
 def test_nothing_to_say_gives_no_parts() -> None:
     assert split_first_clause("   ") == ()
+
+
+def _tone(quiet_before: float, loud: float, quiet_after: float) -> np.ndarray:
+    """A tone with quiet (a little noise) on either side, as Piper's pieces have."""
+    rng = np.random.default_rng(3)
+    n = [round(seconds * SAMPLE_RATE) for seconds in (quiet_before, loud, quiet_after)]
+    tone = (8000 * np.sin(np.arange(n[1]) * 0.2)).astype(np.int16)
+    hush = [rng.integers(-20, 20, size, dtype=np.int16) for size in (n[0], n[2])]
+    return np.concatenate([hush[0], tone, hush[1]])
+
+
+def test_the_join_of_a_clause_and_its_rest_keeps_one_pause() -> None:
+    clause, rest = _tone(0.05, 0.5, 0.25), _tone(0.06, 0.5, 0.2)
+    head = trim_join(clause, first=True, last=False)
+    tail = trim_join(rest, first=False, last=True)
+    pause = round(CLAUSE_PAUSE_SECONDS * SAMPLE_RATE)
+    lead = round(CLAUSE_LEAD_SECONDS * SAMPLE_RATE)
+    window = SAMPLE_RATE // 100
+    assert np.array_equal(head[:800], clause[:800])  # the sentence's own start is kept
+    assert abs(len(head) - (len(clause) - round(0.25 * SAMPLE_RATE) + pause)) <= window
+    assert np.array_equal(tail[-3200:], rest[-3200:])  # and its own end
+    assert abs(len(tail) - (len(rest) - round(0.06 * SAMPLE_RATE) + lead)) <= window
+    # Nothing loud is cut.
+    assert np.abs(head).astype(int).sum() >= np.abs(clause).astype(int).sum() * 0.99
+    assert np.abs(tail).astype(int).sum() >= np.abs(rest).astype(int).sum() * 0.99
+
+
+def test_silence_or_a_tiny_piece_is_left_as_made() -> None:
+    silent = np.zeros(4000, dtype=np.int16)
+    assert trim_join(silent, first=True, last=False) is silent
+    tiny = np.ones(10, dtype=np.int16)
+    assert trim_join(tiny, first=False, last=True) is tiny
