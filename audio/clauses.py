@@ -74,11 +74,18 @@ def _mark_allowed(text: str, start: int, end: int) -> bool:
 
 
 def _opens_list_item(text: str, after: int) -> bool:
-    """Whether the words after a comma are a short item that a comma or "and"/"or" closes."""
+    """Whether the words after a comma are a short item that a comma or "and"/"or" closes; a
+    comma right before "and"/"or" is a list's only after a short item that a comma opened
+    ("flour, and milk", not "the light is on, and the oven ...")."""
     closer = _LIST_CLOSER.search(text, after)
     if closer is None:
         return False
-    return len(text[after : closer.start()].split()) <= LIST_ITEM_WORDS
+    item = text[after : closer.start()].split()
+    if item:
+        return len(item) <= LIST_ITEM_WORDS
+    before = text[: after - 1]
+    opened = before.rfind(", ")
+    return opened >= 0 and len(before[opened + 1 :].split()) <= LIST_ITEM_WORDS
 
 
 def _conjunction_allowed(text: str, space: int) -> bool:

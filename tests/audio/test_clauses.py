@@ -30,6 +30,8 @@ from audio.tts import CLAUSE_LEAD_SECONDS, CLAUSE_PAUSE_SECONDS, trim_join
          ("Green tea is lovely\u2014", "just keep the water below boiling.")),
         ("I would fly there tomorrow but the tickets are all sold out.",
          ("I would fly there tomorrow", "but the tickets are all sold out.")),
+        ("The kitchen light is on, and the oven has been warming for ten minutes.",
+         ("The kitchen light is on,", "and the oven has been warming for ten minutes.")),
         ("Take an umbrella because it will rain in the afternoon.",
          ("Take an umbrella", "because it will rain in the afternoon.")),
     ],
@@ -47,6 +49,7 @@ def test_a_first_sentence_is_cut_at_its_first_clause(sentence: str, parts: tuple
         "Ask your dentist, e.g., Doctor Ahmed about the filling.",  # an abbreviation
         "For the cake you need eggs, flour and milk from the shop.",  # a list
         "Tonight the guests are Tom, Priya and Sam from next door.",  # a list of names
+        "For the cake you need eggs, flour, and milk from the shop.",  # an Oxford comma
         "Pick a number between 3 and 5 and I will guess it.",  # no clause mark in reach
         "The answer is somewhere between three and five hundred metres away.",
         "Yes, it is open.",  # short: made whole
