@@ -9,6 +9,14 @@ anything else waits as long as before. A speaker who has already paused within t
 (someone reading out a list, or thinking between sentences) gets at least that pause again, up to
 the usual silence, so their own rhythm is not taken for the end.
 
+Two pauses are not trailing whatever their last word. One after the wake phrase alone ("Hey
+Jarvis.") is a speaker about to make the request: the long wait, so the request is heard with the
+wake phrase rather than lost between two turns. And a statement that ends in a perfect auxiliary
+("my favourite editor has been") is what Whisper makes of a copula and a short name it missed
+("is Vim"), far more often than a speaker stopping there: waiting the long trailing time would
+join the next request to it ("... has been Remember that my favourite editor is Emacs"), stored
+as one fact. It ends after the usual silence, and Hearth asks for the missing value.
+
 English only, like the speech-to-text model Hearth ships. The last word is the strongest sign: a
 request cut off after "the" is trailing whatever mark Whisper put after it. Whisper's punctuation
 is its reading of the intonation, used where the words alone are ambiguous ("turn the lights on"
@@ -73,6 +81,11 @@ TRAILING_ENDINGS = frozenset(
     "do you|i want|i need|i think|i mean|how about|what about|what if".split("|")
 )
 """Word pairs that end no request: the speaker has more to say."""
+PERFECT_AUXILIARIES = frozenset("has have had".split())
+"""Before a final "been", the ending of a statement whose value Whisper lost: "is Vim" heard as
+"has been"."""
+MIN_SUBJECT_WORDS = 1
+"""Words before "has been" that make it a statement with a subject ("editor has been")."""
 
 
 class TurnShape(StrEnum):
@@ -84,6 +97,11 @@ class TurnShape(StrEnum):
     """The words stop mid-way: wait longer than usual for the rest."""
     UNSURE = "unsure"
     """Neither (or nothing heard): the usual silence."""
+    VALUE_LOST = "value_lost"
+    """A statement whose value the ear lost ("my editor has been"): the usual silence, then
+    Hearth asks for the value; never the long wait, which would join the next request to it."""
+    WAKE_ONLY = "wake_only"
+    """Only the wake phrase so far: the request is coming, so the long wait."""
 
 
 @dataclass(frozen=True)
@@ -94,12 +112,16 @@ class TurnJudgement:
     end_silence_seconds: float
 
 
-def turn_shape(transcript: str) -> TurnShape:
-    """How ``transcript`` (the words said before a pause) ends: complete, trailing or unsure."""
+def turn_shape(transcript: str, *, wake_phrase_only: bool = False) -> TurnShape:
+    """How ``transcript`` (the request's words said before a pause, the wake phrase stripped)
+    ends: complete, trailing, unsure, or a statement whose value was lost. ``wake_phrase_only``
+    says the words before the pause were the wake phrase and nothing else."""
     text = transcript.strip()
     said = _WORD.findall(text.lower().replace("\u2019", "'"))
     if not said:
-        return TurnShape.UNSURE
+        return TurnShape.WAKE_ONLY if wake_phrase_only else TurnShape.UNSURE
+    if _lost_value(text):
+        return TurnShape.VALUE_LOST
     ended = text.endswith(_COMPLETE_MARKS) and not text.endswith(("...", "\u2026"))
     last = said[-1]
     if text.endswith(_TRAILING_MARKS) or last in TRAILING_WORDS:
@@ -115,13 +137,32 @@ def turn_shape(transcript: str) -> TurnShape:
     return TurnShape.UNSURE
 
 
-def judge_pause(transcript: str, longest_pause_seconds: float, vad: VadSettings) -> TurnJudgement:
-    """The silence that ends a turn whose words before this pause are ``transcript``, for a
-    speaker whose longest pause earlier in the same request was ``longest_pause_seconds``."""
-    shape = turn_shape(transcript)
-    if shape is TurnShape.TRAILING:
+def _lost_value(text: str) -> bool:
+    """Whether ``text`` is a statement ending in a perfect auxiliary with nothing after it."""
+    if text.endswith(_TRAILING_MARKS):
+        return False  # "has been ..." written as broken off: a speaker looking for the word
+    said = _WORD.findall(text.lower().replace("\u2019", "'"))
+    if len(said) < 2 or said[-1] != "been":
+        return False
+    if said[-2] in PERFECT_AUXILIARIES:
+        return len(said) - 2 >= MIN_SUBJECT_WORDS
+    return said[-2].endswith(("'s", "'ve"))  # "my editor's been": the subject is in the word
+
+
+def judge_pause(
+    transcript: str,
+    longest_pause_seconds: float,
+    vad: VadSettings,
+    *,
+    wake_phrase_only: bool = False,
+) -> TurnJudgement:
+    """The silence that ends a turn whose request words before this pause are ``transcript``
+    (``wake_phrase_only`` when only the wake phrase was said), for a speaker whose longest pause
+    earlier in the same request was ``longest_pause_seconds``."""
+    shape = turn_shape(transcript, wake_phrase_only=wake_phrase_only)
+    if shape in (TurnShape.TRAILING, TurnShape.WAKE_ONLY):
         return TurnJudgement(shape, vad.trailing_silence_seconds)
-    if shape is TurnShape.UNSURE:
+    if shape in (TurnShape.UNSURE, TurnShape.VALUE_LOST):
         return TurnJudgement(shape, vad.end_silence_seconds)
     own_rhythm = min(longest_pause_seconds + PAUSE_MARGIN_SECONDS, vad.end_silence_seconds)
     return TurnJudgement(shape, max(vad.complete_silence_seconds, own_rhythm))

@@ -889,7 +889,11 @@ class VoiceEngine:
             self._end_job(JobKind.TRANSCRIBE)
         speculation.judged = True
         words = self._listener.request_words(text)
-        judgement = judge_pause(words, speculation.pause.longest_pause, self._settings.vad)
+        wake_phrase_only = not words.strip() and any(char.isalnum() for char in text)
+        judgement = judge_pause(
+            words, speculation.pause.longest_pause, self._settings.vad,
+            wake_phrase_only=wake_phrase_only,
+        )  # fmt: skip
         # "Stop" over a reply needs no more silence: nothing else said then would count.
         silence = 0.0 if self._listener.interrupts(text) else judgement.end_silence_seconds
         self._segmenter.end_after(silence)

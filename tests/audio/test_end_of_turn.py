@@ -133,3 +133,51 @@ def test_the_silences_must_be_in_order():
         VadSettings(complete_silence_seconds=0.9, end_silence_seconds=0.7)
     with pytest.raises(ValueError, match="trailing_silence_seconds"):
         VadSettings(trailing_silence_seconds=0.5, end_silence_seconds=0.7)
+
+
+VALUE_LOST = [
+    # tiny.en on Piper's "Remember that my favourite editor is Vim." without hot words:
+    "Remember that my favorite editor has been",
+    "My favourite editor has been.",
+    "My editor's been",
+    "We have been",
+]
+
+
+@pytest.mark.parametrize("text", VALUE_LOST)
+def test_a_statement_ending_in_has_been_lost_its_value_and_is_not_waited_on(text):
+    """Waiting the trailing time there joined the next request ("... has been Remember that my
+    favourite editor is Emacs") into one stored fact; the usual silence ends it, and Hearth asks."""
+    assert turn_shape(text) is TurnShape.VALUE_LOST
+    assert judge_pause(text, 0.0, VAD) == TurnJudgement(
+        TurnShape.VALUE_LOST, VAD.end_silence_seconds
+    )
+    # Not the long wait, and not shortened by the speaker's rhythm either.
+    assert judge_pause(text, 2.0, VAD).end_silence_seconds < VAD.trailing_silence_seconds
+    assert judge_pause(text, 0.0, VAD).end_silence_seconds > VAD.complete_silence_seconds
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "has been",  # no subject: the start of something
+        "The weather has been...",  # written as broken off
+        "My favourite editor is",  # a copula alone: a speaker looking for the word
+        "He had never been",  # "been" after a word that is no auxiliary
+    ],
+)
+def test_other_endings_near_has_been_still_trail(text):
+    assert turn_shape(text) is TurnShape.TRAILING
+
+
+def test_a_finished_sentence_with_been_inside_is_still_complete():
+    assert turn_shape("He had never been father.") is TurnShape.COMPLETE
+
+
+def test_only_the_wake_phrase_waits_for_the_request_that_follows():
+    """ "Hey Jarvis." and a pause: the request is coming, so the long wait, not the end."""
+    judged = judge_pause("", 0.0, VAD, wake_phrase_only=True)
+    assert judged == TurnJudgement(TurnShape.WAKE_ONLY, VAD.trailing_silence_seconds)
+    # Nothing heard at all is still unsure; and words after the wake phrase are judged as words.
+    assert judge_pause("", 0.0, VAD).shape is TurnShape.UNSURE
+    assert turn_shape("What time is it?", wake_phrase_only=True) is TurnShape.COMPLETE

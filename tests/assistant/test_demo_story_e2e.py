@@ -1,0 +1,82 @@
+"""The demo's memory story with no hot words, end to end in file mode: real wake word, VAD,
+Whisper and Piper, and one of espeak-ng's voices. Without "Vim" in ``stt.hotwords`` tiny.en hears
+Piper's "... is Vim." as "... has been"; that statement used to wait the long trailing time, the
+next request ("Remember that my favourite editor is Emacs.", said 1.7 s later as in the demo) was
+joined to it, and the two were stored as one fact. Now each request is its own, and a statement
+whose value was lost is asked about, not stored."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from memory import Memory
+from tests.speech import silence, timeline
+from tests.voices import Voice, espeak_available
+
+pytestmark = pytest.mark.slow
+
+PIPER = Voice("piper", "en_US-joe-medium")
+ESPEAK = Voice("espeak", "en-us+m1", 1.0, pitch=40)
+DEMO_GAP_SECONDS = 1.7
+"""The demo's scripted room says its next line this long after the last (as ``hearth demo``
+printed it: a pause from 17.9 s to 19.6 s)."""
+
+
+def stored(db) -> list[str]:
+    memory = Memory.open(db)
+    try:
+        return [fact.text for fact in memory.facts(include_all=True)]
+    finally:
+        memory.close()
+
+
+def requests(text: str) -> int:
+    return len(re.findall(r"\bremember\b", text, re.I))
+
+
+@pytest.mark.parametrize(
+    ("voice", "value_lost"),
+    [
+        # Piper: "... is Vim." is heard as "... has been" (a value lost, asked about).
+        (PIPER, True),
+        # espeak-ng: tiny.en hears a wrong name ("win"): stored, to be set right by "No, I
+        # said ..."; the story holds only in that each request is heard on its own.
+        pytest.param(
+            ESPEAK,
+            False,
+            marks=pytest.mark.skipif(not espeak_available(), reason="no espeak-ng"),
+        ),
+    ],
+    ids=["piper", "espeak"],
+)
+def test_two_facts_said_one_after_the_other_are_two_requests_with_no_hot_words(
+    hearth, ollama, tmp_path, voice, value_lost
+):
+    room = timeline(
+        silence(1.0),
+        voice.say("Hey Jarvis, remember that my favourite editor is Vim."),
+        silence(DEMO_GAP_SECONDS),
+        voice.say("Remember that my favourite editor is Emacs."),
+        silence(9.0),
+        voice.say("Emacs."),
+        silence(7.0),
+    )
+    assert room.dtype == np.int16
+    db = tmp_path / "memory.db"
+    run = hearth(room, f"ollama:\n  url: {ollama.url}\nstt:\n  hotwords: []\n", db=db)
+    assert run.returncode == 0, run.summary()
+    heard = [u["text"] for u in run.of("utterance")]
+    assert heard, run.summary()
+    # Never two requests in one utterance, and never one stored as a single fact.
+    assert all(requests(text) <= 1 for text in heard), run.summary()
+    facts = stored(db)
+    assert all(requests(text) == 0 for text in facts), (facts, run.summary())
+    # A statement whose value was lost is asked about before anything is stored.
+    assert not any(text.lower().endswith("been") for text in facts), facts
+    if value_lost:
+        assert heard[0].rstrip(" .").lower().endswith("has been"), run.summary()
+        assert run.of("reply")[0]["text"] == "Your favorite editor is what?", run.summary()
+        assert run.of("memory")[0]["action"] == "value_missing", run.summary()
