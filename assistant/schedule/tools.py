@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from assistant.reply import AwaitAnswer, Note, ReplyPart, Sentence
+from assistant.model_tools import ToolOutcome
+from assistant.reply import AwaitAnswer, Note, Sentence
 from assistant.schedule.desk import ScheduleDesk
 from assistant.schedule.intents import CancelTimer, Intent, ListTimers, SetReminder, SetTimer, When
 
@@ -27,7 +27,7 @@ ABILITIES = (
     "for one of these, in any words. Say that something was set or cancelled only when the tool's "
     "result says it was; if a result is an error, say you couldn't do it. Alarms and routines "
     'are set by Hearth itself when the user says so directly ("wake me up at seven"); you '
-    "cannot set them or do anything else, so never say that you did."
+    "cannot set them."
 )
 
 
@@ -77,18 +77,6 @@ SCHEMAS: tuple[dict[str, Any], ...] = (
 
 class ToolArgumentError(ValueError):
     """A tool call's arguments cannot be carried out (missing, of the wrong type, impossible)."""
-
-
-@dataclass(frozen=True)
-class ToolOutcome:
-    """What one tool call did: the result for the model, the notes and any question it left."""
-
-    text: str
-    """The result in words, sent back to the model as the tool message."""
-    parts: tuple[ReplyPart, ...] = ()
-    """The desk's notes for the event stream, and an ``AwaitAnswer`` when it asked which."""
-    acted: bool = False
-    """Whether the call changed the stored schedule (an item set, changed or cancelled)."""
 
 
 class ScheduleTools:
