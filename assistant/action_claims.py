@@ -1,20 +1,29 @@
 """Whether a sentence of a model's reply says that Hearth did something (set a timer, will remind
-you), so a claim no stored item backs is not said as it is.
+you, turned on the lights), so a claim no tool call backs is not said as it is.
 
 Pure and conservative: it looks for a first-person or passive report of a schedule action ("I've
-set a timer", "Timer set for seven minutes", "I'll remind you", "I'll give you a shout"), not for
-every mention of a timer ("You could set a timer" is advice, not a claim).
+set a timer", "Timer set for seven minutes", "I'll remind you", "I'll give you a shout") or of a
+home action ("I've turned on the kitchen lights", "The lights are now off", "Brightness set to
+40%"), not for every mention of a timer or a light ("You could set a timer" is advice, "the
+lights are on" a state, not a claim).
 """
 
 from __future__ import annotations
 
 import re
 
-NOT_DONE = "I couldn't set that."
+NOT_DONE = "I couldn't do that."
 """Said instead of a claim nothing backs."""
 
-_DONE = r"(?:set|started|created|scheduled|added|cancel+ed|stopped|deleted|removed|put)"
+_DONE = (
+    r"(?:set|started|created|scheduled|added|cancel+ed|stopped|deleted|removed|put|turned|"
+    r"switched|dimmed|brightened|opened|closed|locked|unlocked)"
+)
 _THING = r"(?:timer|alarm|reminder|countdown)s?"
+_DEVICE = (
+    r"(?:lights?|lamps?|lighting|fans?|heat(?:er|ing)|thermostat|plugs?|sockets?|switch(?:es)?|"
+    r"blinds?|curtains?|shades?|covers?|doors?|locks?|tv|television|brightness)"
+)
 _CLAIMS = re.compile(
     "|".join(
         (
@@ -25,6 +34,11 @@ _CLAIMS = re.compile(
             r"let you know|give you a (?:shout|call|ping|nudge|heads[- ]up)|tell you when)",
             # "Timer set for seven minutes", "your reminder is set", "the eggs timer has started"
             rf"\b{_THING}\s+(?:(?:is|has been|was|are|have been)\s+)?(?:now\s+)?{_DONE}\b",
+            # "the fan has been switched off", "Brightness set to 40%", "lights turned on"
+            rf"\b{_DEVICE}\s+(?:(?:is|are|has been|have been|was|were)\s+)?(?:now\s+)?"
+            r"(?:turned|switched|dimmed|brightened|set)\b",
+            # "The kitchen lights are now on" (without "now", "the door is locked" is a state)
+            rf"\b{_DEVICE}\s+(?:is|are)\s+now\s+(?:on|off|open|closed|locked|unlocked)\b",
             # "Done, seven minutes.", "All set!"
             r"^\s*(?:okay[,!.]?\s+|ok[,!.]?\s+|sure[,!.]?\s+)?(?:done|all set)\b",
         )
@@ -34,14 +48,15 @@ _CLAIMS = re.compile(
 
 
 def claims_action(sentence: str) -> bool:
-    """True when ``sentence`` says a timer, alarm or reminder was set, changed or will ring
-    (a typographic apostrophe read as a plain one)."""
+    """True when ``sentence`` says a timer, alarm or reminder was set, changed or will ring, or
+    a device in the home was switched (a typographic apostrophe read as a plain one)."""
     return _CLAIMS.search(sentence.replace("\u2019", "'")) is not None
 
 
 def backed(sentence: str, acted: bool) -> str:
     """The sentence to say: as it is, unless it claims an action and nothing was done this turn
-    (``acted``: the stored schedule changed), when it is :data:`NOT_DONE` instead."""
+    (``acted``: a tool call changed the schedule or the home), when it is :data:`NOT_DONE`
+    instead."""
     if acted or not claims_action(sentence):
         return sentence
     return NOT_DONE

@@ -27,10 +27,11 @@ from assistant.fact_repair import (
     parse_correction,
     value_prefix,
 )
-from assistant.home import HomeControl
+from assistant.home import HomeControl, HomeTools
 from assistant.learning import Learner
 from assistant.memory_reach import UNREACHABLE, WITHOUT_MEMORY, MemoryReach, refusal
 from assistant.model_errors import ModelError, ToolsUnsupported
+from assistant.model_tools import Toolbox, ToolSet
 from assistant.prompt import build_system_prompt
 from assistant.reply import (
     AwaitAnswer,
@@ -134,13 +135,10 @@ class Brain:
         """The personality card of the turn in progress (its voice says the sentences)."""
         self.reach = MemoryReach()
         """Whether the memory answered last time: an outage is told once, not every turn."""
-        self.tools = (
-            ScheduleTools(desk)
-            if desk is not None and desk.can_act and client.supports_tools
-            else None
-        )
-        """The schedule's tools offered to the model; None when there are none to offer, or
-        once the model has refused them (remembered for the run: it is not offered them again)."""
+        self.tools = _toolbox(desk, home) if client.supports_tools else None
+        """The schedule's and the home's tools offered to the model; None when there are none
+        to offer, or once the model has refused them (remembered for the run: it is not offered
+        them again)."""
 
     @property
     def pending_question(self) -> ConflictQuestion | ValueQuestion | None:
@@ -275,7 +273,10 @@ class Brain:
 
         def prompt(abilities: str) -> list[ChatMessage]:
             desk = self.desk
-            situation = desk.prompt_lines(heard.t, abilities) if desk is not None else ()
+            if desk is not None:
+                situation = desk.prompt_lines(heard.t, abilities)
+            else:  # no clock to tell; the tools' line still is, the schedule's refusal is not
+                situation = (abilities,) if abilities != CAPABILITIES else ()
             system = build_system_prompt(card, recall, self.history.summary, situation)
             return [
                 ChatMessage("system", system),
@@ -314,7 +315,7 @@ class Brain:
         (the audio time calls act at), the schedule's tools are offered: the calls the model
         makes are carried out and their results sent back, until it answers in words. A model
         that refuses tools is asked again without them, told it cannot act. A sentence claiming
-        an action is said only when this turn changed the stored schedule.
+        an action is said only when a tool call of this turn acted.
         """
         tools = self.tools if t is not None else None
         messages = prompt(tools.abilities if tools is not None else CAPABILITIES)
@@ -364,7 +365,7 @@ class Brain:
     def _model_round(
         self,
         messages: list[ChatMessage],
-        tools: ScheduleTools | None,
+        tools: Toolbox | None,
         speech: _Speech,
         calls: list[ToolCall],
     ) -> Iterator[ReplyPart]:
@@ -633,13 +634,13 @@ class Brain:
 
 class _Speech:
     """What one model turn says: within its spoken budget, and no claim of an action that this
-    turn did not take (said once as "I couldn't set that.", then left out)."""
+    turn did not take (said once as "I couldn't do that.", then left out)."""
 
     def __init__(self, budget: SpokenBudget, said: list[str]):
         self.budget = budget
         self.said = said
         self.acted = False
-        """Whether a tool call of this turn changed the stored schedule."""
+        """Whether a tool call of this turn changed something (the stored schedule, a device)."""
         self.round_text: list[str] = []
         """The sentences of the request in progress (sent back with its tool calls)."""
         self._denied = False
@@ -657,6 +658,17 @@ class _Speech:
         if part is not None:
             self.said.append(part)
             yield Sentence(part)
+
+
+def _toolbox(desk: ScheduleDesk | None, home: HomeControl | None) -> Toolbox | None:
+    """The tools there are something to back: the schedule's with a scheduler to ring them,
+    the home's with Home Assistant configured."""
+    sets: list[ToolSet] = []
+    if desk is not None and desk.can_act:
+        sets.append(ScheduleTools(desk))
+    if home is not None:
+        sets.append(HomeTools(home))
+    return Toolbox(sets) if sets else None
 
 
 def _choice_scores(heard: HeardUtterance) -> dict[Choice, float]:

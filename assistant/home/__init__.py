@@ -33,6 +33,7 @@ from assistant.home.home_requests import is_home_request
 from assistant.home.mqtt_device import MqttDevice
 from assistant.home.reporting import StateReport, device_event, soonest
 from assistant.home.secrets import SecretError, read_secret
+from assistant.home.tools import HomeTools
 from assistant.home.voice_control import HomeControl
 
 __all__ = [
@@ -50,6 +51,7 @@ __all__ = [
     "HomeAssistantConversation",
     "HomeControl",
     "HomeProblem",
+    "HomeTools",
     "ItemKind",
     "MqttDevice",
     "NextItem",

@@ -130,11 +130,14 @@ def local(now: Now, zone: ZoneInfo) -> datetime:
     return datetime.fromtimestamp(now.wall, zone)
 
 
-def spoken_time(moment: datetime) -> str:
-    """A time as Hearth says it: "7:05 AM", "12 PM" (Piper reads these naturally)."""
+def spoken_time(moment: datetime, minutes: bool = False) -> str:
+    """A time as Hearth says it: "7:05 AM", "12 PM" (Piper reads these naturally); with
+    ``minutes``, on the hour too ("8:00 AM")."""
     hour = moment.hour % 12 or 12
     suffix = "AM" if moment.hour < 12 else "PM"
-    return f"{hour} {suffix}" if moment.minute == 0 else f"{hour}:{moment.minute:02d} {suffix}"
+    if moment.minute == 0 and not minutes:
+        return f"{hour} {suffix}"
+    return f"{hour}:{moment.minute:02d} {suffix}"
 
 
 def spoken_date(moment: datetime, year: bool = True) -> str:

@@ -7,7 +7,7 @@ person says them, and the event stream keeps them exact.
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from assistant.schedule.clock import spoken_time
@@ -23,6 +23,9 @@ from assistant.schedule.items import (
     ScheduleEvent,
     TimerFinished,
 )
+
+NEAR = timedelta(hours=1)
+"""How soon a moment is said with its minutes even on the hour."""
 
 LATE_OPENINGS = {
     Lateness.WHILE_DOWN: "While I was restarting, ",
@@ -65,8 +68,9 @@ def say_list(parts: list[str]) -> str:
 
 def say_moment(moment: datetime, now: datetime) -> str:
     """A moment relative to now: "7 AM today", "7 AM tomorrow", "10 AM on Sunday",
-    "9 AM on 3 April"."""
-    time = spoken_time(moment)
+    "9 AM on 3 April". Within the hour the minutes are said on the hour too ("8:00 AM today"):
+    "8 AM" for a reminder due a minute from now sounds like a morning hours away."""
+    time = spoken_time(moment, minutes=moment - now < NEAR)
     days = (moment.date() - now.date()).days
     if days == 0:
         return f"{time} today"

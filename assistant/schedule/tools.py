@@ -10,24 +10,39 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from assistant.reply import AwaitAnswer, Note, ReplyPart, Sentence
+from assistant.model_tools import ToolOutcome
+from assistant.reply import AwaitAnswer, Note, Sentence
 from assistant.schedule.desk import ScheduleDesk
-from assistant.schedule.intents import CancelTimer, Intent, ListTimers, SetReminder, SetTimer, When
+from assistant.schedule.intents import (
+    AddTime,
+    CancelAlarm,
+    CancelTimer,
+    ClockTime,
+    Intent,
+    ListAlarms,
+    ListTimers,
+    PauseTimer,
+    ResumeTimer,
+    SetAlarm,
+    SetReminder,
+    SetTimer,
+    When,
+)
 
 MAX_SECONDS = 7 * 24 * 3600.0
 """The longest timer or reminder delay a tool may set (a week): past it, a unit was misread."""
 
 ABILITIES = (
-    "You can set timers (set_timer), set reminders (set_reminder), cancel timers (cancel_timer) "
-    "and list them (list_timers) by calling the tools given. Call a tool whenever the user asks "
-    "for one of these, in any words. Say that something was set or cancelled only when the tool's "
-    "result says it was; if a result is an error, say you couldn't do it. Alarms and routines "
-    'are set by Hearth itself when the user says so directly ("wake me up at seven"); you '
-    "cannot set them or do anything else, so never say that you did."
+    "You can set timers (set_timer), add time to one (add_time), pause (pause_timer) and resume "
+    "(resume_timer) one, cancel timers (cancel_timer) and list them (list_timers); set reminders "
+    "(set_reminder); set alarms (set_alarm), cancel them (cancel_alarm) and list them "
+    "(list_alarms), by calling the tools given. Call a tool whenever the user asks for one of "
+    "these, in any words. Say that something was set or cancelled only when the tool's result "
+    "says it was; if a result is an error, say you couldn't do it. Routines are set by Hearth "
+    "itself when the user says so directly; you cannot set them."
 )
 
 
@@ -72,23 +87,48 @@ SCHEMAS: tuple[dict[str, Any], ...] = (
         [],
     ),
     _function("list_timers", "The running timers and how long each has left.", {}, []),
+    _function(
+        "add_time",
+        "Add time to a running timer (by name, if there are several).",
+        {
+            "seconds": {"type": "number", "description": "How much longer, in seconds."},
+            "name": {"type": "string", "description": "The timer's name, if it has one."},
+        },
+        ["seconds"],
+    ),
+    _function(
+        "pause_timer",
+        "Pause a running timer (by name, if there are several).",
+        {"name": {"type": "string", "description": "The timer's name, if it has one."}},
+        [],
+    ),
+    _function(
+        "resume_timer",
+        "Resume a paused timer (by name, if there are several).",
+        {"name": {"type": "string", "description": "The timer's name, if it has one."}},
+        [],
+    ),
+    _function(
+        "set_alarm",
+        "Set an alarm that rings at a local time.",
+        {"at": {"type": "string", "description": "Local date and time, ISO 8601."}},
+        ["at"],
+    ),
+    _function(
+        "cancel_alarm",
+        "Cancel the alarm at a time, or every alarm.",
+        {
+            "time": {"type": "string", "description": "The alarm's local time, HH:MM (24 h)."},
+            "all": {"type": "boolean", "description": "Cancel every alarm."},
+        },
+        [],
+    ),
+    _function("list_alarms", "The alarms that are set.", {}, []),
 )
 
 
 class ToolArgumentError(ValueError):
     """A tool call's arguments cannot be carried out (missing, of the wrong type, impossible)."""
-
-
-@dataclass(frozen=True)
-class ToolOutcome:
-    """What one tool call did: the result for the model, the notes and any question it left."""
-
-    text: str
-    """The result in words, sent back to the model as the tool message."""
-    parts: tuple[ReplyPart, ...] = ()
-    """The desk's notes for the event stream, and an ``AwaitAnswer`` when it asked which."""
-    acted: bool = False
-    """Whether the call changed the stored schedule (an item set, changed or cancelled)."""
 
 
 class ScheduleTools:
@@ -128,6 +168,20 @@ class ScheduleTools:
             return CancelTimer(_name(arguments), every=arguments.get("all") is True)
         if name == "list_timers":
             return ListTimers()
+        if name == "add_time":
+            return AddTime(_seconds(arguments, "seconds"), _name(arguments))
+        if name == "pause_timer":
+            return PauseTimer(_name(arguments))
+        if name == "resume_timer":
+            return ResumeTimer(_name(arguments))
+        if name == "set_alarm":
+            if not isinstance(arguments.get("at"), str):
+                raise ToolArgumentError("at is required: the alarm's local date and time")
+            return SetAlarm(When(after_seconds=self._after(arguments, audio_seconds)))
+        if name == "cancel_alarm":
+            return CancelAlarm(_clock_time(arguments), every=arguments.get("all") is True)
+        if name == "list_alarms":
+            return ListAlarms()
         raise ToolArgumentError(f"there is no tool named {name!r}")
 
     def _after(self, arguments: Mapping[str, Any], audio_seconds: float) -> float:
@@ -166,6 +220,20 @@ def _seconds(arguments: Mapping[str, Any], key: str) -> float:
     if not 1 <= value <= MAX_SECONDS:
         raise ToolArgumentError(f"{key}={value:g} must be from 1 second to a week")
     return float(value)
+
+
+def _clock_time(arguments: Mapping[str, Any]) -> ClockTime | None:
+    time = arguments.get("time")
+    if time is None:
+        return None
+    hour, colon, minute = str(time).strip().partition(":")
+    try:
+        clock = ClockTime(int(hour), int(minute) if colon else 0)
+    except ValueError:
+        raise ToolArgumentError(f"time={time!r} is not HH:MM") from None
+    if not (0 <= clock.hour <= 23 and 0 <= clock.minute <= 59):
+        raise ToolArgumentError(f"time={time!r} is not a time of day")
+    return clock
 
 
 def _name(arguments: Mapping[str, Any]) -> str | None:

@@ -21,6 +21,13 @@ CLAIMS = [
     "Done, seven minutes it is.",
     "All set!",
     "I've cancelled the pasta timer.",
+    "I've turned on the kitchen lights.",
+    "I switched off the fan for you.",
+    "I have dimmed the bedroom lamp to 40%.",
+    "The kitchen lights are now on.",
+    "The heating has been turned off.",
+    "Brightness set to 40 percent.",
+    "I've locked the back door.",
 ]
 
 NOT_CLAIMS = [
@@ -30,6 +37,10 @@ NOT_CLAIMS = [
     "I can't set timers myself.",
     "Would you like me to set a timer?",
     "The capital of France is Paris.",
+    "The kitchen lights are on.",  # a state, as Home Assistant reports it
+    "Is the back door locked?",
+    "You can turn on the lights by saying so.",
+    "Shall I turn off the fan?",
 ]
 
 
@@ -49,3 +60,4 @@ def test_a_claim_is_said_only_when_the_turn_acted():
         "I've set a timer for seven minutes."
     )
     assert backed("Eggs take seven minutes.", acted=False) == "Eggs take seven minutes."
+    assert backed("I've turned on the kitchen lights.", acted=False) == NOT_DONE

@@ -221,3 +221,10 @@ def test_the_model_is_told_the_time_and_that_it_cannot_set_timers(database, serv
     assert "It is now Saturday, 28 March 2026, 5 PM local time (Europe/London" in system
     assert "you cannot set, change or cancel any of them" in system
     brain.memory.close()
+
+
+def test_a_reminder_due_within_the_minute_is_confirmed_with_its_minutes(room):
+    # At 5:00:10 PM: due at 5:00:40 PM, said with its minutes, not as "5 PM" (hours away).
+    assert room.hears("In 30 seconds remind me to stir the sauce.") == [
+        "Okay, I'll remind you to stir the sauce at 5:00 PM today."
+    ]

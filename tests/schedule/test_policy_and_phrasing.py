@@ -28,7 +28,7 @@ from assistant.schedule import (
     sync_routines,
 )
 from assistant.schedule.intents import EVERY_DAY, WEEKDAYS, Weekday
-from assistant.schedule.phrasing import say_repeat
+from assistant.schedule.phrasing import say_moment, say_repeat
 from assistant.schedule.policy import clock_shift, judge
 from config import RoutineSettings
 from tests.schedule.conftest import Clocks
@@ -116,3 +116,14 @@ def test_late_and_missed_items_are_said_with_why_and_when(open_scheduler):
     assert announcement(on_time, timer) is None  # the ring says it; then:
     assert finished(timer) == "Your pasta timer is done."
     assert finished(alarm) == "That was your 7 AM alarm."
+
+
+def test_a_moment_within_the_hour_is_said_with_its_minutes_even_on_the_hour():
+    zone = ZoneInfo("Europe/London")
+    now = datetime(2026, 3, 28, 7, 59, 40, tzinfo=zone)
+    due = datetime(2026, 3, 28, 8, 0, 10, tzinfo=zone)  # "in 30 seconds"
+    assert say_moment(due, now) == "8:00 AM today"
+    assert say_moment(datetime(2026, 3, 28, 8, 45, tzinfo=zone), now) == "8:45 AM today"
+    # Hours away, on the hour, it is said as a person says it.
+    assert say_moment(datetime(2026, 3, 28, 19, 0, tzinfo=zone), now) == "7 PM today"
+    assert say_moment(datetime(2026, 3, 29, 7, 0, tzinfo=zone), now) == "7 AM tomorrow"

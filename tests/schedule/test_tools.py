@@ -38,7 +38,10 @@ def tools(store):
 def test_the_schemas_are_ollama_functions_with_their_required_arguments():
     desk = ScheduleDesk(AudioClock(0.0), LONDON, Scheduler.__new__(Scheduler))
     schemas = {tool["function"]["name"]: tool for tool in ScheduleTools(desk).schemas}
-    assert set(schemas) == {"set_timer", "set_reminder", "cancel_timer", "list_timers"}
+    assert set(schemas) == {
+        "set_timer", "set_reminder", "cancel_timer", "list_timers", "add_time", "pause_timer",
+        "resume_timer", "set_alarm", "cancel_alarm", "list_alarms",
+    }  # fmt: skip
     assert all(tool["type"] == "function" for tool in schemas.values())
     timer = schemas["set_timer"]["function"]["parameters"]
     assert timer["type"] == "object" and timer["required"] == ["seconds"]
@@ -100,3 +103,32 @@ def test_list_and_cancel_timers(tools, store):
     assert [t.name for t in Scheduler(store).active(ItemKind.TIMER)] == ["pasta"]
     assert tools.run("cancel_timer", {"all": True}, 0.0).acted
     assert not Scheduler(store).active()
+
+
+def test_add_pause_and_resume_change_the_stored_timer(tools, store):
+    assert tools.run("set_timer", {"seconds": 600, "name": "pasta"}, 0.0).acted
+    added = tools.run("add_time", {"seconds": 300, "name": "pasta timer"}, 60.0)
+    [timer] = Scheduler(store).active(ItemKind.TIMER)
+    assert added.acted and timer.due_at == pytest.approx(SATURDAY_5PM.timestamp() + 900)
+    paused = tools.run("pause_timer", {"name": "pasta"}, 120.0)
+    [timer] = Scheduler(store).active(ItemKind.TIMER)
+    assert paused.acted and timer.state.value == "paused"
+    resumed = tools.run("resume_timer", {}, 180.0)
+    [timer] = Scheduler(store).active(ItemKind.TIMER)
+    assert resumed.acted and timer.state.value != "paused"
+    assert timer.due_at == pytest.approx(SATURDAY_5PM.timestamp() + 180 + 780)
+    assert not tools.run("add_time", {"seconds": "lots"}, 200.0).acted
+
+
+def test_set_list_and_cancel_an_alarm_at_a_local_time(tools, store):
+    set_ = tools.run("set_alarm", {"at": "2026-03-29T07:00"}, 0.0)
+    [alarm] = Scheduler(store).active(ItemKind.ALARM)
+    assert set_.acted and set_.text == "Alarm set for 7 AM tomorrow."
+    assert alarm.due_at == pytest.approx(datetime(2026, 3, 29, 7, 0, tzinfo=LONDON).timestamp())
+    listed = tools.run("list_alarms", {}, 10.0)
+    assert not listed.acted and "7 AM tomorrow" in listed.text
+    assert not tools.run("set_alarm", {}, 10.0).acted
+    assert not tools.run("set_alarm", {"at": "2026-03-28T09:00"}, 10.0).acted  # passed
+    assert not tools.run("cancel_alarm", {"time": "25:99"}, 20.0).acted
+    cancelled = tools.run("cancel_alarm", {"time": "07:00"}, 20.0)
+    assert cancelled.acted and not Scheduler(store).active(ItemKind.ALARM)

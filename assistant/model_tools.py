@@ -1,0 +1,67 @@
+"""The tools a model that calls tools is offered: one box of several sets (the schedule's, the
+home's), each carrying out its own calls, and what one call did.
+
+A set names its tools in OpenAI/Ollama function schemas, says in one line what the model can do
+with them, and runs a call to a :class:`ToolOutcome`. The box offers every set's tools in one
+list and hands each call to the set that owns its name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from assistant.reply import ReplyPart
+
+CANNOT_ELSE = "You cannot do anything else, so never say that you did."
+"""The abilities' last line: what no tool backs is not to be claimed."""
+
+
+@dataclass(frozen=True)
+class ToolOutcome:
+    """What one tool call did: the result for the model, the notes and any question it left."""
+
+    text: str
+    """The result in words, sent back to the model as the tool message."""
+    parts: tuple[ReplyPart, ...] = ()
+    """The notes for the event stream, and an ``AwaitAnswer`` when the call asked which."""
+    acted: bool = False
+    """Whether the call changed something (an item stored or cancelled, a device switched)."""
+
+
+class ToolSet(Protocol):
+    """One family of tools: their schemas, the line telling the model of them, and the runner."""
+
+    schemas: Sequence[Mapping[str, Any]]
+    abilities: str
+
+    def run(self, name: str, arguments: Mapping[str, Any], audio_seconds: float) -> ToolOutcome:
+        """Carry out one call; a bad argument does nothing and the result says why."""
+        ...
+
+
+class Toolbox:
+    """Every set's tools offered together; a call goes to the set that owns its name."""
+
+    def __init__(self, sets: Sequence[ToolSet]):
+        if not sets:
+            raise ValueError("a toolbox needs at least one set of tools")
+        self._owners: dict[str, ToolSet] = {}
+        for tools in sets:
+            for schema in tools.schemas:
+                name = schema["function"]["name"]
+                if name in self._owners:
+                    raise ValueError(f"two sets of tools both name {name!r}")
+                self._owners[name] = tools
+        self.schemas: tuple[Mapping[str, Any], ...] = tuple(
+            schema for tools in sets for schema in tools.schemas
+        )
+        self.abilities = " ".join([*(tools.abilities for tools in sets), CANNOT_ELSE])
+
+    def run(self, name: str, arguments: Mapping[str, Any], audio_seconds: float) -> ToolOutcome:
+        """Carry out one call by the set that owns ``name``; an unknown name does nothing."""
+        owner = self._owners.get(name)
+        if owner is None:
+            return ToolOutcome(f"Error: there is no tool named {name!r}")
+        return owner.run(name, arguments, audio_seconds)
