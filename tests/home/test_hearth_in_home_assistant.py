@@ -4,10 +4,10 @@ its device over MQTT discovery on a real Mosquitto, its demo lights and its conv
 Everything Home Assistant does is done through its own REST API, as a dashboard or an automation
 would: Hearth's device and entities appear; the announce entity makes Hearth say the text (heard
 back from the speaker by Whisper), in its turn after a person's request; the volume number makes
-it quieter; the stop button cuts a long announcement short; "Hey Jarvis, turn on the kitchen
-lights" said in the room turns on the demo kitchen light; the mute switch closes the microphone
-(the wake word after it is not heard); killing Hearth with -9 shows it unavailable, and its
-restart brings it back with the mute it kept.
+it quieter; the stop button cuts a long announcement short and stops a timer's ring; "Hey Jarvis,
+turn on the kitchen lights" said in the room turns on the demo kitchen light; the mute switch
+closes the microphone (the wake word after it is not heard); killing Hearth with -9 shows it
+unavailable, and its restart brings it back with the mute it kept.
 """
 
 from __future__ import annotations
@@ -233,6 +233,24 @@ def test_hearth_in_home_assistant_appears_announces_is_turned_down_and_stopped_a
                     and s["state"] not in ("unknown", "unavailable") and s)  # fmt: skip
     assert datetime.fromisoformat(item["state"]).timestamp() == pytest.approx(timer.due_at, abs=1)
     assert (item["attributes"]["kind"], item["attributes"]["label"]) == ("timer", "tea")
+
+    # The stop button stops a ring: a timer due in two seconds rings until it is pressed.
+    store = ScheduleStore.open(hearth.db)
+    try:
+        eggs, _ = Scheduler(store).add_timer(SystemClock().now(), 2, "eggs", "UTC")
+    finally:
+        store.close()
+    rang = hearth.wait_event(lambda e: e["event"] == "ring_start" and eggs.id in e["items"])
+    ringing = pulse.start_recording(SPEAKER)
+    time.sleep(1.0)
+    home.call("button", "press", entity_id=f"button.{ENTITY}_stop")
+    stopped = hearth.wait_event(lambda e: e["event"] == "ring_stop")
+    assert stopped["by"] == "stop_word" and stopped["t"] - rang["t"] < 15, stopped
+    wait_for("Hearth back in standby", lambda: shown(home, "sensor_state") == "standby")
+    time.sleep(2.5)  # the sink plays out what it already had, less than a second of it
+    sounded = ringing.stop()
+    assert loudness(sounded) > loudness(loud) / 10, "it was ringing when the stop came"
+    assert loudness(sounded[-16_000:]) < loudness(loud) / 50, "quiet after the stop"
 
     # The mute switch closes the microphone: the wake word said after it is not heard.
     home.call("switch", "turn_on", entity_id=f"switch.{ENTITY}_mute")
