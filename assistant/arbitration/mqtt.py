@@ -1,8 +1,9 @@
 """Claims and progress through the household's MQTT broker (``mqtt:``), for a household without
 a shared database, or that would rather not poll it.
 
-Each device publishes on ``hearth/household/<device>/``: ``claim`` (its latest wake word, retained,
-so a device that connects a moment later still sees it) and ``heard`` (how far it has heard, sent
+Each device publishes on ``hearth/household/<device>/`` (the name percent-encoded): ``claim``
+(its latest wake word, retained, so a device that connects a moment later still sees it) and
+``heard`` (how far it has heard, sent
 again every second; not retained, since a stale position must not look fresh). Its last will
 empties ``heard``: a device whose connection drops is gone at once rather than after the timeout.
 Freshness is measured on the receiving device's own monotonic clock, so clocks need not agree.
@@ -22,6 +23,7 @@ import threading
 import time
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import quote, unquote
 
 import paho.mqtt.client as mqtt
 
@@ -68,7 +70,8 @@ class MqttTransport:
 
     @staticmethod
     def _topic(device: str, what: str) -> str:
-        return f"{PREFIX}/{device}/{what}"
+        # A room's name may hold what a topic may not ("/", "+", "#"): percent-encoded.
+        return f"{PREFIX}/{quote(device, safe='')}/{what}"
 
     # -- Transport ---------------------------------------------------------------------------
 
@@ -150,7 +153,7 @@ class MqttTransport:
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         parts = message.topic.split("/")
-        device, what = parts[-2], parts[-1]
+        device, what = unquote(parts[-2]), parts[-1]
         try:
             fields = json.loads(message.payload) if message.payload else None
             if what == "claim" and fields is not None:

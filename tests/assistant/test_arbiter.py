@@ -74,7 +74,7 @@ def household(transports):
 
 
 def test_the_near_device_answers_once_the_far_one_has_claimed_however_late(household):
-    kitchen, living = household("kitchen"), household("living-room")
+    kitchen, living = household("kitchen"), household("living room/+sofa")
     kitchen.heard(1.0, State.STANDBY)
     living.heard(1.0, State.STANDBY)
     living.heard(10.0, State.LISTENING)  # woken at 8 s: its progress is held until it claims
