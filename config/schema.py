@@ -167,8 +167,11 @@ class HouseholdSettings(Section):
     """The room this Hearth is in ("kitchen"): what is set here rings here, and a shared schedule
     (memory.database: postgresql://...) keeps each room's items apart. Empty: the host name."""
     arbitration: bool = True
-    """With a shared memory (postgresql://): when several Hearths hear one wake word, only the
-    one that heard it best answers (see the README)."""
+    """When several Hearths hear one wake word, only the one that heard it best answers (see the
+    README): through the shared memory (postgresql://) or the household's MQTT broker."""
+    arbitration_transport: Literal["postgresql", "mqtt"] = "postgresql"
+    """How the Hearths tell each other what they heard: the shared PostgreSQL memory, or the
+    broker of the ``mqtt:`` section (which must then be set)."""
     wake_window_seconds: PositiveSeconds = 1.5
     """Wake words accepted this close together on two Hearths are the same one said once."""
     arbitration_timeout_seconds: PositiveSeconds = 3.0
@@ -541,3 +544,12 @@ class Settings(Section):
                 "before the watchdog does"
             )
         return section
+
+    @model_validator(mode="after")
+    def _mqtt_arbitration_has_a_broker(self) -> Settings:
+        if self.household.arbitration_transport == "mqtt" and self.mqtt is None:
+            raise ValueError(
+                "household.arbitration_transport is mqtt, but there is no mqtt: section "
+                "naming the broker"
+            )
+        return self

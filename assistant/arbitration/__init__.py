@@ -2,8 +2,8 @@
 the one that heard it best answers, and the others go back to standby without a word.
 
 The decision is a pure function of the devices' claims (``claims``); the claims travel through a
-``Transport``: the shared PostgreSQL database (``postgres``). Another transport (the household's
-MQTT broker) needs only the three calls of ``Transport``.
+``Transport``: the shared PostgreSQL database (``postgres``) or the household's MQTT broker
+(``mqtt``), as ``household.arbitration_transport`` says.
 """
 
 from __future__ import annotations
@@ -52,20 +52,36 @@ __all__ = [
 
 
 def open_arbiter(settings: Settings, database: Path | str | None, clock: Clock) -> Arbiter | None:
-    """This device's arbiter when the household shares a PostgreSQL memory (and arbitration is
-    on); None for a Hearth on its own. It never waits for the database: a device that cannot
-    reach the others answers by itself."""
-    household = settings.household
-    location = memory_location(settings, database)
-    if not household.arbitration or not isinstance(location, PostgresTarget):
-        return None
-    from assistant.arbitration.postgres import PostgresTransport
+    """This device's arbiter when the household's Hearths can tell each other (a shared
+    PostgreSQL memory, or the MQTT broker when ``household.arbitration_transport`` is mqtt) and
+    arbitration is on; None for a Hearth on its own. It never waits for the database or the
+    broker: a device that cannot reach the others answers by itself.
 
+    Raises:
+        SecretError: over MQTT, a broker password file that is missing, unreadable or empty.
+    """
+    household = settings.household
+    if not household.arbitration:
+        return None
+    device = device_name(settings)
+    transport: Transport
+    if household.arbitration_transport == "mqtt":
+        from assistant.arbitration.mqtt import MqttTransport
+
+        assert settings.mqtt is not None  # the settings check it
+        transport = MqttTransport(settings.mqtt, device)
+    else:
+        location = memory_location(settings, database)
+        if not isinstance(location, PostgresTarget):
+            return None
+        from assistant.arbitration.postgres import PostgresTransport
+
+        transport = PostgresTransport(location)
     # A recording's run waits for the others on the audio clock (see FILE_MODE_TIMEOUT_SECONDS).
     live = not isinstance(clock, AudioClock)
     timeout = household.arbitration_timeout_seconds if live else FILE_MODE_TIMEOUT_SECONDS
     policy = ArbitrationPolicy(household.wake_window_seconds, timeout)
-    return Arbiter(PostgresTransport(location), device_name(settings), clock, policy)
+    return Arbiter(transport, device, clock, policy)
 
 
 def device_name(settings: Settings) -> str:

@@ -69,7 +69,10 @@ def _run(args: argparse.Namespace) -> int:
     except StoreError as exc:
         raise UserError(str(exc)) from None
     start = _start_time(args.start_time, settings) if args.input is not None else None
-    arbiter = open_arbiter(settings, database, make_clock(start))
+    try:
+        arbiter = open_arbiter(settings, database, make_clock(start))
+    except SecretError as error:
+        raise UserError(str(error)) from None
     supervisor = Supervisor(
         settings,
         lambda: build_brain(settings, database, args.card, start, arbiter),

@@ -30,7 +30,7 @@ from assistant.home.device import (
 )
 from assistant.home.discovery import DiscoveryDocument, discovery_documents
 from assistant.home.home_requests import is_home_request
-from assistant.home.mqtt_device import MqttDevice
+from assistant.home.mqtt_device import MqttDevice, broker_address, broker_client, connect_failure
 from assistant.home.reporting import StateReport, device_event, soonest
 from assistant.home.secrets import SecretError, read_secret
 from assistant.home.tools import HomeTools
@@ -60,6 +60,9 @@ __all__ = [
     "SetVolume",
     "StateReport",
     "Stop",
+    "broker_address",
+    "broker_client",
+    "connect_failure",
     "device_event",
     "discovery_documents",
     "is_home_request",

@@ -91,10 +91,8 @@ class MqttDevice:
         )
         self.topics = DeviceTopics(self.identity.device_id, settings.discovery_prefix)
         self._documents = discovery_documents(self.identity, self.topics)
-        scheme = settings.url.scheme
-        self._host = settings.url.host or ""
-        self._port = settings.url.port or DEFAULT_PORTS[scheme]
-        self._address = f"{scheme}://{self._host}:{self._port}"
+        self._host, self._port = broker_address(settings)
+        self._address = f"{settings.url.scheme}://{self._host}:{self._port}"
         self._commands: queue.SimpleQueue[Command] = queue.SimpleQueue()
         self._lock = threading.Lock()
         self._retained: dict[str, str] = {}
@@ -104,28 +102,8 @@ class MqttDevice:
         self._client = self._make_client(environ)
 
     def _make_client(self, environ: Mapping[str, str] | None) -> mqtt.Client:
-        settings = self._settings
-        client = mqtt.Client(
-            CallbackAPIVersion.VERSION2,
-            client_id=f"hearth-{self.identity.device_id}",
-            protocol=mqtt.MQTTv311,
-        )
+        client = broker_client(self._settings, f"hearth-{self.identity.device_id}", environ)
         client.will_set(self.topics.availability, OFFLINE, qos=QOS, retain=True)
-        client.reconnect_delay_set(
-            min_delay=settings.reconnect_min_seconds, max_delay=settings.reconnect_max_seconds
-        )
-        env = os.environ if environ is None else environ
-        if settings.username:
-            password = None  # a broker may take a user name alone
-            if settings.password_file is not None or env.get(settings.password_env):
-                secret = read_secret(
-                    "MQTT password", settings.password_file, settings.password_env, env
-                )
-                password = secret.get_secret_value()
-            client.username_pw_set(settings.username, password)
-        if settings.url.scheme == "mqtts":
-            ca = str(settings.ca_file.expanduser()) if settings.ca_file else None
-            client.tls_set(ca_certs=ca, cert_reqs=ssl.CERT_REQUIRED)
         client.on_connect = _guarded(self._on_connect)
         client.on_connect_fail = _guarded(self._on_connect_fail)
         client.on_disconnect = _guarded(self._on_disconnect)
@@ -291,6 +269,39 @@ def connect_failure(error: BaseException | None, *, tls: bool) -> str:
         # A plain listener drops a TLS hello, or answers it with bytes that are not TLS.
         return f"{reason}; does the broker speak TLS on this port? (mqtts:// in mqtt.url)"
     return reason
+
+
+def broker_address(settings: MqttSettings) -> tuple[str, int]:
+    """The broker's host and port (the scheme's usual port unless one is given)."""
+    return settings.url.host or "", settings.url.port or DEFAULT_PORTS[settings.url.scheme]
+
+
+def broker_client(
+    settings: MqttSettings, client_id: str, environ: Mapping[str, str] | None = None
+) -> mqtt.Client:
+    """A paho client for the household's broker, not yet connected: its credentials, TLS and
+    reconnection backoff from ``settings`` (shared by every Hearth connection to the broker).
+
+    Raises:
+        SecretError: a password file that is missing, unreadable or empty.
+    """
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv311)
+    client.reconnect_delay_set(
+        min_delay=settings.reconnect_min_seconds, max_delay=settings.reconnect_max_seconds
+    )
+    env = os.environ if environ is None else environ
+    if settings.username:
+        password = None  # a broker may take a user name alone
+        if settings.password_file is not None or env.get(settings.password_env):
+            secret = read_secret(
+                "MQTT password", settings.password_file, settings.password_env, env
+            )
+            password = secret.get_secret_value()
+        client.username_pw_set(settings.username, password)
+    if settings.url.scheme == "mqtts":
+        ca = str(settings.ca_file.expanduser()) if settings.ca_file else None
+        client.tls_set(ca_certs=ca, cert_reqs=ssl.CERT_REQUIRED)
+    return client
 
 
 def _guarded(callback: Callable[..., None]) -> Callable[..., None]:

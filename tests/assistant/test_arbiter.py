@@ -1,5 +1,6 @@
-"""Two arbiters on one real PostgreSQL database, as two Hearths' supervisors and brains use
-them: claims and progress through the database, verdicts waited for on the audio clock."""
+"""Two arbiters on one real PostgreSQL database, or on one real Mosquitto broker, as two Hearths'
+supervisors and brains use them: claims and progress through the transport, verdicts waited for
+on the audio clock."""
 
 from __future__ import annotations
 
@@ -8,12 +9,15 @@ import time
 
 import pytest
 
-from assistant.arbitration import Arbiter, ArbitrationPolicy, Outcome
+from assistant.arbitration import Arbiter, ArbitrationPolicy, Outcome, Transport, Unreachable
+from assistant.arbitration.mqtt import MqttTransport
 from assistant.arbitration.postgres import PostgresTransport
 from assistant.reply import HeardUtterance
 from assistant.schedule import AudioClock
 from audio import State, Via, WakeMeasure
+from config import MqttSettings
 from memory import Memory, PostgresTarget
+from tests.mosquitto import Mosquitto
 
 START = 1_780_000_000.0
 
@@ -25,18 +29,40 @@ def request(t: float, score: float, level_db: float) -> HeardUtterance:
     )
 
 
+def mqtt_settings(url: str) -> MqttSettings:
+    return MqttSettings(url=url, reconnect_min_seconds=0.2, reconnect_max_seconds=0.5)
+
+
+@pytest.fixture(params=["postgresql", "mqtt"])
+def transports(request, tmp_path):
+    """A maker of transports for one device each, on one real database or broker."""
+    if request.param == "postgresql":
+        url = request.getfixturevalue("postgres_databases")()
+        Memory.open(url).close()
+        yield lambda device: PostgresTransport(PostgresTarget(url, retry_seconds=0.2))
+    else:
+        broker = Mosquitto(tmp_path).start()
+        yield lambda device: MqttTransport(mqtt_settings(broker.url), device)
+        broker.stop()
+
+
+def peers_seen(transport: Transport) -> set[str]:
+    try:
+        return {peer.device for peer in transport.view(START, 5.0)[1]}
+    except Unreachable:
+        return set()  # not connected yet
+
+
 @pytest.fixture
-def household(postgres_databases):
-    url = postgres_databases()
-    Memory.open(url).close()
+def household(transports):
     made: list[Arbiter] = []
-    seen = PostgresTransport(PostgresTarget(url))
+    seen = transports("observer")
 
     def arbiter(device: str, timeout: float = 20.0) -> Arbiter:
-        transport = PostgresTransport(PostgresTarget(url, retry_seconds=0.2))
-        made.append(Arbiter(transport, device, AudioClock(START), ArbitrationPolicy(1.5, timeout)))
+        policy = ArbitrationPolicy(1.5, timeout)
+        made.append(Arbiter(transports(device), device, AudioClock(START), policy))
         deadline = time.monotonic() + 20
-        while device not in {peer.device for peer in seen.view(START, 5.0)[1]}:
+        while device not in peers_seen(seen):
             assert time.monotonic() < deadline, f"{device} never told the household it is there"
             time.sleep(0.05)
         return made[-1]
@@ -48,7 +74,7 @@ def household(postgres_databases):
 
 
 def test_the_near_device_answers_once_the_far_one_has_claimed_however_late(household):
-    kitchen, living = household("kitchen"), household("living-room")
+    kitchen, living = household("kitchen"), household("living room/+sofa")
     kitchen.heard(1.0, State.STANDBY)
     living.heard(1.0, State.STANDBY)
     living.heard(10.0, State.LISTENING)  # woken at 8 s: its progress is held until it claims
@@ -80,13 +106,65 @@ def test_a_device_that_heard_past_the_wake_without_claiming_it_does_not_hold_it_
     assert verdict.outcome is Outcome.ANSWERED and [c.device for c in verdict.claims] == ["kitchen"]
 
 
-def test_a_device_that_cannot_reach_the_others_answers_by_itself():
-    target = PostgresTarget("postgresql://hearth@127.0.0.1:9/hearth", connect_timeout_seconds=1)
-    arbiter = Arbiter(PostgresTransport(target), "kitchen", AudioClock(START), ArbitrationPolicy())
+@pytest.mark.parametrize("unreachable", ["postgresql", "mqtt"])
+def test_a_device_that_cannot_reach_the_others_answers_by_itself(unreachable, caplog):
+    if unreachable == "postgresql":
+        target = PostgresTarget("postgresql://hearth@127.0.0.1:9/hearth", connect_timeout_seconds=1)
+        transport: Transport = PostgresTransport(target)
+    else:
+        transport = MqttTransport(mqtt_settings("mqtt://127.0.0.1:9"), "kitchen")
+    arbiter = Arbiter(transport, "kitchen", AudioClock(START), ArbitrationPolicy())
     try:
-        near = request(10.0, 0.96, -21.0)
-        arbiter.claim(near)
-        verdict = arbiter.verdict(near)
+        verdicts = []
+        for t in (10.0, 30.0):
+            near = request(t, 0.96, -21.0)
+            arbiter.claim(near)
+            verdicts.append(arbiter.verdict(near))
     finally:
         arbiter.close()
-    assert verdict.outcome is Outcome.ALONE and verdict.answers and verdict.winner == "kitchen"
+    for verdict in verdicts:
+        assert verdict.outcome is Outcome.ALONE and verdict.answers and verdict.winner == "kitchen"
+    told = [r for r in caplog.records if "cannot reach the other Hearths" in r.getMessage()]
+    assert len(told) == 1, "the outage is logged once, not on every wake or poll"
+
+
+def test_over_mqtt_a_device_whose_broker_returns_is_heard_from_again(tmp_path):
+    broker = Mosquitto(tmp_path).start()
+    kitchen = MqttTransport(mqtt_settings(broker.url), "kitchen")
+    hall = MqttTransport(mqtt_settings(broker.url), "hall")
+    try:
+        wait_until(lambda: {"kitchen", "hall"} <= told_by(kitchen, hall), "both heard")
+        broker.stop()
+        wait_until(lambda: raises_unreachable(kitchen), "the outage noticed")
+        broker.start()
+        wait_until(lambda: {"kitchen", "hall"} <= told_by(kitchen, hall), "both heard again")
+        hall.close()  # a clean goodbye: gone at once, not after the peer timeout
+        wait_until(lambda: "hall" not in told_by(kitchen), "the hall gone")
+    finally:
+        kitchen.close()
+        broker.stop()
+
+
+def told_by(viewer: MqttTransport, *others: MqttTransport) -> set[str]:
+    """Each transport says how far it heard; the devices ``viewer`` sees."""
+    try:
+        for transport in (viewer, *others):
+            transport.heard_until(transport._device, START + 1.0)
+    except Unreachable:
+        return set()
+    return peers_seen(viewer)
+
+
+def raises_unreachable(transport: MqttTransport) -> bool:
+    try:
+        transport.view(START, 5.0)
+    except Unreachable:
+        return True
+    return False
+
+
+def wait_until(condition, what: str, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"never: {what}"
+        time.sleep(0.1)

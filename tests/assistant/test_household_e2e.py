@@ -1,7 +1,8 @@
 """Two Hearths in one household hear the same questions: one near the speaker, one across the
 room (the same speech through a room's impulse response, simulated or measured, 12 dB quieter). Both
-run the real ``hearth run`` in file mode on one PostgreSQL database at the same time: for every
-wake word the near one answers and the far one logs that it deferred, and says nothing."""
+run the real ``hearth run`` in file mode at the same time, telling each other through one PostgreSQL
+database or one Mosquitto broker: for every wake word the near one answers and the far one logs
+that it deferred, and says nothing."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 
 from memory import Memory
 from tests.hearth_run import RunningHearth
+from tests.mosquitto import Mosquitto
 from tests.rooms import Room, across, measured_room, simulated_room
 from tests.speech import silence, timeline
 from tests.voices import PIPER_VOICES
@@ -31,17 +33,29 @@ def far_away(audio: np.ndarray, room: Room) -> np.ndarray:
     return np.clip(wet, -32768, 32767).astype(np.int16)
 
 
-def settings(ollama, room: str) -> str:
-    return f"ollama:\n  url: {ollama.url}\nhousehold:\n  room: {room}\n"
+def settings(ollama, room: str, broker: Mosquitto | None) -> str:
+    text = f"ollama:\n  url: {ollama.url}\nhousehold:\n  room: {room}\n"
+    if broker is not None:  # each device on its own SQLite memory: only the broker is shared
+        text += "  arbitration_transport: mqtt\n"
+        text += f"mqtt:\n  url: {broker.url}\n  device_id: hearth_{room.replace('-', '_')}\n"
+    return text
 
 
-@pytest.mark.parametrize("room", [simulated_room, lambda: measured_room("room-impulse-1")],
-                         ids=["simulated", "measured"])  # fmt: skip
+@pytest.mark.parametrize(("transport", "room"), [
+    ("postgresql", simulated_room),
+    ("postgresql", lambda: measured_room("room-impulse-1")),
+    ("mqtt", simulated_room),
+], ids=["simulated", "measured", "mqtt-simulated"])  # fmt: skip
 def test_of_two_hearths_hearing_one_question_the_near_one_answers_every_time(
-    ollama, postgres_databases, tmp_path, room
+    ollama, request, tmp_path, transport, room
 ):
-    url = postgres_databases()
-    Memory.open(url).close()  # the household's memory exists before either device starts
+    broker, url = None, None
+    if transport == "mqtt":
+        broker = Mosquitto(tmp_path).start()
+        request.addfinalizer(broker.stop)
+    else:
+        url = request.getfixturevalue("postgres_databases")()
+        Memory.open(url).close()  # the household's memory exists before either device starts
     parts = [silence(1.0)]
     for question, voice in zip(QUESTIONS, PIPER_VOICES[1:], strict=False):
         parts += [voice.say(question), silence(12.0)]
@@ -52,7 +66,7 @@ def test_of_two_hearths_hearing_one_question_the_near_one_answers_every_time(
         folder = tmp_path / room
         folder.mkdir()
         runs[room] = RunningHearth(
-            folder, audio, settings(ollama, room), db=url, args=["--start-time", START]
+            folder, audio, settings(ollama, room, broker), db=url, args=["--start-time", START]
         )
     try:
         for run in runs.values():

@@ -59,3 +59,12 @@ def test_mistakes_are_named(tmp_path, text, says):
     with pytest.raises(ConfigError, match=r"settings\.yaml, line \d") as error:
         load(tmp_path, text)
     assert says in str(error.value)
+
+
+def test_arbitration_over_mqtt_needs_the_broker_named(tmp_path):
+    with pytest.raises(ConfigError, match="there is no mqtt: section naming the broker"):
+        load(tmp_path, "household:\n  arbitration_transport: mqtt\n")
+    settings = load(tmp_path, "household:\n  arbitration_transport: mqtt\nmqtt: {}\n")
+    assert settings.household.arbitration_transport == "mqtt"
+    with pytest.raises(ConfigError, match="arbitration_transport"):
+        load(tmp_path, "household:\n  arbitration_transport: carrier-pigeon\n")
