@@ -138,6 +138,9 @@ STANDBY_SPEECH_FLOOR = 100.0
 speech at a normal distance is 30 times louder, and a quiet request is still heard once awake."""
 WAKE_CONTINUATION_SECONDS = 1.0
 """A request starting this soon after the wake word is heard together with it."""
+REQUEST_AFTER_WAKE_SECONDS = 0.6
+"""Audio after the wake word at least this long is heard again alone when the transcript of the
+whole held only the wake phrase."""
 CONTEXT_MAX_SECONDS = 2.0
 """Follow-ups up to this long (speech, without the pre-roll) are transcribed with the last exchange
 as context."""
@@ -178,6 +181,8 @@ class _TranscriptionRequest:
     answer_phrases: dict[str, str] = field(default_factory=dict)
     """A closed question's answers to score on the audio (a follow-up after one), else none."""
     answer_context: str = ""
+    wake_end: int = 0
+    """Where in ``samples`` the wake word was detected, when they begin with its phrase; else 0."""
 
 
 @dataclass
@@ -828,9 +833,8 @@ class VoiceEngine:
             case SpeechStarted():
                 self._act(self._listener.handle(event))
             case SpeechPaused() if taking_requests:
-                samples = self._utterance_audio(event.start, event.end)
                 self._drop_speculation()
-                request = self._transcription_request(samples, state, event.start)
+                request = self._transcription_request(event.start, event.end, state)
                 future = self._executor.submit(self._transcribe, request)
                 future.add_done_callback(lambda _: self._wakeup.signal())
                 self._speculation = _Speculation(event, future)
@@ -908,8 +912,7 @@ class VoiceEngine:
                 self._speculation = None
                 return speculation.future.result()
             self._drop_speculation()
-            samples = self._utterance_audio(event.start, event.end)
-            return self._transcribe(self._transcription_request(samples, state, event.start))
+            return self._transcribe(self._transcription_request(event.start, event.end, state))
         finally:
             self._end_job(JobKind.TRANSCRIBE)
 
@@ -921,9 +924,11 @@ class VoiceEngine:
             self._speculation = None
 
     def _transcription_request(
-        self, samples: np.ndarray, state: State, start: float
+        self, start: float, end: float, state: State
     ) -> _TranscriptionRequest:
-        """What transcribing ``samples`` (heard in ``state`` from ``start``) needs, read now."""
+        """What transcribing the utterance heard in ``state`` from ``start`` to ``end`` needs,
+        read now."""
+        samples, wake_end = self._utterance_audio(start, end)
         follow_up = state is State.FOLLOW_UP
         hotwords = [*self._wake_names(), *self._settings.stt.hotwords, *self._hotwords]
         if follow_up and self._answer is not None:
@@ -936,8 +941,9 @@ class VoiceEngine:
         context = self._said_just_before(start) or (self._context if follow_up and short else "")
         answers = self._answer.answer_phrases if follow_up and self._answer is not None else {}
         return _TranscriptionRequest(
-            samples, tuple(hotwords), context, dict(answers), self._context if answers else ""
-        )
+            samples, tuple(hotwords), context, dict(answers), self._context if answers else "",
+            wake_end,
+        )  # fmt: skip
 
     def _transcribe(self, request: _TranscriptionRequest) -> _Transcription:
         """Run on the worker (or the loop): it reads nothing of the engine but the request."""
@@ -946,6 +952,15 @@ class VoiceEngine:
         stt = self._models.stt
         samples = request.samples
         transcript = stt.transcribe(samples, hotwords=request.hotwords, context=request.context)
+        rest = samples[request.wake_end :] if request.wake_end else samples[:0]
+        # The listener's wake phrases never change: reading them here, off the loop, is safe.
+        if len(rest) >= seconds_to_samples(REQUEST_AFTER_WAKE_SECONDS) and not (
+            self._listener.request_words(transcript.text).strip()
+        ):
+            # Whisper, given the wake phrase, a pause and then the request, may write the wake
+            # phrase's sentence and stop ("Hey, Jarvis." for a whole request across a room):
+            # the speech after the wake is heard again on its own.
+            transcript = stt.transcribe(rest, hotwords=request.hotwords, context=request.context)
         scores = {}
         if request.answer_phrases:
             scores = stt.score(samples, request.answer_phrases, context=request.answer_context)
@@ -961,8 +976,9 @@ class VoiceEngine:
         cut_at, text = self._cut
         return text if start - cut_at < self._settings.vad.end_silence_seconds else ""
 
-    def _utterance_audio(self, start: float, end: float) -> np.ndarray:
-        """An utterance's audio with its pre-roll.
+    def _utterance_audio(self, start: float, end: float) -> tuple[np.ndarray, int]:
+        """An utterance's audio with its pre-roll, and where in it the wake word was detected
+        (0 when it does not begin with the wake phrase).
 
         A request said straight after the wake word ("Hey Jarvis, what's ...") is taken from the
         start of the wake phrase: Whisper hears a whole sentence better than one that begins in
@@ -970,13 +986,16 @@ class VoiceEngine:
         """
         first = seconds_to_samples(start) - self._pre_roll
         wake = self._wake
+        wake_end = 0
         if (
             wake is not None
             and self._listener.state is State.LISTENING
             and first - wake.end_sample < seconds_to_samples(WAKE_CONTINUATION_SECONDS)
+            and wake.verify_window[0] < first
         ):
-            first = min(first, wake.verify_window[0])
-        return self._recent.between(first, seconds_to_samples(end))
+            first = wake.verify_window[0]
+            wake_end = max(0, wake.end_sample - first)
+        return self._recent.between(first, seconds_to_samples(end)), wake_end
 
     def _wake_names(self) -> list[str]:
         return [wake_name(phrase) for phrase in self._models.wake.phrases]
