@@ -91,10 +91,8 @@ class MqttDevice:
         )
         self.topics = DeviceTopics(self.identity.device_id, settings.discovery_prefix)
         self._documents = discovery_documents(self.identity, self.topics)
-        scheme = settings.url.scheme
-        self._host = settings.url.host or ""
-        self._port = settings.url.port or DEFAULT_PORTS[scheme]
-        self._address = f"{scheme}://{self._host}:{self._port}"
+        self._host, self._port = broker_endpoint(settings)
+        self._address = f"{settings.url.scheme}://{self._host}:{self._port}"
         self._commands: queue.SimpleQueue[Command] = queue.SimpleQueue()
         self._lock = threading.Lock()
         self._retained: dict[str, str] = {}
@@ -105,27 +103,11 @@ class MqttDevice:
 
     def _make_client(self, environ: Mapping[str, str] | None) -> mqtt.Client:
         settings = self._settings
-        client = mqtt.Client(
-            CallbackAPIVersion.VERSION2,
-            client_id=f"hearth-{self.identity.device_id}",
-            protocol=mqtt.MQTTv311,
-        )
+        client = make_client(settings, f"hearth-{self.identity.device_id}", environ)
         client.will_set(self.topics.availability, OFFLINE, qos=QOS, retain=True)
         client.reconnect_delay_set(
             min_delay=settings.reconnect_min_seconds, max_delay=settings.reconnect_max_seconds
         )
-        env = os.environ if environ is None else environ
-        if settings.username:
-            password = None  # a broker may take a user name alone
-            if settings.password_file is not None or env.get(settings.password_env):
-                secret = read_secret(
-                    "MQTT password", settings.password_file, settings.password_env, env
-                )
-                password = secret.get_secret_value()
-            client.username_pw_set(settings.username, password)
-        if settings.url.scheme == "mqtts":
-            ca = str(settings.ca_file.expanduser()) if settings.ca_file else None
-            client.tls_set(ca_certs=ca, cert_reqs=ssl.CERT_REQUIRED)
         client.on_connect = _guarded(self._on_connect)
         client.on_connect_fail = _guarded(self._on_connect_fail)
         client.on_disconnect = _guarded(self._on_disconnect)
@@ -279,6 +261,37 @@ class MqttDevice:
             return
         log.debug("command from MQTT: %s", command)
         self._commands.put(command)
+
+
+def broker_endpoint(settings: MqttSettings) -> tuple[str, int]:
+    """The broker's host and port (the scheme's usual port when the URL gives none)."""
+    return settings.url.host or "", settings.url.port or DEFAULT_PORTS[settings.url.scheme]
+
+
+def make_client(
+    settings: MqttSettings, client_id: str, environ: Mapping[str, str] | None = None
+) -> mqtt.Client:
+    """A paho client with the settings' credentials and TLS, not yet connected.
+
+    Raises:
+        SecretError: a password file that is missing, unreadable or empty.
+        OSError: a ``ca_file`` that cannot be read.
+        ssl.SSLError: a ``ca_file`` that holds no certificate.
+    """
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv311)
+    env = os.environ if environ is None else environ
+    if settings.username:
+        password = None  # a broker may take a user name alone
+        if settings.password_file is not None or env.get(settings.password_env):
+            secret = read_secret(
+                "MQTT password", settings.password_file, settings.password_env, env
+            )
+            password = secret.get_secret_value()
+        client.username_pw_set(settings.username, password)
+    if settings.url.scheme == "mqtts":
+        ca = str(settings.ca_file.expanduser()) if settings.ca_file else None
+        client.tls_set(ca_certs=ca, cert_reqs=ssl.CERT_REQUIRED)
+    return client
 
 
 def connect_failure(error: BaseException | None, *, tls: bool) -> str:
