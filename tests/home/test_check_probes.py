@@ -5,11 +5,14 @@ traceback; the probe's own client never takes the device's place on the broker."
 
 from __future__ import annotations
 
+import contextlib
 import http.server
 import os
+import socket
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,7 +22,6 @@ from config import HomeAssistantSettings, MqttSettings
 from tests.assistant.conftest import ROOT
 from tests.home.conftest import _need_mosquitto
 from tests.mosquitto import Certificates, Mosquitto
-from tests.servers import free_port
 
 USER, PASSWORD = "hearth", "correct horse battery staple"
 
@@ -43,6 +45,14 @@ def line(result: subprocess.CompletedProcess, what: str) -> str:
     found = [text for text in result.stdout.splitlines() if f" {what}: " in text]
     assert len(found) == 1, result.stdout
     return found[0]
+
+
+@contextlib.contextmanager
+def dead_port() -> Iterator[int]:
+    """A port held bound but not listening, so nothing else can take it: connecting is refused."""
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        yield held.getsockname()[1]
 
 
 @pytest.fixture
@@ -105,8 +115,8 @@ def test_check_passes_the_password_broker_and_names_a_dead_home_assistant(locked
     secret.write_text(PASSWORD + "\n")
     token = tmp_path / "token"
     token.write_text("some-token\n")
-    dead = free_port()
-    result = hearth_check(tmp_path, f"""
+    with dead_port() as dead:
+        result = hearth_check(tmp_path, f"""
 mqtt:
   url: {locked_broker.url}
   username: {USER}
@@ -132,7 +142,8 @@ def test_check_names_a_wrong_password_and_a_dead_broker(locked_broker, tmp_path)
     assert "not the password" not in wrong.stdout + wrong.stderr
     assert wrong.returncode == 1
 
-    dead = probe_broker(MqttSettings(url=f"mqtt://127.0.0.1:{free_port()}"))
+    with dead_port() as port:
+        dead = probe_broker(MqttSettings(url=f"mqtt://127.0.0.1:{port}"))
     assert not dead.ok
     assert "unreachable" in dead.detail and "Connection refused" in dead.detail, dead.detail
 
@@ -185,8 +196,9 @@ def test_a_web_server_that_is_not_home_assistant_is_named(not_home_assistant):
 
 
 def test_no_token_is_named_before_anything_is_asked():
-    probe = probe_home_assistant(HomeAssistantSettings(url=f"http://127.0.0.1:{free_port()}"),
-                                 environ={})  # fmt: skip
+    with dead_port() as port:
+        probe = probe_home_assistant(HomeAssistantSettings(url=f"http://127.0.0.1:{port}"),
+                                     environ={})  # fmt: skip
     assert not probe.ok and "HEARTH_HOME_ASSISTANT_TOKEN" in probe.detail, probe.detail
 
 
