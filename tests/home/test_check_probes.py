@@ -55,6 +55,15 @@ def dead_port() -> Iterator[int]:
         yield held.getsockname()[1]
 
 
+@contextlib.contextmanager
+def silent_port() -> Iterator[int]:
+    """A port that takes connections (the kernel's backlog) and never says a word."""
+    with socket.socket() as listening:
+        listening.bind(("127.0.0.1", 0))
+        listening.listen(8)
+        yield listening.getsockname()[1]
+
+
 @pytest.fixture
 def locked_broker(tmp_path):
     """A broker that admits only ``USER`` with ``PASSWORD``."""
@@ -185,6 +194,13 @@ def test_plain_against_a_tls_broker_asks_whether_it_wants_tls(tls_broker):
     assert "does it speak only TLS? (mqtts://" in probe.detail, probe.detail
 
 
+def test_a_broker_that_never_answers_is_given_up_on_in_bounded_time():
+    with silent_port() as port:
+        probe = probe_broker(MqttSettings(url=f"mqtt://127.0.0.1:{port}"), timeout=1)
+    assert not probe.ok
+    assert probe.detail == f"mqtt://127.0.0.1:{port} did not answer within 1 s"
+
+
 # -- Home Assistant --------------------------------------------------------------------------
 
 
@@ -200,6 +216,15 @@ def test_no_token_is_named_before_anything_is_asked():
         probe = probe_home_assistant(HomeAssistantSettings(url=f"http://127.0.0.1:{port}"),
                                      environ={})  # fmt: skip
     assert not probe.ok and "HEARTH_HOME_ASSISTANT_TOKEN" in probe.detail, probe.detail
+
+
+def test_a_server_that_never_answers_is_too_slow():
+    with silent_port() as port:
+        url = f"http://127.0.0.1:{port}"
+        settings = HomeAssistantSettings(url=url, connect_timeout_seconds=0.5)
+        probe = probe_home_assistant(settings, environ={"HEARTH_HOME_ASSISTANT_TOKEN": "a-token"})
+    assert not probe.ok
+    assert probe.detail.startswith(f"{url} too slow (ReadTimeout)"), probe.detail
 
 
 @pytest.mark.slow
