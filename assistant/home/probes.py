@@ -9,6 +9,7 @@ marks it offline in Home Assistant.
 from __future__ import annotations
 
 import os
+import ssl
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -16,7 +17,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from assistant.home.conversation import ApiStatus, HomeAssistantConversation, HomeProblem
+from assistant.home.conversation import HomeAssistantConversation, HomeProblem
 from assistant.home.mqtt_device import broker_endpoint, connect_failure, make_client
 from assistant.home.secrets import SecretError
 from config import HomeAssistantSettings, MqttSettings
@@ -55,7 +56,7 @@ def probe_broker(
     try:
         client.connect(host, port, keepalive=settings.keepalive_seconds)
     except OSError as error:  # refused, timed out, unknown host, TLS handshake failed
-        return Probe(False, f"{address} unreachable: {_failure(error, tls)}")
+        return Probe(False, f"{address} {_failure(error, tls)}")
     try:
         return _answer(client, answers, address, tls, timeout)
     finally:
@@ -80,10 +81,14 @@ def _answer(client: mqtt.Client, answers: list[Any], address: str, tls: bool,
 
 
 def _failure(error: OSError, tls: bool) -> str:
+    """Why connecting failed, as ``connect_failure`` words it, with what kind of failure."""
     words = connect_failure(error, tls=tls)
-    if tls and "CERTIFICATE_VERIFY_FAILED" in words:
-        words += "; the broker's certificate is not trusted: set mqtt.ca_file to its CA"
-    return words
+    if isinstance(error, ssl.SSLCertVerificationError):
+        return f"TLS handshake failed: {words}; the broker's certificate is not trusted: set "\
+               "mqtt.ca_file to the CA that signed it"  # fmt: skip
+    if tls and isinstance(error, ssl.SSLError | ConnectionResetError):
+        return f"TLS handshake failed: {words}"
+    return f"unreachable: {words}"
 
 
 PROBLEM_FIXES = {
@@ -107,7 +112,7 @@ def probe_home_assistant(
     except SecretError as error:
         return Probe(False, str(error))
     try:
-        status: ApiStatus = client.check_api()
+        status = client.check_api()
     finally:
         client.close()
     if status.problem is None:

@@ -178,6 +178,7 @@ def test_tls_with_the_households_ca_passes(tls_broker, certificates):
 def test_tls_without_the_ca_says_the_certificate_is_not_trusted(tls_broker):
     probe = probe_broker(MqttSettings(url=tls_broker.url))
     assert not probe.ok
+    assert probe.detail.startswith(f"{tls_broker.url} TLS handshake failed: "), probe.detail
     assert "certificate verify failed" in probe.detail, probe.detail
     assert "set mqtt.ca_file" in probe.detail, probe.detail
 
