@@ -28,7 +28,8 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
     check = subparsers.add_parser(
         "check",
         parents=[common],
-        help="check settings, card, models, sound devices and Ollama; say what to fix",
+        help="check settings, card, models, sound devices, Ollama, the MQTT broker and Home "
+        "Assistant; say what to fix",
     )
     check.add_argument("--card", type=Path, help="the personality card to check")
     check.set_defaults(handler=_check)
@@ -42,7 +43,12 @@ def _check(args: argparse.Namespace) -> int:
         return EXIT_FAILURE
     findings = [Finding("settings", True, "valid")]
     findings.append(_card(args.card))
-    for check in (_speech_to_text, _voice, _wake_words, _microphone, _speaker, _ollama):
+    checks: list[Check] = [_speech_to_text, _voice, _wake_words, _microphone, _speaker, _ollama]
+    if settings.mqtt is not None:
+        checks.append(_broker)
+    if settings.home_assistant is not None:
+        checks.append(_home_assistant)
+    for check in checks:
         try:
             findings.append(check(settings))
         except Exception as error:  # a check that breaks is itself a finding, not a traceback
@@ -153,3 +159,19 @@ def _ollama(settings: Settings) -> Finding:
         return Finding(what, True, f"{client.base_url}, model {model} available")
     fix = f"ollama pull {model}" if ollama else f"offered: {', '.join(models) or 'none'}"
     return Finding(what, False, f"model {model} not on {client.base_url}: {fix}")
+
+
+def _broker(settings: Settings) -> Finding:
+    from assistant.home import probe_broker
+
+    assert settings.mqtt is not None  # only called when the section is there
+    probe = probe_broker(settings.mqtt)
+    return Finding("MQTT broker", probe.ok, probe.detail)
+
+
+def _home_assistant(settings: Settings) -> Finding:
+    from assistant.home import probe_home_assistant
+
+    assert settings.home_assistant is not None  # only called when the section is there
+    probe = probe_home_assistant(settings.home_assistant)
+    return Finding("Home Assistant", probe.ok, probe.detail)

@@ -31,6 +31,7 @@ from assistant.home.device import (
 from assistant.home.discovery import DiscoveryDocument, discovery_documents
 from assistant.home.home_requests import is_home_request
 from assistant.home.mqtt_device import MqttDevice, broker_address, broker_client, connect_failure
+from assistant.home.probes import Probe, probe_broker, probe_home_assistant
 from assistant.home.reporting import StateReport, device_event, soonest
 from assistant.home.secrets import SecretError, read_secret
 from assistant.home.tools import HomeTools
@@ -55,6 +56,7 @@ __all__ = [
     "ItemKind",
     "MqttDevice",
     "NextItem",
+    "Probe",
     "SecretError",
     "SetMute",
     "SetVolume",
@@ -67,6 +69,8 @@ __all__ = [
     "discovery_documents",
     "is_home_request",
     "parse_command",
+    "probe_broker",
+    "probe_home_assistant",
     "read_secret",
     "soonest",
 ]

@@ -24,6 +24,9 @@ from config import HomeAssistantSettings
 log = logging.getLogger(__name__)
 
 PROCESS_PATH = "/api/conversation/process"
+API_PATH = "/api/"
+API_RUNNING = {"message": "API running."}
+"""What Home Assistant's REST API answers on ``API_PATH`` to a valid token."""
 
 
 class HomeProblem(StrEnum):
@@ -36,6 +39,8 @@ class HomeProblem(StrEnum):
     UNREADABLE = "unreadable"
     NOT_DONE = "not_done"
     """Home Assistant understood the question and said why it could not do it."""
+    NOT_HOME_ASSISTANT = "not_home_assistant"
+    """Something answers at the URL, but not Home Assistant's REST API."""
 
 
 SPOKEN_PROBLEMS = {
@@ -47,8 +52,20 @@ SPOKEN_PROBLEMS = {
     HomeProblem.SERVER_ERROR: "Home Assistant answered with an error, so I couldn't do that.",
     HomeProblem.UNREADABLE: "Home Assistant sent an answer I couldn't read.",
     HomeProblem.NOT_DONE: "Home Assistant couldn't do that.",
+    HomeProblem.NOT_HOME_ASSISTANT: (
+        "The address in my settings for Home Assistant answers, but it isn't Home Assistant."
+    ),
 }
 """What Hearth says for each problem (Home Assistant's own words win when it gives any)."""
+
+
+@dataclass(frozen=True)
+class ApiStatus:
+    """Whether the URL and token reach Home Assistant's REST API, and what was seen."""
+
+    problem: HomeProblem | None
+    detail: str
+    """What the server said or how the request failed (never the token)."""
 
 
 @dataclass(frozen=True)
@@ -110,6 +127,27 @@ class HomeAssistantConversation:
         if response.is_error:
             return self._failed(HomeProblem.SERVER_ERROR, f"HTTP {response.status_code}")
         return self._answer(response)
+
+    def check_api(self) -> ApiStatus:
+        """Ask ``GET /api/``, which answers ``API running.`` only to a valid token; each phase
+        (connecting, the answer) waits at most ``connect_timeout_seconds``."""
+        try:
+            response = self._client.get(
+                API_PATH, timeout=self._settings.connect_timeout_seconds, follow_redirects=False
+            )
+        except httpx.TimeoutException as error:
+            return ApiStatus(HomeProblem.TOO_SLOW, type(error).__name__)
+        except httpx.TransportError as error:
+            return ApiStatus(HomeProblem.UNREACHABLE, str(error) or type(error).__name__)
+        if response.status_code in (401, 403):
+            return ApiStatus(HomeProblem.TOKEN_REFUSED, f"HTTP {response.status_code}")
+        try:
+            running = response.is_success and response.json() == API_RUNNING
+        except ValueError:
+            running = False
+        if not running:
+            return ApiStatus(HomeProblem.NOT_HOME_ASSISTANT, f"HTTP {response.status_code}")
+        return ApiStatus(None, API_RUNNING["message"])
 
     def close(self) -> None:
         """Close the connection pool."""

@@ -284,6 +284,8 @@ def broker_client(
 
     Raises:
         SecretError: a password file that is missing, unreadable or empty.
+        OSError: a ``ca_file`` that cannot be read.
+        ssl.SSLError: a ``ca_file`` that holds no certificate.
     """
     client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv311)
     client.reconnect_delay_set(

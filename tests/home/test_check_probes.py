@@ -1,0 +1,243 @@
+"""``hearth check`` probes the MQTT broker and Home Assistant: against a real Mosquitto (with a
+password, with TLS of the household's own authority), a real Home Assistant core, and ports
+where nothing listens. Each failure is named for its fix, within a few seconds, never a
+traceback; the probe's own client never takes the device's place on the broker."""
+
+from __future__ import annotations
+
+import contextlib
+import http.server
+import os
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from assistant.home import probe_broker, probe_home_assistant
+from config import HomeAssistantSettings, MqttSettings
+from tests.assistant.conftest import ROOT
+from tests.home.conftest import _need_mosquitto
+from tests.mosquitto import Certificates, Mosquitto
+
+USER, PASSWORD = "hearth", "correct horse battery staple"
+
+
+def hearth_check(tmp_path: Path, settings_yaml: str):
+    """``python -m assistant check`` with ``settings_yaml`` as its extra settings file."""
+    config = tmp_path / "settings.yaml"
+    config.write_text(settings_yaml)
+    environment = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "xdg-config"),
+                       XDG_DATA_HOME=str(tmp_path / "xdg-data"))  # fmt: skip
+    for name in [n for n in environment if n.startswith("HEARTH_") or n == "OLLAMA_HOST"]:
+        del environment[name]
+    return subprocess.run([sys.executable, "-m", "assistant", "--config", str(config), "check"],
+                          cwd=ROOT, env=environment, capture_output=True, text=True,
+                          timeout=300)  # fmt: skip
+
+
+def line(result: subprocess.CompletedProcess, what: str) -> str:
+    """The one line of ``hearth check``'s output about ``what``."""
+    assert "Traceback" not in result.stdout + result.stderr, result.stdout + result.stderr
+    found = [text for text in result.stdout.splitlines() if f" {what}: " in text]
+    assert len(found) == 1, result.stdout
+    return found[0]
+
+
+@contextlib.contextmanager
+def dead_port() -> Iterator[int]:
+    """A port held bound but not listening, so nothing else can take it: connecting is refused."""
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        yield held.getsockname()[1]
+
+
+@contextlib.contextmanager
+def silent_port() -> Iterator[int]:
+    """A port that takes connections (the kernel's backlog) and never says a word."""
+    with socket.socket() as listening:
+        listening.bind(("127.0.0.1", 0))
+        listening.listen(8)
+        yield listening.getsockname()[1]
+
+
+@pytest.fixture
+def locked_broker(tmp_path):
+    """A broker that admits only ``USER`` with ``PASSWORD``."""
+    _need_mosquitto()
+    server = Mosquitto(tmp_path, users={USER: PASSWORD}).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def certificates(tmp_path):
+    return Certificates.make(tmp_path)
+
+
+@pytest.fixture
+def tls_broker(tmp_path, certificates):
+    _need_mosquitto()
+    server = Mosquitto(tmp_path, certificates=certificates).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def plain_broker(tmp_path):
+    _need_mosquitto()
+    server = Mosquitto(tmp_path).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def not_home_assistant(tmp_path):
+    """A plain web server (an empty folder): it answers HTTP, but 404 on ``/api/``."""
+    folder = tmp_path / "www"
+    folder.mkdir()
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, directory=str(folder), **kwargs)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Quiet)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+    thread.join()
+
+
+# -- the broker ------------------------------------------------------------------------------
+
+
+def test_check_passes_the_password_broker_and_names_a_dead_home_assistant(locked_broker, tmp_path):
+    secret = tmp_path / "mqtt-password"
+    secret.write_text(PASSWORD + "\n")
+    token = tmp_path / "token"
+    token.write_text("some-token\n")
+    with dead_port() as dead:
+        result = hearth_check(tmp_path, f"""
+mqtt:
+  url: {locked_broker.url}
+  username: {USER}
+  password_file: {secret}
+home_assistant:
+  url: http://127.0.0.1:{dead}
+  token_file: {token}
+""")  # fmt: skip
+    assert line(result, "MQTT broker") == f"ok   MQTT broker: connected to {locked_broker.url}"
+    home = line(result, "Home Assistant")
+    assert home.startswith(f"FIX  Home Assistant: http://127.0.0.1:{dead} unreachable"), home
+    assert "some-token" not in result.stdout + result.stderr
+    assert result.returncode == 1, "a failed check fails hearth check, as for every check"
+
+
+def test_check_names_a_wrong_password_and_a_dead_broker(locked_broker, tmp_path):
+    secret = tmp_path / "mqtt-password"
+    secret.write_text("not the password\n")
+    wrong = hearth_check(tmp_path, f"mqtt:\n  url: {locked_broker.url}\n  username: {USER}\n"
+                                   f"  password_file: {secret}\n")  # fmt: skip
+    refused = line(wrong, "MQTT broker")
+    assert refused.startswith(f"FIX  MQTT broker: {locked_broker.url} refused Hearth: Not author")
+    assert "not the password" not in wrong.stdout + wrong.stderr
+    assert wrong.returncode == 1
+
+    with dead_port() as port:
+        dead = probe_broker(MqttSettings(url=f"mqtt://127.0.0.1:{port}"))
+    assert not dead.ok
+    assert "unreachable" in dead.detail and "Connection refused" in dead.detail, dead.detail
+
+
+def test_without_the_sections_check_probes_neither(tmp_path):
+    result = hearth_check(tmp_path, "{}\n")
+    assert " MQTT broker: " not in result.stdout and " Home Assistant: " not in result.stdout
+    assert "Traceback" not in result.stderr, result.stderr
+
+
+def test_a_missing_password_file_is_named(locked_broker, tmp_path):
+    missing = tmp_path / "no-such-password"
+    probe = probe_broker(MqttSettings(url=locked_broker.url, username=USER, password_file=missing))
+    assert not probe.ok and str(missing) in probe.detail, probe.detail
+
+
+def test_tls_with_the_households_ca_passes(tls_broker, certificates):
+    probe = probe_broker(MqttSettings(url=tls_broker.url, ca_file=certificates.ca))
+    assert probe.ok, probe.detail
+    assert probe.detail == f"connected to {tls_broker.url}"
+
+
+def test_tls_without_the_ca_says_the_certificate_is_not_trusted(tls_broker):
+    probe = probe_broker(MqttSettings(url=tls_broker.url))
+    assert not probe.ok
+    assert probe.detail.startswith(f"{tls_broker.url} TLS handshake failed: "), probe.detail
+    assert "certificate verify failed" in probe.detail, probe.detail
+    assert "set mqtt.ca_file" in probe.detail, probe.detail
+
+
+def test_tls_against_a_plain_broker_asks_whether_the_port_speaks_tls(plain_broker):
+    probe = probe_broker(MqttSettings(url=f"mqtts://127.0.0.1:{plain_broker.port}"), timeout=3)
+    assert not probe.ok
+    assert "does the broker speak TLS on this port?" in probe.detail, probe.detail
+
+
+def test_plain_against_a_tls_broker_asks_whether_it_wants_tls(tls_broker):
+    probe = probe_broker(MqttSettings(url=f"mqtt://127.0.0.1:{tls_broker.port}"), timeout=3)
+    assert not probe.ok
+    assert "does it speak only TLS? (mqtts://" in probe.detail, probe.detail
+
+
+def test_a_broker_that_never_answers_is_given_up_on_in_bounded_time():
+    with silent_port() as port:
+        probe = probe_broker(MqttSettings(url=f"mqtt://127.0.0.1:{port}"), timeout=1)
+    assert not probe.ok
+    assert probe.detail == f"mqtt://127.0.0.1:{port} did not answer within 1 s"
+
+
+# -- Home Assistant --------------------------------------------------------------------------
+
+
+def test_a_web_server_that_is_not_home_assistant_is_named(not_home_assistant):
+    probe = probe_home_assistant(HomeAssistantSettings(url=not_home_assistant),
+                                 environ={"HEARTH_HOME_ASSISTANT_TOKEN": "a-token"})  # fmt: skip
+    assert not probe.ok
+    assert probe.detail.startswith(f"{not_home_assistant} not home assistant (HTTP 404)")
+
+
+def test_no_token_is_named_before_anything_is_asked():
+    with dead_port() as port:
+        probe = probe_home_assistant(HomeAssistantSettings(url=f"http://127.0.0.1:{port}"),
+                                     environ={})  # fmt: skip
+    assert not probe.ok and "HEARTH_HOME_ASSISTANT_TOKEN" in probe.detail, probe.detail
+
+
+def test_a_server_that_never_answers_is_too_slow():
+    with silent_port() as port:
+        url = f"http://127.0.0.1:{port}"
+        settings = HomeAssistantSettings(url=url, connect_timeout_seconds=0.5)
+        probe = probe_home_assistant(settings, environ={"HEARTH_HOME_ASSISTANT_TOKEN": "a-token"})
+    assert not probe.ok
+    assert probe.detail.startswith(f"{url} too slow (ReadTimeout)"), probe.detail
+
+
+@pytest.mark.slow
+def test_check_passes_a_real_home_assistant_and_names_a_refused_token(home, tmp_path):
+    token = tmp_path / "token"
+    token.write_text(home.token + "\n")
+    result = hearth_check(tmp_path, f"home_assistant:\n  url: {home.url}\n"
+                                    f"  token_file: {token}\n")  # fmt: skip
+    assert line(result, "Home Assistant") == f"ok   Home Assistant: {home.url}: API running."
+
+    wrong = {"HEARTH_HOME_ASSISTANT_TOKEN": "not-a-token"}
+    refused = probe_home_assistant(HomeAssistantSettings(url=home.url), environ=wrong)
+    assert not refused.ok
+    assert refused.detail.startswith(f"{home.url} token refused (HTTP 401)"), refused.detail
+    assert "not-a-token" not in refused.detail
