@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import typing
 from collections.abc import Mapping, Sequence
 from importlib import resources
 from pathlib import Path
@@ -103,7 +104,21 @@ def environment_layer(environ: Mapping[str, str]) -> Layer:
     return Layer(values, origins)
 
 
+def secret_variables() -> frozenset[str]:
+    """The environment variables secrets are read from by default (``mqtt.password_env``,
+    ``home_assistant.token_env``): they are named like settings but are none."""
+    names = set()
+    for section in Settings.model_fields.values():
+        for model in typing.get_args(section.annotation) or (section.annotation,):
+            for field_name, field in getattr(model, "model_fields", {}).items():
+                if field_name.endswith("_env") and isinstance(field.default, str):
+                    names.add(field.default)
+    return frozenset(names)
+
+
 def _refuse_single_underscore(name: str) -> None:
+    if name in secret_variables():
+        return
     rest = name[len(ENV_PREFIX) :].lower()
     for section in Settings.model_fields:
         if rest.startswith(f"{section}_") and len(rest) > len(section) + 1:

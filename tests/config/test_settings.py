@@ -179,6 +179,12 @@ def test_hearths_other_variables_are_not_settings():
     assert load_settings(environ=env, search_path=[PACKAGED]) == Settings()
 
 
+def test_the_secrets_default_variables_are_not_settings():
+    # Named like settings with one underscore; the broker's password and HA's token live there.
+    env = {"HEARTH_MQTT_PASSWORD": "s3cret", "HEARTH_HOME_ASSISTANT_TOKEN": "abc.def"}
+    assert load_settings(environ=env, search_path=[PACKAGED]) == Settings()
+
+
 @pytest.mark.parametrize(
     ("url", "problem"),
     [
