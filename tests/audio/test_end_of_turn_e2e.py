@@ -6,15 +6,31 @@ real speaker's "a thin stripe runs down the middle" after "Hey Jarvis." was repo
 standby the wake word is not part of the utterance; a wake phrase heard alone inside one (in the
 follow-up window) is judged ``wake_only`` and waited on: the pure rules are in
 ``tests/audio/test_end_of_turn.py``.
+
+Across a measured room, Whisper given the wake phrase, the pause and the request together may
+write "Hey, Jarvis." and stop: the request is heard again from after the wake word.
 """
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from tests.audio.test_listen_e2e import listen, words
-from tests.rooms import TRANSCRIPTS, at_level, recording, speech_level
+from audio.wav import write_wav
+from tests.audio.test_listen_e2e import Heard, hearth, listen, words
+from tests.rooms import (
+    TRANSCRIPTS,
+    across,
+    at_level,
+    measured_room,
+    noise_bed,
+    recording,
+    speech_level,
+    under_noise,
+)
 from tests.speech import silence, speech, timeline
+from tests.voices import PIPER_VOICES
 from tests.wer import word_errors
 
 pytestmark = pytest.mark.slow
@@ -43,3 +59,23 @@ def test_a_request_after_a_pause_that_follows_the_wake_phrase_is_heard(
     assert requests[0]["via"] == "wake"
     errors, total = word_errors(said, requests[0]["text"])
     assert errors / total <= 0.2, requests[0]["text"]
+
+
+def test_a_request_whisper_drops_after_the_wake_phrase_across_a_room_is_heard(tmp_path):
+    # The hearing bench's quick run, exactly: the louder Piper wake, the real request, room
+    # impulse 1, its noise bed at 15 dB. Heard whole, this came back as the wake phrase alone.
+    said = recording("harvard-spk1-4")
+    level = speech_level(said)
+    wake = at_level(PIPER_VOICES[0].say("Hey Jarvis."), level * 2)
+    scene = timeline(silence(0.6), wake, silence(PAUSE_SECONDS), said, silence(1.5))
+    bed = noise_bed("noise2", len(scene), 7 * 7919 * 13)
+    room = tmp_path / "room.wav"
+    write_wav(room, under_noise(across(scene, measured_room("room-impulse-1")), bed, 15.0, level))
+    events = tmp_path / "events.jsonl"
+    result = hearth(tmp_path, "listen", "--input", room, "--events", events)
+    assert result.returncode == 0, result.stderr
+    heard = Heard(result.stdout, [json.loads(line) for line in events.read_text().splitlines()])
+    assert len(heard.wakes) == 1, heard.lines
+    [request] = heard.utterances
+    errors, total = word_errors(TRANSCRIPTS["harvard-spk1-4"], request["text"])
+    assert errors / total <= 0.2, request["text"]
