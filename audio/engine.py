@@ -107,6 +107,7 @@ from audio.playback import (
 )
 from audio.recent import RecentAudio
 from audio.remote import RemoteSpeechChunk, local_hearing
+from audio.ring_ducking import RingDucker
 from audio.segmenter import (
     EndReason,
     Phase,
@@ -254,7 +255,7 @@ class VoiceEngine:
         self._echo = EchoCanceller() if settings.audio.echo_cancellation else None
         self._cancel_speech = settings.listener.barge_in
         """Cancel the echo of speech as well as of the ring."""
-        self._ring_sound = earcon(Earcon.RING)
+        self._ring = RingDucker(earcon(Earcon.RING))
         self._ring_echo_until = 0
         """Audio-clock sample until which the ring's echo is cancelled (the last period's end and
         the room's tail)."""
@@ -648,9 +649,9 @@ class VoiceEngine:
                 case RingBegan(items=items):
                     self._ring_began(items)
                 case PlayRing():
-                    self._mouth.start(self._ring_sound, self._clock)
+                    self._mouth.start(self._ring.period(self._clock), self._clock)
                     tail = seconds_to_samples(ECHO_TAIL_SECONDS)
-                    self._ring_echo_until = self._clock + len(self._ring_sound) + tail
+                    self._ring_echo_until = self._clock + self._ring.length + tail
                 case RingEnded(items=items, by=by, sound_over=over):
                     self._ring_ended(items, by, over)
 
@@ -664,6 +665,8 @@ class VoiceEngine:
         self._record("ring_stop", items=list(items), by=by)
         if by in (RingEnd.STOP_WORD, RingEnd.TIMEOUT):
             self._send(RingStopped(items, self.t, RingEnd(by)))
+        if over:
+            self._ring.reset()
         if over and self._listener.state is State.RINGING:
             self._act(self._listener.handle(RingOver(self.t)))
 
@@ -767,6 +770,8 @@ class VoiceEngine:
             and self._clock >= self._settled_at
         )
         probability = self._speech_probability(heard)
+        if ringing:
+            self._duck_ring(probability)
         detections = self._models.wake.process(frame, start + len(frame))
         if open_:
             self._pending_wakes.extend(detections)
@@ -786,6 +791,16 @@ class VoiceEngine:
             held, self._held_end = self._held_end, None
             self._act(self._listener.handle(held))
         self._act(self._listener.handle(Tick(t, saying=not self._playback.idle)))
+
+    def _duck_ring(self, probability: float | None) -> None:
+        """A person speaking over the ring: the ring goes on 20 dB quieter until it ends."""
+        rest = self._ring.duck(probability, self._clock)
+        if rest is None:
+            return
+        self._record("ring_ducked")
+        if len(rest) and self._mouth.busy(self._clock):
+            self._mouth.stop(self._clock)
+            self._mouth.start(rest, self._clock)
 
     def _said_during(self, start: int, samples: int) -> np.ndarray:
         """What Hearth played while the microphone heard this frame: its echo's reference."""

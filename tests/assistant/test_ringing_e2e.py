@@ -3,7 +3,8 @@
 
 File mode is deterministic, so a first hearing tells where the ring sounds; its echo through a
 measured room is then added to the recording with a person's "Stop!" over it, as a kitchen would
-hear it, and Hearth hears that: the ring stops without the wake word and Hearth says what finished.
+hear it, and Hearth hears that: the ring goes 20 dB down as the person starts to speak, stops
+without the wake word, and Hearth says what finished.
 """
 
 from __future__ import annotations
@@ -91,6 +92,13 @@ def test_stop_said_over_the_ring_without_the_wake_word_ends_it_and_says_what_fin
     assert [e["t"] for e in run.of("ring_start")] == [ring]
     assert not run.of("wake")[1:], "no wake word was needed"
     stopped_once_and_said(run, said_until)
+    # As the person starts to speak, the ring goes on 20 dB down (heard better over it).
+    [ducked] = run.of("ring_ducked")
+    assert ring + 3.0 <= ducked["t"] < said_until, (ducked, ring, said_until)
+    full = np.abs(run.said_at(ring, 2.5)).max()
+    [stopped] = run.of("ring_stop")
+    quieter = np.abs(run.said_at(ducked["t"] + 0.05, stopped["t"] - ducked["t"] - 0.05)).max()
+    assert quieter <= full * 0.12, (quieter, full)
 
 
 def test_a_voice_process_that_dies_mid_ring_rings_again_and_it_ends_once(hearth, ollama):
