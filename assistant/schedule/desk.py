@@ -374,7 +374,7 @@ class ScheduleDesk:
         except WhenError:
             return [Sentence("That time has already passed. When should I remind you?")]
         what = to_second_person(intent.text)
-        whom = "you" if room is None else _room_said(room, "everyone in every room")
+        whom = "you" if room is None else _room_said(room, "everyone", "you ")
         return [
             Note(
                 "reminder_set",
@@ -396,7 +396,7 @@ class ScheduleDesk:
         )
         return [
             Note("announcement_set", {"item_id": item.id, "room": item.room}),
-            Sentence(f"Okay, announcing it {_room_said(room, 'in every room')}."),
+            Sentence(f"Okay, announcing it {_room_said(room, 'to everyone')}."),
         ]
 
     def _room_of(self, place: Place | None) -> str | Sentence | None:
@@ -608,9 +608,9 @@ def _room_key(room: str) -> str:
     return " ".join(words[1:] if words[:1] == ["the"] else words)
 
 
-def _room_said(room: str, every: str) -> str:
-    """Where a stored room is, as said: "in the kitchen", or ``every`` for EVERY_ROOM."""
-    return every if room == EVERY_ROOM else f"in the {room}"
+def _room_said(room: str, who: str, one: str = "") -> str:
+    """Where a stored room is, as said: ``one`` "in the kitchen", or ``who`` "in every room"."""
+    return f"{who} in every room" if room == EVERY_ROOM else f"{one}in the {room}"
 
 
 def _capital(sentence: str) -> str:

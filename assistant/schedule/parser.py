@@ -254,7 +254,7 @@ def _reminder(text: str) -> Intent | None:
 
 
 _EVERYWHERE = re.compile(
-    r"(?:everywhere|to everyone|to everybody|in (?:every|each|all (?:the )?)rooms?|"
+    r"(?:everywhere|to everyone|to everybody|in (?:every|each|all(?: the)?) rooms?|"
     r"(?:in|to|throughout) the (?:whole )?house|to all rooms)\b"
 )
 _ROOM_WORDS = 3
@@ -276,6 +276,8 @@ def _place(words: list[str]) -> tuple[Place | None, list[str]]:
             if end == 0:
                 return None, words
             return Place(" ".join(name[:end])), name[end:]
+    if 0 < len(name) <= _ROOM_WORDS:  # "announce in the kitchen": a room and nothing to say
+        return Place(" ".join(name)), []
     return None, words
 
 
