@@ -26,7 +26,9 @@ from assistant.schedule.from_settings import (
     time_zone,
 )
 from assistant.schedule.intents import (
+    EVERYWHERE,
     AddTime,
+    Announce,
     AskClock,
     CancelAlarm,
     CancelReminder,
@@ -41,6 +43,7 @@ from assistant.schedule.intents import (
     Meridiem,
     PartOfDay,
     PauseTimer,
+    Place,
     Repeat,
     ResumeTimer,
     SetAlarm,
@@ -90,9 +93,11 @@ from assistant.schedule.volume import VolumeKeeper, changed_level, volume_said
 __all__ = [
     "ACTIVE_STATES",
     "CAPABILITIES",
+    "EVERYWHERE",
     "EVERY_ROOM",
     "AddTime",
     "AlarmRinging",
+    "Announce",
     "AskClock",
     "AudioClock",
     "CancelAlarm",
@@ -119,6 +124,7 @@ __all__ = [
     "Outcome",
     "PartOfDay",
     "PauseTimer",
+    "Place",
     "ReminderDue",
     "Repeat",
     "ResumeTimer",

@@ -24,6 +24,7 @@ from assistant.schedule.clock import Clock, Now, clock_answer, local, prompt_lin
 from assistant.schedule.durations import find_duration
 from assistant.schedule.intents import (
     AddTime,
+    Announce,
     AskClock,
     CancelAlarm,
     CancelReminder,
@@ -33,6 +34,7 @@ from assistant.schedule.intents import (
     ListReminders,
     ListTimers,
     PauseTimer,
+    Place,
     Repeat,
     ResumeTimer,
     SetAlarm,
@@ -43,7 +45,7 @@ from assistant.schedule.intents import (
     Volume,
     When,
 )
-from assistant.schedule.items import Item, ItemKind, ItemState
+from assistant.schedule.items import EVERY_ROOM, Item, ItemKind, ItemState
 from assistant.schedule.moments import find_when
 from assistant.schedule.parser import parse_request
 from assistant.schedule.phrasing import (
@@ -211,6 +213,7 @@ class ScheduleDesk:
             ListAlarms: self._list_alarms,
             CancelAlarm: self._cancel_alarm,
             SetReminder: self._set_reminder,
+            Announce: self._announce,
             ListReminders: self._list_reminders,
             CancelReminder: self._cancel_reminder,
             SetRoutine: self._set_routine,
@@ -361,17 +364,69 @@ class ScheduleDesk:
     def _set_reminder(self, intent: SetReminder, now: Now) -> list[ReplyPart]:
         if intent.when == When() and intent.repeat is None:
             return self._ask(_AskMissing(intent), "When should I remind you?")
+        room = self._room_of(intent.place)
+        if isinstance(room, Sentence):
+            return [room]
         try:
-            item, moment = self._store_at(
-                ItemKind.REMINDER, intent.when, intent.repeat, now, text=intent.text
-            )
+            with self._scheduler().store.atomic():
+                stored = [
+                    self._store_at(
+                        ItemKind.REMINDER, intent.when, intent.repeat, now, text=intent.text, room=r
+                    )
+                    for r in self._rooms_of(room)
+                ]
         except WhenError:
             return [Sentence("That time has already passed. When should I remind you?")]
         what = to_second_person(intent.text)
+        whom = "you" if room is None else _room_said(room, "everyone", "you ")
+        item, moment = stored[0]
+        when = self._when_said(item, moment, now)
         return [
-            Note("reminder_set", {"item_id": item.id, "due_at": item.due_at, "rule": item.rule}),
-            Sentence(f"Okay, I'll remind you to {what} at {self._when_said(item, moment, now)}."),
+            *(Note("reminder_set", _item_fields(stored_item)) for stored_item, _ in stored),
+            Sentence(f"Okay, I'll remind {whom} to {what} at {when}."),
         ]
+
+    def _announce(self, intent: Announce, now: Now) -> list[ReplyPart]:
+        # An announcement is a reminder due now in the shared schedule: the Hearths of its room
+        # say it at their next wake, as they would any reminder.
+        room = self._room_of(intent.place or Place(everywhere=True))
+        if isinstance(room, Sentence):
+            return [room]
+        scheduler = self._scheduler()
+        with scheduler.store.atomic():
+            items = [
+                scheduler.add_at(
+                    now, ItemKind.REMINDER, local(now, self.zone), text=intent.text, room=r
+                )
+                for r in self._rooms_of(room)
+            ]
+        return [
+            *(Note("announcement_set", {"item_id": item.id, "room": item.room}) for item in items),
+            Sentence(f"Okay, announcing it {_room_said(room, 'to everyone')}."),
+        ]
+
+    def _rooms_of(self, room: str | None) -> list[str | None]:
+        """The rooms an item is stored for: every room becomes one copy per known room, since
+        an occurrence is decided once for the household (the first Hearth to wake would say an
+        EVERY_ROOM item and end it for the others)."""
+        if room != EVERY_ROOM:
+            return [room]
+        return list(self._scheduler().store.known_rooms())
+
+    def _room_of(self, place: Place | None) -> str | Sentence | None:
+        """The stored room a spoken place names (None: this Hearth's), or a Sentence saying the
+        room is not known: a room is known when a Hearth of the household is in it."""
+        if place is None:
+            return None
+        if place.everywhere:
+            return EVERY_ROOM
+        assert place.room is not None
+        known = self._scheduler().store.known_rooms()
+        for room in known:
+            if _room_key(room) == _room_key(place.room):
+                return room
+        rooms = say_list([f"the {room}" for room in known])
+        return Sentence(f"I don't know a room called {place.room}. I know {rooms}.")
 
     def _list_reminders(self, intent: ListReminders, now: Now) -> list[ReplyPart]:
         reminders = self._scheduler().active(ItemKind.REMINDER)
@@ -456,6 +511,7 @@ class ScheduleDesk:
         wake_up: bool = False,
         text: str | None = None,
         silent: bool = False,
+        room: str | None = None,
     ) -> tuple[Item, datetime]:
         today = local(now, self.zone)
         if repeat is not None:
@@ -463,7 +519,9 @@ class ScheduleDesk:
         else:
             moment = resolve_when(when, today, wake_up)
             rule = None
-        item = self._scheduler().add_at(now, kind, moment, rule=rule, text=text, silent=silent)
+        item = self._scheduler().add_at(
+            now, kind, moment, rule=rule, text=text, silent=silent, room=room
+        )
         return item, moment
 
     def _when_said(self, item: Item, moment: datetime, now: Now) -> str:
@@ -522,7 +580,9 @@ class ScheduleDesk:
             return self._set_alarm(
                 SetAlarm(when.when, when.repeat or request.repeat, request.wake_up), now
             )
-        return self._set_reminder(SetReminder(request.text, when.when, when.repeat), now)
+        return self._set_reminder(
+            SetReminder(request.text, when.when, when.repeat, request.place), now
+        )
 
     def _scheduler(self) -> Scheduler:
         """The scheduler, opened now if it was not yet (raises ScheduleUnavailable)."""
@@ -554,6 +614,22 @@ def _by_name(name: str, timers: list[Item]) -> Item | None:
     if len(ranked) > 1 and ranked[0][0] - ranked[1][0] < NAME_MARGIN:
         return None
     return ranked[0][1]
+
+
+def _item_fields(item: Item) -> dict[str, object]:
+    """What a stored reminder's note says of it."""
+    return {"item_id": item.id, "due_at": item.due_at, "rule": item.rule, "room": item.room}
+
+
+def _room_key(room: str) -> str:
+    """A room's name as compared: "Living_Room" and "the living room" are one room."""
+    words = re.sub(r"[^a-z0-9]+", " ", room.casefold()).split()
+    return " ".join(words[1:] if words[:1] == ["the"] else words)
+
+
+def _room_said(room: str, who: str, one: str = "") -> str:
+    """Where a stored room is, as said: ``one`` "in the kitchen", or ``who`` "in every room"."""
+    return f"{who} in every room" if room == EVERY_ROOM else f"{one}in the {room}"
 
 
 def _capital(sentence: str) -> str:

@@ -133,6 +133,21 @@ class ListTimers:
     """Which timers are running and how long each has left."""
 
 
+# -- rooms ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Place:
+    """A room as said ("the living room"), or every room ("everyone", "everywhere")."""
+
+    room: str | None = None
+    """The room's name as heard, without "the"; None with ``everywhere``."""
+    everywhere: bool = False
+
+
+EVERYWHERE = Place(everywhere=True)
+
+
 # -- alarms, reminders, routines ------------------------------------------------------------------
 
 
@@ -168,6 +183,17 @@ class SetReminder:
     when: When
     """Empty when no time was heard: the desk asks for one."""
     repeat: Repeat | None = None
+    place: Place | None = None
+    """Where it is said ("remind me in the living room ..."); None: the room it was asked in."""
+
+
+@dataclass(frozen=True)
+class Announce:
+    """Say ``text`` now in one room or in all of them ("announce in the kitchen that ...")."""
+
+    text: str
+    place: Place | None = None
+    """None: every room (an announcement is for the household unless a room is named)."""
 
 
 @dataclass(frozen=True)
@@ -232,6 +258,13 @@ class AskClock:
 
 TimerIntent = SetTimer | TimeLeft | CancelTimer | AddTime | PauseTimer | ResumeTimer | ListTimers
 ItemIntent = (
-    SetAlarm | ListAlarms | CancelAlarm | SetReminder | ListReminders | CancelReminder | SetRoutine
+    SetAlarm
+    | ListAlarms
+    | CancelAlarm
+    | SetReminder
+    | Announce
+    | ListReminders
+    | CancelReminder
+    | SetRoutine
 )
 Intent = TimerIntent | ItemIntent | Volume | AskClock

@@ -13,7 +13,9 @@ import re
 
 from assistant.schedule.durations import find_duration
 from assistant.schedule.intents import (
+    EVERYWHERE,
     AddTime,
+    Announce,
     AskClock,
     CancelAlarm,
     CancelReminder,
@@ -24,6 +26,7 @@ from assistant.schedule.intents import (
     ListReminders,
     ListTimers,
     PauseTimer,
+    Place,
     ResumeTimer,
     SetAlarm,
     SetReminder,
@@ -84,7 +87,7 @@ def parse_request(utterance: str) -> Intent | None:
     text = _TRAILING.sub("", _POLITE.sub("", normalise(utterance)))
     if not text:
         return None
-    for parse in (_clock, _volume, _timer, _alarm, _reminder, _routine):
+    for parse in (_clock, _volume, _timer, _alarm, _announce, _reminder, _routine):
         intent = parse(text)
         if intent is not None:
             return intent
@@ -230,12 +233,15 @@ def _reminder(text: str) -> Intent | None:
         every = bool(re.search(r"\b(?:all|every)\b", text)) or "reminders" in words
         about = re.sub(r"^.*?\breminders?\b\s*(?:to|about|for)?\s*", "", text).strip() or None
         return CancelReminder(None if every else about, every)
-    match = re.search(r"\bremind (?:me|us)\b", text)
+    match = re.search(r"\bremind (?:(me|us)|everyone|everybody|all of us)\b", text)
     if match is None:
         return None
     found = find_when(words)
     start = len(text[: match.end()].split())
     kept = [w for i, w in enumerate(words) if i >= start and i not in found.used]
+    place, kept = _place(kept)
+    if match.group(1) is None:
+        place = EVERYWHERE
     if not found.anything and kept[:1] not in (["to"], ["about"], ["that"]):
         return None  # "remind me what we talked about" is a question for the model
     while kept and kept[0] in ("to", "that", "about", "of", "and"):
@@ -244,7 +250,45 @@ def _reminder(text: str) -> Intent | None:
         kept.pop()
     if not kept:
         return None
-    return SetReminder(" ".join(kept), found.when, found.repeat)
+    return SetReminder(" ".join(kept), found.when, found.repeat, place)
+
+
+_EVERYWHERE = re.compile(
+    r"(?:everywhere|to everyone|to everybody|in (?:every|each|all(?: the)?) rooms?|"
+    r"(?:in|to|throughout) the (?:whole )?house|to all rooms)\b"
+)
+_ROOM_WORDS = 3
+"""The most words a room's name takes ("the downstairs guest room")."""
+
+
+def _place(words: list[str]) -> tuple[Place | None, list[str]]:
+    """The room named at the start of ``words`` ("in the living room ...", "everywhere ..."),
+    and the words after it."""
+    text = " ".join(words)
+    every = _EVERYWHERE.match(text)
+    if every:
+        return EVERYWHERE, text[every.end() :].split()
+    if words[:1] != ["in"]:
+        return None, words
+    name = words[2:] if words[1:2] == ["the"] else words[1:]
+    for end, word in enumerate(name[: _ROOM_WORDS + 1]):
+        if word in ("to", "that", "about", "and"):
+            if end == 0:
+                return None, words
+            return Place(" ".join(name[:end])), name[end:]
+    if 0 < len(name) <= _ROOM_WORDS:  # "announce in the kitchen": a room and nothing to say
+        return Place(" ".join(name)), []
+    return None, words
+
+
+def _announce(text: str) -> Announce | None:
+    match = re.match(r"(?:make an |an )?announce(?:ment)?\b\s*", text)
+    if match is None:
+        return None
+    place, kept = _place(text[match.end() :].split())
+    while kept and kept[0] in ("that", "to", "and"):
+        kept.pop(0)
+    return Announce(" ".join(kept), place) if kept else None
 
 
 def _routine(text: str) -> SetRoutine | None:

@@ -182,6 +182,10 @@ class PostgresSchedule:
         rows = self.execute("SELECT wall, mono, boot FROM schedule_clock WHERE room = ?", (room,))
         return Now(rows[0][0], rows[0][1], rows[0][2]) if rows else None
 
+    def clock_rooms(self) -> list[str]:
+        """The rooms whose Hearth has kept a clock reading here."""
+        return [row[0] for row in self.execute("SELECT room FROM schedule_clock")]
+
     def save_clock(self, room: str, now: Now) -> None:
         """Keep the clock reading of the Hearth in ``room``."""
         self.execute(

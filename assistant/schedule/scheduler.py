@@ -111,8 +111,10 @@ class Scheduler:
         text: str | None = None,
         silent: bool = False,
         source: str = "voice",
+        room: str | None = None,
     ) -> Item:
-        """Store an alarm, reminder or routine due at ``moment`` (aware, in its zone)."""
+        """Store an alarm, reminder or routine due at ``moment`` (aware, in its zone), for
+        ``room`` (a room's name or EVERY_ROOM; None: this Hearth's)."""
         if kind is ItemKind.TIMER:
             raise ScheduleError("timers are set with add_timer")
         zone = moment.tzinfo
@@ -131,6 +133,7 @@ class Scheduler:
                 silent=silent,
                 source=source,
                 created_at=now.wall,
+                room=room,
             ),
             now.wall,
         )

@@ -150,6 +150,7 @@ class ScheduleDatabase(Protocol):
     def data_version(self) -> int: ...
     def close(self) -> None: ...
     def last_clock(self, room: str) -> Now | None: ...
+    def clock_rooms(self) -> list[str]: ...
     def save_clock(self, room: str, now: Now) -> None: ...
     def state(self, room: str, key: str) -> str | None: ...
     def set_state(self, room: str, key: str, value: str) -> None: ...
@@ -286,6 +287,12 @@ class ScheduleStore:
         """The last clock reading this Hearth's scheduler acted on."""
         return self._db.last_clock(self.room)
 
+    def known_rooms(self) -> list[str]:
+        """The rooms a Hearth is known to be in: this one's, and on a shared database every room
+        whose Hearth has run its scheduler on it (each keeps its clock reading there)."""
+        others = [room for room in self._db.clock_rooms() if room != self.room]
+        return [self.room, *sorted(others)]
+
     def save_clock(self, now: Now) -> None:
         """Remember this reading of the clocks."""
         self._db.save_clock(self.room, now)
@@ -406,6 +413,10 @@ class SqliteSchedule:
         """The last clock reading."""
         rows = self.execute("SELECT wall, mono, boot FROM schedule_clock")
         return Now(rows[0][0], rows[0][1], rows[0][2]) if rows else None
+
+    def clock_rooms(self) -> list[str]:
+        """No other room: one device holds the file."""
+        return []
 
     def save_clock(self, room: str, now: Now) -> None:
         """Keep this clock reading."""
