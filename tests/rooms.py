@@ -1,7 +1,7 @@
 """Real rooms and real noise: speech put across a room and under a household's sound.
 
 The recordings are the SpeechBrain test samples (Apache-2.0) kept in the project's shared data
-(``shared/data/audio``, found beside the repository or above it, or at ``$HEARTH_AUDIO_DATA``); the
+(``shared/data/audio``, found beside the repository or above it, or at ``$HEARTH_TEST_AUDIO``); the
 few that the tests need are copied into ``tests/audio/data`` so that a fresh clone runs without it.
 A room is an impulse response: one of the two measured ones, or one simulated with
 ``pyroomacoustics`` (a test and bench dependency, never a runtime one). As the data's README says:
@@ -46,8 +46,9 @@ MEASURED_ROOMS = ("room-impulse-1", "room-impulse-2")
 
 def shared_audio() -> Path | None:
     """The full shared recordings, if this checkout can see them."""
-    if "HEARTH_AUDIO_DATA" in os.environ:
-        return Path(os.environ["HEARTH_AUDIO_DATA"])
+    # Not HEARTH_AUDIO_...: Hearth would read that as a setting of its audio section.
+    if "HEARTH_TEST_AUDIO" in os.environ:
+        return Path(os.environ["HEARTH_TEST_AUDIO"])
     for parent in _HERE.parents:
         candidate = parent / "shared" / "data" / "audio"
         if (candidate / "README.md").is_file():

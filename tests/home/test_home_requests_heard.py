@@ -36,7 +36,7 @@ def _shared_audio() -> Path:
     for parent in Path(__file__).resolve().parents:
         if (parent / "shared" / "data" / "audio" / "README.md").is_file():
             return parent / "shared" / "data" / "audio"
-    return Path(os.environ.get("HEARTH_AUDIO_DATA", "shared/data/audio"))
+    return Path(os.environ.get("HEARTH_TEST_AUDIO", "shared/data/audio"))
 
 
 def espeak(text: str, voice: str) -> np.ndarray:
