@@ -11,9 +11,21 @@ lights are on" a state, not a claim).
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
+from enum import StrEnum
 
 NOT_DONE = "I couldn't do that."
 """Said instead of a claim nothing backs."""
+
+
+class ActionKind(StrEnum):
+    """What a tool call changed, and what a claim says was changed."""
+
+    SCHEDULE = "schedule"
+    """A timer, alarm or reminder."""
+    HOME = "home"
+    """A device in the home."""
+
 
 _DONE = (
     r"(?:set|started|created|scheduled|added|cancel+ed|stopped|deleted|removed|put|turned|"
@@ -47,16 +59,40 @@ _CLAIMS = re.compile(
 )
 
 
+_NAMES = {
+    ActionKind.SCHEDULE: re.compile(
+        rf"\b(?:{_THING}|remind|alert|notify|ring|wake|shout|let you know|tell you when)",
+        re.IGNORECASE,
+    ),
+    ActionKind.HOME: re.compile(rf"\b{_DEVICE}\b", re.IGNORECASE),
+}
+"""What a claim names: "I've set a timer" is the schedule's, "I've turned on the lights" the
+home's; "Done." names neither."""
+
+
 def claims_action(sentence: str) -> bool:
     """True when ``sentence`` says a timer, alarm or reminder was set, changed or will ring, or
     a device in the home was switched (a typographic apostrophe read as a plain one)."""
-    return _CLAIMS.search(sentence.replace("\u2019", "'")) is not None
+    return _CLAIMS.search(_plain(sentence)) is not None
 
 
-def backed(sentence: str, acted: bool) -> str:
-    """The sentence to say: as it is, unless it claims an action and nothing was done this turn
-    (``acted``: a tool call changed the schedule or the home), when it is :data:`NOT_DONE`
-    instead."""
-    if acted or not claims_action(sentence):
+def claimed_kinds(sentence: str) -> frozenset[ActionKind]:
+    """The kinds of action a claim names (empty for a claim that names none, or no claim)."""
+    text = _plain(sentence)
+    return frozenset(kind for kind, named in _NAMES.items() if named.search(text))
+
+
+def backed(sentence: str, acted: Collection[ActionKind]) -> str:
+    """The sentence to say: as it is, unless it claims an action that no tool call of this turn
+    took (``acted``: the kinds of action its calls took), when it is :data:`NOT_DONE` instead.
+    A claim naming no kind ("Done.") is backed by any action; one naming the lights, only by a
+    call that changed the home."""
+    if not claims_action(sentence):
         return sentence
-    return NOT_DONE
+    named = claimed_kinds(sentence)
+    taken = named <= set(acted) if named else bool(acted)
+    return sentence if taken else NOT_DONE
+
+
+def _plain(sentence: str) -> str:
+    return sentence.replace("\u2019", "'")

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, replace
 
-from assistant.action_claims import backed
+from assistant.action_claims import ActionKind, backed
 from assistant.arbitration import Arbiter
 from assistant.card_keeper import CardKeeper
 from assistant.chat_client import ChatClient, ChatMessage, ToolCall
@@ -342,7 +342,9 @@ class Brain:
             results = []
             for call in calls:
                 outcome = offered.run(call.name, call.arguments, t)
-                speech.acted = speech.acted or outcome.acted
+                kind = offered.kind_of(call.name)
+                if outcome.acted and kind is not None:
+                    speech.acted.add(kind)
                 fields = {"name": call.name, "arguments": dict(call.arguments)}
                 yield Note("tool_call", {**fields, "result": outcome.text, "acted": outcome.acted})
                 for part in outcome.parts:
@@ -639,8 +641,8 @@ class _Speech:
     def __init__(self, budget: SpokenBudget, said: list[str]):
         self.budget = budget
         self.said = said
-        self.acted = False
-        """Whether a tool call of this turn changed something (the stored schedule, a device)."""
+        self.acted: set[ActionKind] = set()
+        """What the tool calls of this turn changed (the stored schedule, a device)."""
         self.round_text: list[str] = []
         """The sentences of the request in progress (sent back with its tool calls)."""
         self._denied = False

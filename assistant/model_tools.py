@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from assistant.action_claims import ActionKind
 from assistant.reply import ReplyPart
 
 CANNOT_ELSE = "You cannot do anything else, so never say that you did."
@@ -35,6 +36,8 @@ class ToolSet(Protocol):
 
     schemas: Sequence[Mapping[str, Any]]
     abilities: str
+    kind: ActionKind
+    """What its calls change, when they act (for the claim check)."""
 
     def run(self, name: str, arguments: Mapping[str, Any], audio_seconds: float) -> ToolOutcome:
         """Carry out one call; a bad argument does nothing and the result says why."""
@@ -58,6 +61,11 @@ class Toolbox:
             schema for tools in sets for schema in tools.schemas
         )
         self.abilities = " ".join([*(tools.abilities for tools in sets), CANNOT_ELSE])
+
+    def kind_of(self, name: str) -> ActionKind | None:
+        """What the tool ``name`` changes when it acts; None for a name no set has."""
+        owner = self._owners.get(name)
+        return None if owner is None else owner.kind
 
     def run(self, name: str, arguments: Mapping[str, Any], audio_seconds: float) -> ToolOutcome:
         """Carry out one call by the set that owns ``name``; an unknown name does nothing."""

@@ -14,6 +14,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from assistant.action_claims import ActionKind
 from assistant.home.voice_control import HomeControl
 from assistant.model_tools import ToolOutcome
 from assistant.reply import Note
@@ -56,6 +57,7 @@ class HomeTools:
 
     schemas = SCHEMAS
     abilities = ABILITIES
+    kind = ActionKind.HOME
 
     def __init__(self, home: HomeControl):
         self.home = home

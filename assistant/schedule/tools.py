@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from assistant.action_claims import ActionKind
 from assistant.model_tools import ToolOutcome
 from assistant.reply import AwaitAnswer, Note, Sentence
 from assistant.schedule.desk import ScheduleDesk
@@ -136,6 +137,7 @@ class ScheduleTools:
 
     schemas = SCHEMAS
     abilities = ABILITIES
+    kind = ActionKind.SCHEDULE
 
     def __init__(self, desk: ScheduleDesk):
         if not desk.can_act:

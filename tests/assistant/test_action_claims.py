@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.action_claims import NOT_DONE, backed, claims_action
+from assistant.action_claims import NOT_DONE, ActionKind, backed, claims_action
 
 CLAIMS = [
     "I've set a timer for seven minutes.",
@@ -54,10 +54,32 @@ def test_advice_and_questions_are_not_claims(sentence):
     assert not claims_action(sentence)
 
 
+SCHEDULE, HOME = {ActionKind.SCHEDULE}, {ActionKind.HOME}
+
+
 def test_a_claim_is_said_only_when_the_turn_acted():
-    assert backed("I've set a timer for seven minutes.", acted=False) == NOT_DONE
-    assert backed("I've set a timer for seven minutes.", acted=True) == (
+    assert backed("I've set a timer for seven minutes.", acted=set()) == NOT_DONE
+    assert backed("I've set a timer for seven minutes.", acted=SCHEDULE) == (
         "I've set a timer for seven minutes."
     )
-    assert backed("Eggs take seven minutes.", acted=False) == "Eggs take seven minutes."
-    assert backed("I've turned on the kitchen lights.", acted=False) == NOT_DONE
+    assert backed("Eggs take seven minutes.", acted=set()) == "Eggs take seven minutes."
+    assert backed("I've turned on the kitchen lights.", acted=set()) == NOT_DONE
+
+
+@pytest.mark.parametrize(
+    ("sentence", "acted", "said"),
+    [
+        # A timer really set does not back a claim about the lights, nor the other way round.
+        ("I've turned on the kitchen lights.", SCHEDULE, False),
+        ("I've turned on the kitchen lights.", HOME, True),
+        ("Timer set for seven minutes.", HOME, False),
+        ("I'll give you a shout in seven minutes.", SCHEDULE, True),
+        ("I've set a timer and turned on the lights.", SCHEDULE, False),
+        ("I've set a timer and turned on the lights.", SCHEDULE | HOME, True),
+        # A claim naming neither is backed by any action of the turn.
+        ("Done, seven minutes it is.", HOME, True),
+        ("All set!", set(), False),
+    ],
+)
+def test_a_claim_is_backed_only_by_an_action_of_its_kind(sentence, acted, said):
+    assert (backed(sentence, acted) == sentence) is said
