@@ -352,7 +352,9 @@ class Brain:
                         held[:] = [part]
                     else:
                         yield part
-                results.append(ChatMessage("tool", outcome.text, tool_name=call.name))
+                results.append(
+                    ChatMessage("tool", outcome.text, tool_name=call.name, tool_call_id=call.id)
+                )
             text = " ".join(speech.round_text)
             messages = [*messages, ChatMessage("assistant", text, tuple(calls)), *results]
         budget = speech.budget

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, suppress
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,10 +41,15 @@ def decode_object(text: str) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class ToolCall:
-    """A call the model asked for: a tool's name and its arguments (a JSON object)."""
+    """A call the model asked for: a tool's name and its arguments (a JSON object).
+
+    ``id`` is the server's name for the call (OpenAI's ``tool_calls[].id``), which the result
+    must quote back; Ollama gives none and it stays empty.
+    """
 
     name: str
     arguments: Mapping[str, Any] = field(default_factory=dict)
+    id: str = ""
 
     def to_json(self) -> dict[str, Any]:
         """The call as Ollama's ``message.tool_calls`` holds it."""
@@ -56,13 +61,14 @@ class ChatMessage:
     """One message of a chat: role is system, user, assistant or tool.
 
     An assistant message may carry the tool calls the model made; a tool message is one call's
-    result, named by ``tool_name``.
+    result, named by ``tool_name`` (Ollama) and ``tool_call_id`` (the call's id, for OpenAI).
     """
 
     role: str
     content: str
     tool_calls: tuple[ToolCall, ...] = ()
     tool_name: str | None = None
+    tool_call_id: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The message as both wire formats have it (plain messages; tool fields as Ollama's)."""
@@ -137,9 +143,10 @@ class ChatClient(ABC):
                 raise ValueError(f"{type(self).__name__} cannot offer tools")
             body["tools"] = [dict(tool) for tool in tools]
         lines = self._lines(body, deadline or self.deadline())
+        read = self._line_reader()
         try:
             for line in lines:
-                piece = self._read_line(line)
+                piece = read(line)
                 if piece.text:
                     yield piece.text
                 yield from piece.tool_calls
@@ -195,6 +202,11 @@ class ChatClient(ABC):
     @abstractmethod
     def _read_line(self, line: str) -> StreamedPiece:
         """One line of a streamed reply (raises MalformedReply or an HTTP error it reports)."""
+
+    def _line_reader(self) -> Callable[[str], StreamedPiece]:
+        """What reads one streamed reply's lines: :meth:`_read_line`, unless an API's pieces
+        depend on earlier lines (OpenAI's tool calls arrive in fragments)."""
+        return self._read_line
 
     @abstractmethod
     def _whole_content(self, text: str) -> object:

@@ -3,17 +3,21 @@
 llama.cpp's ``llama-server``, LM Studio and vLLM speak this API. A streamed reply is a series of
 ``data: {json}`` lines whose ``choices[0].delta.content`` holds the next piece, ended by
 ``data: [DONE]``; an error is an HTTP status with ``{"error": {"message": ...}}``, or such an
-object in the stream. The deadlines, spoken failures and streaming are the shared ones of
+object in the stream. A tool call streams in fragments: ``delta.tool_calls[]`` entries keyed by
+``index``, the first with the call's ``id`` and ``function.name``, the later ones adding pieces of
+``function.arguments`` (a JSON string); the calls are whole when the reply finishes.
+The deadlines, spoken failures and streaming are the shared ones of
 :class:`assistant.chat_client.ChatClient`.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-from assistant.chat_client import ChatClient, ChatMessage, StreamedPiece, decode_object
+from assistant.chat_client import ChatClient, ChatMessage, StreamedPiece, ToolCall, decode_object
 from assistant.model_errors import MalformedReply, ModelError, ModelHttpError
 from config import OllamaSettings
 
@@ -32,6 +36,7 @@ class OpenAIClient(ChatClient):
     """A client for an OpenAI-compatible chat server."""
 
     chat_path = "/v1/chat/completions"
+    supports_tools = True
 
     def __init__(self, settings: OllamaSettings):
         assert settings.url, "the settings require a url with api: openai"
@@ -49,7 +54,7 @@ class OpenAIClient(ChatClient):
     def _stream_body(self, messages: Sequence[ChatMessage]) -> dict[str, Any]:
         return {
             "model": self.settings.model,
-            "messages": [message.to_json() for message in messages],
+            "messages": [openai_message(message) for message in messages],
             "stream": True,
             "temperature": self.settings.temperature,
         }
@@ -62,7 +67,7 @@ class OpenAIClient(ChatClient):
     ) -> dict[str, Any]:
         body: dict[str, Any] = {
             "model": self.settings.model,
-            "messages": [message.to_json() for message in messages],
+            "messages": [openai_message(message) for message in messages],
             "stream": False,
             "temperature": self._temperature(temperature),
         }
@@ -74,25 +79,36 @@ class OpenAIClient(ChatClient):
         return body
 
     def _read_line(self, line: str) -> StreamedPiece:
+        return self._read_event(line, _CallFragments())
+
+    def _line_reader(self) -> Callable[[str], StreamedPiece]:
+        fragments = _CallFragments()  # one reply's calls, gathered across its lines
+        return lambda line: self._read_event(line, fragments)
+
+    def _read_event(self, line: str, fragments: _CallFragments) -> StreamedPiece:
         # Server-sent events: "data:" lines carry the chunks; blank lines end an event, and
         # comments (":") and other fields (event:, id:, retry:) carry nothing Hearth needs.
         if not line.startswith("data:"):
             return StreamedPiece()
         data = line[len("data:") :].strip()
         if data == _DONE:
-            return StreamedPiece(done=True)
+            return StreamedPiece(done=True, tool_calls=fragments.take(data))
         chunk = decode_object(data)
         if "error" in chunk:
             raise ModelHttpError(200, self._error_message(chunk))
         try:
             choice = chunk["choices"][0] if chunk.get("choices") else {}
-            piece = (choice.get("delta") or {}).get("content") or ""
+            delta = choice.get("delta") or {}
+            piece = delta.get("content") or ""
+            for call in delta.get("tool_calls") or ():
+                fragments.add(call, data)
+            finished = choice.get("finish_reason") is not None
         except (KeyError, TypeError, AttributeError) as exc:
             raise MalformedReply(f"unexpected chunk: {data[:200]!r}") from exc
         if not isinstance(piece, str):
             raise MalformedReply(f"delta content is not text: {data[:200]!r}")
         # [DONE] follows the chunk with a finish_reason; it is read to the end all the same.
-        return StreamedPiece(piece)
+        return StreamedPiece(piece, tool_calls=fragments.take(data) if finished else ())
 
     def _whole_content(self, text: str) -> object:
         try:
@@ -113,3 +129,74 @@ class OpenAIClient(ChatClient):
         if status == 404 and "model" in lowered and ("not" in lowered or "exist" in lowered):
             return ModelNotOnServer(self.settings.model, message)
         return None
+
+    def _refuses_tools(self, status: int, message: str) -> bool:
+        # vLLM without --enable-auto-tool-choice: 400 '"auto" tool choice requires
+        # --enable-auto-tool-choice and --tool-call-parser to be set'; llama.cpp's server
+        # without --jinja: "tools param requires --jinja flag" (a 400 or a 500 by version).
+        lowered = message.lower()
+        return status in (400, 500) and any(words in lowered for words in _REFUSALS)
+
+
+_REFUSALS = ("tool choice requires", "tools param requires", "does not support tools")
+"""What servers that cannot take tools say when offered them."""
+
+
+def openai_message(message: ChatMessage) -> dict[str, Any]:
+    """One message as the OpenAI API has it: an assistant's calls as ``tool_calls`` entries
+    with the arguments as a JSON string, a result as ``role: "tool"`` quoting its call's id."""
+    body: dict[str, Any] = {"role": message.role, "content": message.content}
+    if message.tool_calls:
+        body["tool_calls"] = [
+            {
+                "id": call.id,
+                "type": "function",
+                "function": {"name": call.name, "arguments": json.dumps(dict(call.arguments))},
+            }
+            for call in message.tool_calls
+        ]
+    if message.tool_call_id is not None:
+        body["tool_call_id"] = message.tool_call_id
+    return body
+
+
+@dataclass
+class _Fragment:
+    id: str = ""
+    name: str = ""
+    arguments: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _CallFragments:
+    """One streamed reply's tool calls, gathered by ``index`` as their pieces arrive."""
+
+    by_index: dict[int, _Fragment] = field(default_factory=dict)
+
+    def add(self, delta: Mapping[str, Any], data: str) -> None:
+        """One ``delta.tool_calls`` entry: an id or name sets, an arguments piece appends."""
+        index = delta.get("index", len(self.by_index))
+        if not isinstance(index, int):
+            raise MalformedReply(f"a tool call without an index: {data[:200]!r}")
+        fragment = self.by_index.setdefault(index, _Fragment())
+        fragment.id = delta.get("id") or fragment.id
+        function = delta.get("function") or {}
+        fragment.name = function.get("name") or fragment.name
+        piece = function.get("arguments")
+        if isinstance(piece, str):
+            fragment.arguments.append(piece)
+        elif isinstance(piece, dict):  # some servers send the object whole, once
+            fragment.arguments.append(json.dumps(piece))
+
+    def take(self, data: str) -> tuple[ToolCall, ...]:
+        """The whole calls gathered so far, in index order; none are kept for later."""
+        calls = tuple(_whole_call(self.by_index[i], data) for i in sorted(self.by_index))
+        self.by_index.clear()
+        return calls
+
+
+def _whole_call(fragment: _Fragment, data: str) -> ToolCall:
+    if not fragment.name:
+        raise MalformedReply(f"a tool call without a name: {data[:200]!r}")
+    text = "".join(fragment.arguments).strip() or "{}"
+    return ToolCall(fragment.name, decode_object(text), fragment.id)

@@ -5,8 +5,11 @@
 after each, a last chunk with ``finish_reason``, then ``data: [DONE]``), or answers
 ``stream: false`` with one ``chat.completion`` object; ``GET /v1/models`` lists models; errors are
 an HTTP status with ``{"error": {"message", "type", "code"}}`` (404 ``model_not_found`` for an
-unknown model). Replies are scripted with the ``Reply`` of tests/ollama_server.py (delays, cuts,
-malformed chunks, drips), on the same chat-server base.
+unknown model; a 400 in vLLM's words for tools offered to a server without tool support, as
+``tools=False``). A reply's ``tool_calls`` (Ollama's shape, as ``tool_call`` makes them) stream as
+OpenAI's fragments: each call's id and name in one delta, its JSON arguments in three more, then
+``finish_reason: "tool_calls"``. Replies are scripted with the ``Reply`` of
+tests/ollama_server.py (delays, cuts, malformed chunks, drips), on the same chat-server base.
 """
 
 from __future__ import annotations
@@ -25,6 +28,21 @@ def no_facts(request: dict[str, Any]) -> Reply:
     if "response_format" in request:
         return Reply(text=json.dumps({"facts": []}))
     return Reply(text="Earlier they talked briefly.")
+
+
+REFUSAL = '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set'
+"""vLLM's 400 for a request offering tools when the server was started without tool calling."""
+
+
+def _call_fragments(index: int, call: dict[str, Any]) -> list[dict[str, Any]]:
+    """One call as streamed deltas: id, type and name first, the arguments string in 3 pieces."""
+    function = call["function"]
+    arguments = json.dumps(function.get("arguments") or {})
+    third = max(1, len(arguments) // 3)
+    pieces = [arguments[:third], arguments[third : 2 * third], arguments[2 * third :]]
+    head = {"index": index, "id": f"call_{index}_{function['name']}", "type": "function",
+            "function": {"name": function["name"], "arguments": ""}}  # fmt: skip
+    return [head, *({"index": index, "function": {"arguments": piece}} for piece in pieces)]
 
 
 class _OpenAIHandler(WireHandler):
@@ -54,6 +72,9 @@ class _OpenAIHandler(WireHandler):
         if body.get("model") not in self.owner.models:
             self._error(404, f"The model `{body.get('model')}` does not exist",
                         "invalid_request_error", "model_not_found")  # fmt: skip
+            return
+        if body.get("tools") and not self.owner.tools:
+            self._error(400, REFUSAL, "BadRequestError", 400)
             return
         reply = self.owner.answer(body)
         if reply.status != 200:
@@ -88,7 +109,11 @@ class _OpenAIHandler(WireHandler):
             if index and reply.delay_between:
                 time.sleep(reply.delay_between)
             self._event(self._chunk(body, {"content": piece}), reply)
-        self._event(self._chunk(body, {}, finish="stop"), reply)
+        for index, call in enumerate(reply.tool_calls or ()):
+            for fragment in _call_fragments(index, call):
+                self._event(self._chunk(body, {"tool_calls": [fragment]}), reply)
+        finish = "tool_calls" if reply.tool_calls else "stop"
+        self._event(self._chunk(body, {}, finish=finish), reply)
         self.write_chunk(b"data: [DONE]\n\n")
         self.end_chunked()
 
@@ -96,7 +121,7 @@ class _OpenAIHandler(WireHandler):
         self.write_chunk(b"data: " + json.dumps(chunk).encode() + b"\n\n", reply.drip_seconds)
 
     def _chunk(
-        self, body: dict[str, Any], delta: dict[str, str], finish: str | None = None
+        self, body: dict[str, Any], delta: dict[str, Any], finish: str | None = None
     ) -> dict[str, Any]:
         return {
             "id": "chatcmpl-tests",

@@ -13,7 +13,6 @@ from assistant.ollama import (
     ToolCall,
     ToolsUnsupported,
 )
-from assistant.openai_chat import OpenAIClient
 from assistant.schedule.tools import SCHEMAS
 from config import OllamaSettings
 from tests.ollama_server import OllamaServer, Reply, tool_call
@@ -76,10 +75,3 @@ def test_a_model_without_tool_support_is_reported_and_plain_chat_still_works():
             list(client.chat_stream(QUESTION, tools=SCHEMAS))
         assert refused.value.model == "llama3.2:3b"
         assert "".join(client.chat_stream(QUESTION)).startswith("You asked")
-
-
-def test_the_openai_compatible_client_offers_no_tools(ollama):
-    client = OpenAIClient(OllamaSettings(url=ollama.url, api="openai"))
-    assert not client.supports_tools
-    with pytest.raises(ValueError, match="cannot offer tools"):
-        list(client.chat_stream(QUESTION, tools=SCHEMAS))
