@@ -68,7 +68,11 @@ class VoiceHealth:
             deadline = deadlines[job.kind]
             if job.deadline is not None:  # may shorten the leash, to no less than the loop's
                 deadline = min(deadline, max(job.deadline, limits.heartbeat_timeout_seconds))
-            if now - job.started > deadline:
+            # A job on a worker thread (synthesis) is known to be running only as of the last
+            # heartbeat that named it: once the loop itself falls silent, the piece may long be
+            # made and waiting for it, and the silence is the heartbeat's to judge.
+            seen = now if job.kind.blocks_the_loop else self.last_beat_at
+            if seen - job.started > deadline:
                 return f"{job.kind} ran past its {deadline:.3g} s deadline"
         silent = now - self.last_beat_at
         # A job announced in the last heartbeat may keep the loop busy up to its deadline.

@@ -589,25 +589,42 @@ def test_silence_is_a_problem_after_the_heartbeat_timeout_unless_a_job_was_annou
     assert health.problem(now=11.1) == "transcribe ran past its 4 s deadline"
 
 
+def beats(health: VoiceHealth, jobs: list[Job], start: float, until: float) -> None:
+    """The loop beating every ``heartbeat_seconds`` from ``start`` to ``until``, naming ``jobs``."""
+    for step in range(round((until - start) / LIMITS.heartbeat_seconds) + 1):
+        health.on_heartbeat(beat(frames=10, jobs=jobs), now=start + step * LIMITS.heartbeat_seconds)
+
+
 def test_a_job_may_announce_a_shorter_deadline_never_a_longer_one():
     health = ready_health(live=False)
     speaking = [Job(JobKind.SPEAK, 2.0, deadline=3.5)]
-    for now in (2.0, 3.0, 4.0, 5.0):  # the loop beats on while the worker synthesizes
-        health.on_heartbeat(beat(frames=10, jobs=speaking), now=now)
+    beats(health, speaking, 2.0, 5.25)  # the loop beats on while the worker synthesizes
     assert health.problem(now=5.4) is None
-    assert health.problem(now=5.6) == "speak ran past its 3.5 s deadline"
+    beats(health, speaking, 5.5, 5.75)
+    assert health.problem(now=5.8) == "speak ran past its 3.5 s deadline"
 
     # Never shorter than the heartbeat timeout (2 s): the loop's own leash.
     speaking = [Job(JobKind.SPEAK, 6.0, deadline=0.5)]
-    for now in (6.0, 7.0):
-        health.on_heartbeat(beat(frames=10, jobs=speaking), now=now)
+    beats(health, speaking, 6.0, 7.75)
     assert health.problem(now=7.9) is None
-    assert health.problem(now=8.1) == "speak ran past its 2 s deadline"
+    beats(health, speaking, 8.0, 8.25)
+    assert health.problem(now=8.3) == "speak ran past its 2 s deadline"
 
     transcribing = Job(JobKind.TRANSCRIBE, 9.0, deadline=60.0)
     health.on_heartbeat(beat(frames=11, jobs=[transcribing]), now=9.0)
     assert health.problem(now=12.9) is None
     assert health.problem(now=13.1) == "transcribe ran past its 4 s deadline"  # the configured one
+
+
+def test_a_loop_fallen_silent_with_a_sentence_being_made_is_the_heartbeats_problem():
+    # The loop hangs (an audio read) while the worker makes the rest of a sentence: the piece is
+    # made and waits, so the silence is the fault, not the sentence (which a second speak fault
+    # would drop).
+    health = ready_health(live=False)
+    speaking = [Job(JobKind.SPEAK, 2.0, deadline=2.0)]
+    beats(health, speaking, 2.0, 2.5)
+    assert health.problem(now=4.4) is None
+    assert health.problem(now=4.6) == "no heartbeat for 2.1 s"
 
 
 def test_a_process_that_never_gets_ready_is_given_the_start_timeout():
