@@ -10,7 +10,10 @@ import pytest
 
 from tests.audio.pulse import pulse  # noqa: F401 (a fixture, found by its name)
 from tests.home_assistant import HomeAssistant, installed, venv
-from tests.mosquitto import Mosquitto, Watcher
+from tests.mosquitto import Certificates, Mosquitto, Watcher
+
+USER, PASSWORD = "hearth", "correct horse battery staple"
+"""The one user ``locked_broker`` admits."""
 
 
 def _need_mosquitto() -> None:
@@ -23,6 +26,30 @@ def broker(tmp_path):
     """A Mosquitto broker on a free port of 127.0.0.1, stopped after the test."""
     _need_mosquitto()
     server = Mosquitto(tmp_path).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def locked_broker(tmp_path):
+    """A broker that admits only ``USER`` with ``PASSWORD``."""
+    _need_mosquitto()
+    server = Mosquitto(tmp_path, users={USER: PASSWORD}).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def certificates(tmp_path):
+    """A certificate authority of the test's own, and a server certificate it signed."""
+    return Certificates.make(tmp_path)
+
+
+@pytest.fixture
+def tls_broker(tmp_path, certificates):
+    """A broker speaking only TLS, with a server certificate signed by ``certificates.ca``."""
+    _need_mosquitto()
+    server = Mosquitto(tmp_path, certificates=certificates).start()
     yield server
     server.stop()
 

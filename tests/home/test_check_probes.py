@@ -20,10 +20,7 @@ import pytest
 from assistant.home import probe_broker, probe_home_assistant
 from config import HomeAssistantSettings, MqttSettings
 from tests.assistant.conftest import ROOT
-from tests.home.conftest import _need_mosquitto
-from tests.mosquitto import Certificates, Mosquitto
-
-USER, PASSWORD = "hearth", "correct horse battery staple"
+from tests.home.conftest import PASSWORD, USER
 
 
 def hearth_check(tmp_path: Path, settings_yaml: str):
@@ -62,36 +59,6 @@ def silent_port() -> Iterator[int]:
         listening.bind(("127.0.0.1", 0))
         listening.listen(8)
         yield listening.getsockname()[1]
-
-
-@pytest.fixture
-def locked_broker(tmp_path):
-    """A broker that admits only ``USER`` with ``PASSWORD``."""
-    _need_mosquitto()
-    server = Mosquitto(tmp_path, users={USER: PASSWORD}).start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def certificates(tmp_path):
-    return Certificates.make(tmp_path)
-
-
-@pytest.fixture
-def tls_broker(tmp_path, certificates):
-    _need_mosquitto()
-    server = Mosquitto(tmp_path, certificates=certificates).start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def plain_broker(tmp_path):
-    _need_mosquitto()
-    server = Mosquitto(tmp_path).start()
-    yield server
-    server.stop()
 
 
 @pytest.fixture
@@ -183,8 +150,8 @@ def test_tls_without_the_ca_says_the_certificate_is_not_trusted(tls_broker):
     assert "set mqtt.ca_file" in probe.detail, probe.detail
 
 
-def test_tls_against_a_plain_broker_asks_whether_the_port_speaks_tls(plain_broker):
-    probe = probe_broker(MqttSettings(url=f"mqtts://127.0.0.1:{plain_broker.port}"), timeout=3)
+def test_tls_against_a_broker_asks_whether_the_port_speaks_tls(broker):
+    probe = probe_broker(MqttSettings(url=f"mqtts://127.0.0.1:{broker.port}"), timeout=3)
     assert not probe.ok
     assert "does the broker speak TLS on this port?" in probe.detail, probe.detail
 

@@ -10,39 +10,14 @@ import pytest
 
 from assistant.home import MqttDevice
 from config import MqttSettings
-from tests.home.conftest import _need_mosquitto
-from tests.mosquitto import Certificates, Mosquitto, Watcher
+from tests.home.conftest import PASSWORD, USER, _need_mosquitto
+from tests.mosquitto import Mosquitto, Watcher
 from tests.servers import wait_for
-
-USER, PASSWORD = "hearth", "correct horse battery staple"
 
 
 def settings(url: str, **secured) -> MqttSettings:
     return MqttSettings(url=url, room="Kitchen", reconnect_min_seconds=0.1,
                         reconnect_max_seconds=0.2, **secured)  # fmt: skip
-
-
-@pytest.fixture
-def locked_broker(tmp_path):
-    """A broker that admits only ``USER`` with ``PASSWORD``."""
-    _need_mosquitto()
-    server = Mosquitto(tmp_path, users={USER: PASSWORD}).start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def certificates(tmp_path):
-    return Certificates.make(tmp_path)
-
-
-@pytest.fixture
-def tls_broker(tmp_path, certificates):
-    """A broker speaking only TLS, with a server certificate signed by ``certificates.ca``."""
-    _need_mosquitto()
-    server = Mosquitto(tmp_path, certificates=certificates).start()
-    yield server
-    server.stop()
 
 
 def connected(device: MqttDevice) -> MqttDevice:
