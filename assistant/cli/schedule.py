@@ -9,6 +9,7 @@ from assistant.cli.common import EXIT_FAILURE, EXIT_OK, UserError, print_json, s
 from assistant.memory_setup import database_option
 from assistant.schedule import (
     ACTIVE_STATES,
+    EVERY_ROOM,
     Item,
     ItemKind,
     ItemState,
@@ -109,6 +110,8 @@ def _json(item: Item, now) -> dict:
 def _describe(item: Item, now) -> str:
     what = item.name or item.text or ""
     head = f"#{item.id} {item.kind.value}{' ' + what if what else ''} [{item.state.value}]"
+    if item.room == EVERY_ROOM:
+        head += " (every room)"
     if item.kind is ItemKind.TIMER and item.state in (ItemState.PENDING, ItemState.PAUSED):
         return f"{head} {say_length(item.left(now) or 0.0)} left"
     if item.due_at is None:

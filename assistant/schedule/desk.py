@@ -368,50 +368,33 @@ class ScheduleDesk:
         if isinstance(room, Sentence):
             return [room]
         try:
-            with self._scheduler().store.atomic():
-                stored = [
-                    self._store_at(
-                        ItemKind.REMINDER, intent.when, intent.repeat, now, text=intent.text, room=r
-                    )
-                    for r in self._rooms_of(room)
-                ]
+            item, moment = self._store_at(
+                ItemKind.REMINDER, intent.when, intent.repeat, now, text=intent.text, room=room
+            )
         except WhenError:
             return [Sentence("That time has already passed. When should I remind you?")]
         what = to_second_person(intent.text)
         whom = "you" if room is None else _room_said(room, "everyone", "you ")
-        item, moment = stored[0]
         when = self._when_said(item, moment, now)
         return [
-            *(Note("reminder_set", _item_fields(stored_item)) for stored_item, _ in stored),
+            Note("reminder_set", _item_fields(item)),
             Sentence(f"Okay, I'll remind {whom} to {what} at {when}."),
         ]
 
     def _announce(self, intent: Announce, now: Now) -> list[ReplyPart]:
         # An announcement is a reminder due now in the shared schedule: the Hearths of its room
-        # say it at their next wake, as they would any reminder.
+        # (each room of the household for EVERY_ROOM) say it at their next wake, as they would
+        # any reminder.
         room = self._room_of(intent.place or Place(everywhere=True))
         if isinstance(room, Sentence):
             return [room]
-        scheduler = self._scheduler()
-        with scheduler.store.atomic():
-            items = [
-                scheduler.add_at(
-                    now, ItemKind.REMINDER, local(now, self.zone), text=intent.text, room=r
-                )
-                for r in self._rooms_of(room)
-            ]
+        item = self._scheduler().add_at(
+            now, ItemKind.REMINDER, local(now, self.zone), text=intent.text, room=room
+        )
         return [
-            *(Note("announcement_set", {"item_id": item.id, "room": item.room}) for item in items),
+            Note("announcement_set", {"item_id": item.id, "room": item.room}),
             Sentence(f"Okay, announcing it {_room_said(room, 'to everyone')}."),
         ]
-
-    def _rooms_of(self, room: str | None) -> list[str | None]:
-        """The rooms an item is stored for: every room becomes one copy per known room, since
-        an occurrence is decided once for the household (the first Hearth to wake would say an
-        EVERY_ROOM item and end it for the others)."""
-        if room != EVERY_ROOM:
-            return [room]
-        return list(self._scheduler().store.known_rooms())
 
     def _room_of(self, place: Place | None) -> str | Sentence | None:
         """The stored room a spoken place names (None: this Hearth's), or a Sentence saying the

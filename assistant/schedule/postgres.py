@@ -114,6 +114,31 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
         CREATE INDEX schedule_items_room ON schedule_items(room, state);
         """,
     ),
+    (
+        3,
+        """
+        -- An item for every room is one item that each room delivers on its own: its outcomes
+        -- are decided once per room (room '' for any other item), and each room's progress
+        -- through it is its own row.
+        ALTER TABLE schedule_outcomes ADD COLUMN room TEXT NOT NULL DEFAULT '';
+        ALTER TABLE schedule_outcomes DROP CONSTRAINT schedule_outcomes_pkey;
+        ALTER TABLE schedule_outcomes ADD PRIMARY KEY (item_id, due_at, room);
+        CREATE TABLE schedule_room_items (
+            item_id   BIGINT NOT NULL REFERENCES schedule_items(id),
+            room      TEXT NOT NULL,
+            state     TEXT NOT NULL CHECK (state IN ('pending','ringing','done','missed')),
+            due_at    DOUBLE PRECISION,
+            local_due TEXT,
+            delivery  TEXT CHECK (delivery IN ('ring','say','run')),
+            rang_at   DOUBLE PRECISION,
+            PRIMARY KEY (item_id, room),
+            CHECK ((state = 'ringing') = (delivery IS NOT NULL))
+        );
+        -- When each room's Hearth first ran its scheduler here: an every-room occurrence due
+        -- before that is not its to say. Rooms known before this migration joined at 0.
+        ALTER TABLE schedule_clock ADD COLUMN joined_at DOUBLE PRECISION NOT NULL DEFAULT 0;
+        """,
+    ),
 )
 
 
@@ -186,13 +211,18 @@ class PostgresSchedule:
         """The rooms whose Hearth has kept a clock reading here."""
         return [row[0] for row in self.execute("SELECT room FROM schedule_clock")]
 
+    def joined_at(self, room: str) -> float | None:
+        """When the Hearth in ``room`` first kept a clock reading here (None: never)."""
+        rows = self.execute("SELECT joined_at FROM schedule_clock WHERE room = ?", (room,))
+        return rows[0][0] if rows else None
+
     def save_clock(self, room: str, now: Now) -> None:
-        """Keep the clock reading of the Hearth in ``room``."""
+        """Keep the clock reading of the Hearth in ``room`` (its first: when it joined)."""
         self.execute(
-            "INSERT INTO schedule_clock (room, wall, mono, boot) VALUES (?, ?, ?, ?) "
+            "INSERT INTO schedule_clock (room, wall, mono, boot, joined_at) VALUES (?, ?, ?, ?, ?) "
             "ON CONFLICT (room) DO UPDATE SET wall = excluded.wall, mono = excluded.mono, "
             "boot = excluded.boot",
-            (room, now.wall, now.mono, now.boot),
+            (room, now.wall, now.mono, now.boot, now.wall),
         )
 
     def state(self, room: str, key: str) -> str | None:

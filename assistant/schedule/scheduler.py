@@ -20,6 +20,7 @@ from zoneinfo import ZoneInfo
 from assistant.schedule.clock import Now
 from assistant.schedule.items import (
     ACTIVE_STATES,
+    EVERY_ROOM,
     AlarmRinging,
     ClockJumped,
     Delivery,
@@ -274,6 +275,8 @@ class Scheduler:
                 jumped_from = now.wall - shift if shift > 0 else None
             # Timers are re-anchored to the wall clock they will be judged by after a reboot.
             reanchor = self._hold is None and (released or jumped or shift is None)
+            joined = self.store.joined_at()
+            joined = now.wall if joined is None else joined
             for item in self.store.items(ACTIVE_STATES):
                 if first and item.state is ItemState.RINGING:
                     events.extend(self._resume(item, now))
@@ -290,6 +293,8 @@ class Scheduler:
                     self.store.put(item, now.wall)
                 if item.state is ItemState.PENDING:
                     due = item.due(now)
+                    if item.room == EVERY_ROOM and due is not None and due < joined:
+                        item, due = self._join(item, joined, now)
                     if due is not None and due <= now.wall:
                         events.extend(self._decide(item, due, now, jumped_from, released))
                 elif item.state is ItemState.RINGING and self._ring_over(item, now):
@@ -328,7 +333,7 @@ class Scheduler:
         if item.rule is None or item.local_due is None:
             verdict = judge(item.kind, now.wall - due, self.policy)
             lateness = Lateness.ON_TIME if verdict.outcome is Outcome.RUNG else why
-            self.store.record_outcome(item.id, due, verdict.outcome, lateness, now.wall)
+            self.store.record_outcome(item, due, verdict.outcome, lateness, now.wall)
             if verdict.delivery is None:
                 self.store.put(replace(item, state=ItemState.MISSED, due_at=due), now.wall)
                 return [Missed(item.id, item.kind, due, 1, lateness)]
@@ -345,18 +350,35 @@ class Scheduler:
         missed = due_times if verdict.delivery is None else due_times[:-1]
         events: list[ScheduleEvent] = []
         for missed_due in missed:
-            self.store.record_outcome(item.id, missed_due, Outcome.MISSED, why, now.wall)
+            self.store.record_outcome(item, missed_due, Outcome.MISSED, why, now.wall)
         if missed:
             events.append(Missed(item.id, item.kind, missed[-1], len(missed), why))
         if verdict.delivery is not None:
             lateness = Lateness.ON_TIME if verdict.outcome is Outcome.RUNG else why
-            self.store.record_outcome(item.id, latest, verdict.outcome, lateness, now.wall)
+            self.store.record_outcome(item, latest, verdict.outcome, lateness, now.wall)
             self._ring(item, latest, local_times[-1], verdict.delivery, now)
             events.append(_due_event(item, latest, now.wall - latest, lateness, verdict.delivery))
         else:
             upcoming = next_after(item.rule, datetime.fromisoformat(local_times[-1]), zone)
             self.store.put(_at(item, upcoming), now.wall)
         return events
+
+    def _join(self, item: Item, joined: float, now: Now) -> tuple[Item, float | None]:
+        """An item for every room, met by a room that joined the household after it was due:
+        what was due before the room joined is not its to say (no surprise old announcements),
+        so a one-shot ends here unsaid and a repeating one moves on to its first occurrence
+        after. Returns the item and its due time here (None: nothing left)."""
+        if item.rule is None or item.local_due is None:
+            self.store.put(replace(item, state=ItemState.DONE), now.wall)
+            log.info("item %d was due before this room joined: not said here", item.id)
+            return item, None
+        zone = ZoneInfo(item.zone)
+        start = datetime.fromisoformat(item.local_due)
+        before = occurrences_between(item.rule, start, joined, zone)
+        last = before[-1].replace(tzinfo=None) if before else start
+        moved = _at(item, next_after(item.rule, last, zone))
+        self.store.put(moved, now.wall)
+        return moved, moved.due_at if moved.state is ItemState.PENDING else None
 
     def _ring(
         self, item: Item, due: float, local_due: str | None, delivery: Delivery, now: Now

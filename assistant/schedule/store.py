@@ -114,6 +114,38 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
         ALTER TABLE schedule_items ADD COLUMN room TEXT;
         """,
     ),
+    (
+        3,
+        """
+        -- An item for every room is one item that each room delivers on its own: its outcomes
+        -- are decided once per room (room '' for any other item, and for every item on the one
+        -- device that holds this file), and each room's progress through it is its own row.
+        CREATE TABLE schedule_outcomes_by_room (
+            item_id    INTEGER NOT NULL REFERENCES schedule_items(id),
+            due_at     REAL NOT NULL,
+            room       TEXT NOT NULL DEFAULT '',
+            outcome    TEXT NOT NULL CHECK (outcome IN ('rung','said_late','missed')),
+            lateness   TEXT NOT NULL,
+            decided_at REAL NOT NULL,
+            PRIMARY KEY (item_id, due_at, room)
+        ) WITHOUT ROWID;
+        INSERT INTO schedule_outcomes_by_room (item_id, due_at, outcome, lateness, decided_at)
+            SELECT item_id, due_at, outcome, lateness, decided_at FROM schedule_outcomes;
+        DROP TABLE schedule_outcomes;
+        ALTER TABLE schedule_outcomes_by_room RENAME TO schedule_outcomes;
+        CREATE TABLE schedule_room_items (
+            item_id   INTEGER NOT NULL REFERENCES schedule_items(id),
+            room      TEXT NOT NULL,
+            state     TEXT NOT NULL CHECK (state IN ('pending','ringing','done','missed')),
+            due_at    REAL,
+            local_due TEXT,
+            delivery  TEXT CHECK (delivery IN ('ring','say','run')),
+            rang_at   REAL,
+            PRIMARY KEY (item_id, room),
+            CHECK ((state = 'ringing') = (delivery IS NOT NULL))
+        ) WITHOUT ROWID;
+        """,
+    ),
 )
 LATEST_VERSION = MIGRATIONS[-1][0]
 
@@ -123,6 +155,22 @@ _COLUMNS = (
 )
 _MARKS = ", ".join("?" for _ in range(_COLUMNS.count(",")))
 """One parameter for every column after the id."""
+_HOUSEHOLD = "r.item_id IS NULL OR i.state = 'cancelled'"
+"""When an item's row speaks for the room looking: it is no item for every room, this room
+has not begun it, or it was cancelled (for every room at once)."""
+_SEEN = ", ".join(
+    f"CASE WHEN {_HOUSEHOLD} THEN i.{column} ELSE r.{column} END AS {column}"
+    if column in ("state", "due_at", "local_due", "delivery", "rang_at")
+    else f"i.{column}"
+    for column in _COLUMNS.split(", ")
+)
+_VIEW = (
+    f"SELECT {_SEEN} FROM schedule_items AS i LEFT JOIN schedule_room_items AS r "
+    "ON r.item_id = i.id AND r.room = ?"
+)
+"""The items as one room sees them (its room's key the one parameter): an item for every room
+with this room's own progress through it."""
+_ENDED = (str(ItemState.DONE), str(ItemState.MISSED))
 
 
 class ScheduleStoreError(Exception):
@@ -151,6 +199,7 @@ class ScheduleDatabase(Protocol):
     def close(self) -> None: ...
     def last_clock(self, room: str) -> Now | None: ...
     def clock_rooms(self) -> list[str]: ...
+    def joined_at(self, room: str) -> float | None: ...
     def save_clock(self, room: str, now: Now) -> None: ...
     def state(self, room: str, key: str) -> str | None: ...
     def set_state(self, room: str, key: str, value: str) -> None: ...
@@ -165,6 +214,9 @@ class ScheduleStore:
         self.path = database.path
         self.room = room
         """The room of the Hearth using this store."""
+        self._key = room if database.shared else ""
+        """The room as its outcomes and progress are kept: on a file that one device holds,
+        '' (renaming the device's room must not make it say an item again)."""
 
     @classmethod
     def open(
@@ -218,19 +270,67 @@ class ScheduleStore:
         return self.get(int(item_id))
 
     def put(self, item: Item, now: float) -> None:
-        """Write an item's new state and fields."""
+        """Write an item's new state and fields. An item for every room moves on in this room
+        only (said here, ringing here, at its next occurrence here), and ends for the household
+        once every known room has ended it; cancelling it cancels it in every room."""
         with self.atomic():
+            if item.room != EVERY_ROOM:
+                self._db.execute(
+                    "UPDATE schedule_items SET kind=?, state=?, zone=?, due_at=?, local_due=?, "
+                    "rule=?, name=?, text=?, seconds=?, timer_left=?, timer_wall=?, "
+                    "timer_mono=?, timer_boot=?, silent=?, source=?, created_at=?, delivery=?, "
+                    "rang_at=?, room=?, updated_at=? WHERE id=?",
+                    (*_row(item)[1:], now, item.id),
+                )
+                return
+            row = _row(item)
+            household = (*row[1:2], *row[3:4], *row[6:17], row[19])
+            cancelled = item.state is ItemState.CANCELLED
             self._db.execute(
-                "UPDATE schedule_items SET kind=?, state=?, zone=?, due_at=?, local_due=?, rule=?, "
-                "name=?, text=?, seconds=?, timer_left=?, timer_wall=?, timer_mono=?, "
-                "timer_boot=?, silent=?, source=?, created_at=?, delivery=?, rang_at=?, room=?, "
-                "updated_at=? WHERE id=?",
-                (*_row(item)[1:], now, item.id),
+                "UPDATE schedule_items SET kind=?, zone=?, rule=?, name=?, text=?, seconds=?, "
+                "timer_left=?, timer_wall=?, timer_mono=?, timer_boot=?, silent=?, source=?, "
+                "created_at=?, room=?, updated_at=?"
+                + (", state='cancelled', delivery=NULL, rang_at=NULL" if cancelled else "")
+                + " WHERE id=?",
+                (*household, now, item.id),
             )
+            if cancelled:
+                return
+            self._db.execute(
+                "INSERT INTO schedule_room_items "
+                "(item_id, room, state, due_at, local_due, delivery, rang_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (item_id, room) DO UPDATE SET "
+                "state = excluded.state, due_at = excluded.due_at, "
+                "local_due = excluded.local_due, delivery = excluded.delivery, "
+                "rang_at = excluded.rang_at",
+                (item.id, self._key, row[2], row[4], row[5], row[17], row[18]),
+            )
+            if str(item.state) in _ENDED:
+                self._end_for_household(item.id, now)
+
+    def _end_for_household(self, item_id: int, now: float) -> None:
+        """End an item for every room once each known room has ended it (said, missed, or
+        come after it was due): DONE if any room delivered it, else MISSED."""
+        rows = self._db.execute(
+            "SELECT room, state FROM schedule_room_items WHERE item_id = ?", (item_id,)
+        )
+        ended = {room: state for room, state in rows if state in _ENDED}
+        if not set(self._known_keys()) <= set(ended):
+            return
+        state = ItemState.DONE if str(ItemState.DONE) in ended.values() else ItemState.MISSED
+        self._db.execute(
+            "UPDATE schedule_items SET state = ?, updated_at = ? WHERE id = ? AND state = ?",
+            (str(state), now, item_id, str(ItemState.PENDING)),
+        )
+
+    def _known_keys(self) -> list[str]:
+        return [self._key] if not self._db.shared else self.known_rooms()
 
     def get(self, item_id: int) -> Item:
-        """One item (of any room); KeyError when there is none."""
-        rows = self._db.execute(f"SELECT {_COLUMNS} FROM schedule_items WHERE id = ?", (item_id,))
+        """One item (of any room) as this room sees it; KeyError when there is none."""
+        rows = self._db.execute(
+            f"SELECT {_COLUMNS} FROM ({_VIEW}) AS seen WHERE id = ?", (self._key, item_id)
+        )
         if not rows:
             raise KeyError(item_id)
         return _item(rows[0])
@@ -238,10 +338,11 @@ class ScheduleStore:
     def items(
         self, states: Iterable[ItemState] | None = None, *, all_rooms: bool = False
     ) -> list[Item]:
-        """Items in these states (all when None), oldest first: on a shared database those of
-        this Hearth's room and of every room, or with ``all_rooms`` the household's."""
+        """Items in these states (all when None), oldest first, as this room sees them: on a
+        shared database those of this Hearth's room and of every room, or with ``all_rooms``
+        the household's."""
         where: list[str] = []
-        params: list[object] = []
+        params: list[object] = [self._key]
         if states is not None:
             wanted = [str(state) for state in states]
             where.append(f"state IN ({', '.join('?' for _ in wanted)})")
@@ -250,29 +351,40 @@ class ScheduleStore:
             where.append("room IN (?, ?)")
             params += [self.room, EVERY_ROOM]
         clause = f" WHERE {' AND '.join(where)}" if where else ""
-        query = f"SELECT {_COLUMNS} FROM schedule_items{clause} ORDER BY id"
+        query = f"SELECT {_COLUMNS} FROM ({_VIEW}) AS seen{clause} ORDER BY id"
         return [_item(row) for row in self._db.execute(query, params)]
 
     # -- outcomes --------------------------------------------------------------------------------
 
     def record_outcome(
-        self, item_id: int, due_at: float, outcome: Outcome, lateness: Lateness, now: float
+        self, item: Item, due_at: float, outcome: Outcome, lateness: Lateness, now: float
     ) -> None:
-        """Write the fate of one occurrence; one already decided raises OccurrenceAlreadyDecided
-        (and the transaction around it rolls back)."""
+        """Write the fate of one occurrence of ``item`` (of an item for every room: in this
+        room); one already decided raises OccurrenceAlreadyDecided (and the transaction around
+        it rolls back)."""
         self._db.execute(
-            "INSERT INTO schedule_outcomes (item_id, due_at, outcome, lateness, decided_at) "
-            "VALUES (?, ?, ?, ?, ?)",
-            (item_id, due_at, str(outcome), str(lateness), now),
+            "INSERT INTO schedule_outcomes (item_id, due_at, room, outcome, lateness, decided_at) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                item.id,
+                due_at,
+                self._key if item.room == EVERY_ROOM else "",
+                str(outcome),
+                str(lateness),
+                now,
+            ),
         )
 
     def outcomes(self, item_id: int | None = None) -> list[tuple[int, float, Outcome, Lateness]]:
-        """Decided occurrences (item, due time, outcome, lateness), in the order decided."""
-        query = "SELECT item_id, due_at, outcome, lateness FROM schedule_outcomes"
+        """Decided occurrences (item, due time, outcome, lateness) as this room sees them (an
+        item for every room: its outcomes here), in the order decided."""
+        query = (
+            "SELECT item_id, due_at, outcome, lateness FROM schedule_outcomes WHERE room IN ('', ?)"
+        )
         rows = (
-            self._db.execute(query + " ORDER BY decided_at, due_at")
+            self._db.execute(query + " ORDER BY decided_at, due_at", (self._key,))
             if item_id is None
-            else self._db.execute(query + " WHERE item_id = ? ORDER BY due_at", (item_id,))
+            else self._db.execute(query + " AND item_id = ? ORDER BY due_at", (self._key, item_id))
         )
         return [(int(row[0]), row[1], Outcome(row[2]), Lateness(row[3])) for row in rows]
 
@@ -293,8 +405,13 @@ class ScheduleStore:
         others = [room for room in self._db.clock_rooms() if room != self.room]
         return [self.room, *sorted(others)]
 
+    def joined_at(self) -> float | None:
+        """The wall time this room's Hearth first ran its scheduler on this database (None: not
+        yet; 0: before anyone kept count, or the one device that holds a file)."""
+        return self._db.joined_at(self.room)
+
     def save_clock(self, now: Now) -> None:
-        """Remember this reading of the clocks."""
+        """Remember this reading of the clocks (the first one: when this room joined)."""
         self._db.save_clock(self.room, now)
 
     def state(self, key: str) -> str | None:
@@ -417,6 +534,10 @@ class SqliteSchedule:
     def clock_rooms(self) -> list[str]:
         """No other room: one device holds the file."""
         return []
+
+    def joined_at(self, room: str) -> float | None:
+        """Always here: every item in the file is the one device's."""
+        return 0.0
 
     def save_clock(self, room: str, now: Now) -> None:
         """Keep this clock reading."""

@@ -10,14 +10,16 @@ from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from assistant.schedule import ItemKind, Scheduler, ScheduleStore, SystemClock
+from assistant.schedule import EVERY_ROOM, ItemKind, Scheduler, ScheduleStore, SystemClock
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def hearth(*args: str, tmp_path: Path) -> subprocess.CompletedProcess:
+def hearth(*args: str, tmp_path: Path, room: str | None = None) -> subprocess.CompletedProcess:
     environment = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "xdg-config"),
                        XDG_DATA_HOME=str(tmp_path / "xdg-data"))  # fmt: skip
+    if room is not None:
+        environment["HEARTH_HOUSEHOLD__ROOM"] = room
     return subprocess.run(
         [sys.executable, "-m", "assistant", *args],
         cwd=ROOT, env=environment, capture_output=True, text=True, timeout=60,
@@ -84,3 +86,26 @@ def test_reading_the_schedule_of_a_memory_that_is_not_there_creates_nothing(tmp_
         assert result.returncode == 2, result.stderr
         assert str(typo) in result.stderr and "Traceback" not in result.stderr
     assert not typo.exists() and not typo.parent.exists()
+
+
+def test_an_item_for_every_room_is_listed_once_in_each_room(postgres_databases, tmp_path):
+    url = postgres_databases()
+    kitchen = ScheduleStore.open(url, room="kitchen")
+    now = SystemClock().now()
+    moment = datetime.fromtimestamp(now.wall + 3600, ZoneInfo("Europe/London"))
+    item = Scheduler(kitchen).add_at(
+        now, ItemKind.REMINDER, moment, text="take out the bins", room=EVERY_ROOM
+    )
+    Scheduler(kitchen).add_at(now, ItemKind.REMINDER, moment, text="stir the soup")
+    kitchen.close()
+    for room in ("kitchen", "living room"):
+        listed = hearth("schedule", "list", "--db", url, tmp_path=tmp_path, room=room)
+        assert listed.returncode == 0, listed.stderr
+        every = [line for line in listed.stdout.splitlines() if "take out the bins" in line]
+        assert len(every) == 1 and every[0].startswith(
+            f"#{item.id} reminder take out the bins [pending] (every room) "
+        )
+    documents = json.loads(
+        hearth("schedule", "list", "--json", "--db", url, tmp_path=tmp_path, room="study").stdout
+    )
+    assert [(d["id"], d["room"]) for d in documents] == [(item.id, EVERY_ROOM)]

@@ -7,20 +7,28 @@ from __future__ import annotations
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
+import psycopg
 import pytest
 
 from assistant.reply import HeardUtterance, Note, Sentence
 from assistant.schedule import (
+    EVERY_ROOM,
     EVERYWHERE,
     Announce,
     AudioClock,
     ClockTime,
     ItemKind,
+    ItemState,
+    Lateness,
     Meridiem,
+    Missed,
     Now,
+    Outcome,
     Place,
     ReminderDue,
+    RingResumed,
     ScheduleDesk,
+    ScheduleEvent,
     Scheduler,
     ScheduleStore,
     SetReminder,
@@ -30,6 +38,9 @@ from assistant.schedule import (
 
 LONDON = ZoneInfo("Europe/London")
 SATURDAY_5PM = datetime(2026, 3, 28, 17, 0, tzinfo=LONDON).timestamp()
+SIX = SATURDAY_5PM + 3600
+NEXT_SIX = datetime(2026, 3, 29, 18, 0, tzinfo=LONDON).timestamp()  # summer time: 23 h later
+THIRD_SIX = datetime(2026, 3, 30, 18, 0, tzinfo=LONDON).timestamp()
 AT_6 = When(time=ClockTime(6))
 
 
@@ -74,14 +85,16 @@ def test_an_announcement_with_nothing_to_say_is_the_models():
 
 
 class Hearth:
-    """A desk and a scheduler for one room over the shared schedule, at audio seconds ``t``."""
+    """A desk and a scheduler for one room over the shared schedule, at audio seconds ``t``,
+    started ``starts`` seconds past 5 PM."""
 
-    def __init__(self, url: str, room: str):
+    def __init__(self, url: str, room: str, starts: float = 0):
+        self.url, self.room = url, room
         self.store = ScheduleStore.open(url, room=room)
         self.scheduler = Scheduler(self.store)
         self.desk = ScheduleDesk(AudioClock(SATURDAY_5PM), LONDON, self.scheduler)
-        self.t = 0.0
-        self.wake(0)  # a Hearth that runs its scheduler is known to be in its room
+        self.t = starts
+        self.wake(starts)  # a Hearth that runs its scheduler is known to be in its room
 
     def hears(self, text: str) -> tuple[list[str], list[Note]]:
         self.t += 10
@@ -90,10 +103,33 @@ class Hearth:
         said = [part.text for part in parts if isinstance(part, Sentence)]
         return said, [part for part in parts if isinstance(part, Note)]
 
-    def wake(self, after: float) -> list[str]:
-        """What this Hearth says (reminders due) ``after`` seconds past 5 PM."""
-        events = self.scheduler.wake(Now(SATURDAY_5PM + after, 1000 + after, "boot"))
-        return [event.text for event in events if isinstance(event, ReminderDue)]
+    def wake(self, after: float, *, say: bool = True) -> list[str]:
+        """What this Hearth decides to say (reminders due) ``after`` seconds past 5 PM; with
+        ``say``, it says them, as the voice loop does (without: it dies before it could)."""
+        now = self.now(after)
+        events = self.scheduler.wake(now)
+        due = [event for event in events if isinstance(event, ReminderDue)]
+        for event in due if say else ():
+            self.scheduler.finish(now, event.item_id, "said")
+        return [event.text for event in due]
+
+    def now(self, after: float) -> Now:
+        return Now(SATURDAY_5PM + after, 1000 + after, "boot")
+
+    def restart(self, after: float) -> list[ScheduleEvent]:
+        """The process dies and starts again: a new store and scheduler over the same room; the
+        events of its first wake ``after`` seconds past 5 PM."""
+        self.store.close()
+        self.store = ScheduleStore.open(self.url, room=self.room)
+        self.scheduler = Scheduler(self.store)
+        self.desk = ScheduleDesk(AudioClock(SATURDAY_5PM), LONDON, self.scheduler)
+        return self.scheduler.wake(self.now(after))
+
+
+def household_states(url: str) -> list[str]:
+    """The items' own states, as the household keeps them (not as one room sees them)."""
+    with psycopg.connect(url) as raw:
+        return [row[0] for row in raw.execute("SELECT state FROM hearth.schedule_items")]
 
 
 @pytest.fixture
@@ -116,17 +152,96 @@ def test_a_reminder_for_another_room_is_said_there_only(hearths):
     assert living_room.wake(3600 + 5) == ["water the plants"]
 
 
-def test_a_reminder_for_everyone_is_kept_for_each_known_room_and_said_in_every_room(hearths):
+def test_a_reminder_for_everyone_is_one_item_that_each_room_says_once(hearths):
     kitchen, living_room = hearths
-    said, notes = living_room.hears("Remind everyone to take out the bins at 6.")
+    said, [note] = living_room.hears("Remind everyone to take out the bins at 6.")
     assert said == [
         "Okay, I'll remind everyone in every room to take out the bins at 6:00 PM today."
     ]
-    # one copy per room: an occurrence is decided once, so one EVERY_ROOM item would be said
-    # by whichever Hearth woke first and be done for the others
-    assert sorted(note.fields["room"] for note in notes) == ["Living Room", "kitchen"]
+    assert note.fields["room"] == EVERY_ROOM
+    [item] = kitchen.store.items(all_rooms=True)
     assert kitchen.wake(3605) == ["take out the bins"]
+    # said in the kitchen, it is not over for the household: the living room still says it
+    assert kitchen.store.get(item.id).state is ItemState.DONE
+    assert living_room.store.get(item.id).state is ItemState.PENDING
     assert living_room.wake(3605) == ["take out the bins"]
+    assert kitchen.wake(3700) == [] and living_room.wake(3700) == []
+    assert kitchen.store.outcomes(item.id) == [(item.id, SIX, Outcome.RUNG, Lateness.ON_TIME)]
+    assert living_room.store.outcomes(item.id) == kitchen.store.outcomes(item.id)
+    # every known room has said it: it is done for the household
+    assert household_states(kitchen.url) == ["done"]
+
+
+def test_a_room_that_joins_before_it_is_due_says_it_and_one_after_does_not(hearths):
+    kitchen, living_room = hearths
+    kitchen.hears("Remind everyone to take out the bins at 6.")
+    study = Hearth(kitchen.url, "study", starts=1800)  # joins at 5:30
+    assert study.hears("What reminders do I have?")[0] == [
+        "You have one reminder: take out the bins at 6:00 PM today."
+    ]
+    assert [h.wake(3605) for h in (kitchen, study)] == [["take out the bins"]] * 2
+    # a room whose Hearth first runs after 6 says no old announcement, missed or late
+    garage = Hearth(kitchen.url, "garage", starts=3610)
+    assert garage.scheduler.active() == []
+    assert garage.store.outcomes() == []
+    assert household_states(kitchen.url) == ["pending"]  # the living room has still to say it
+    assert living_room.wake(3620) == ["take out the bins"]
+    assert household_states(kitchen.url) == ["done"]
+    for hearth in (study, garage):
+        hearth.store.close()
+
+
+def test_cancelling_it_in_one_room_cancels_it_in_every_room(hearths):
+    kitchen, living_room = hearths
+    kitchen.hears("Remind everyone to take out the bins at 6.")
+    said, [note] = living_room.hears("Cancel the reminder to take out the bins.")
+    assert note.event == "reminder_cancelled"
+    assert said == ["Cancelled your reminder to take out the bins."]
+    assert kitchen.scheduler.active() == [] and living_room.scheduler.active() == []
+    assert kitchen.wake(3605) == [] and living_room.wake(3605) == []
+    assert kitchen.store.outcomes() == [] and living_room.store.outcomes() == []
+
+
+def test_cancelling_it_after_one_room_said_it_stops_it_in_the_others(hearths):
+    kitchen, living_room = hearths
+    kitchen.hears("Remind everyone to take out the bins at 6.")
+    assert kitchen.wake(3605) == ["take out the bins"]
+    # said in the kitchen, it is still to come in the living room, where it is cancelled
+    said, _ = living_room.hears("Cancel the reminder to take out the bins.")
+    assert said == ["Cancelled your reminder to take out the bins."]
+    assert living_room.wake(3605) == []
+    assert household_states(kitchen.url) == ["cancelled"]
+    assert kitchen.scheduler.active() == []  # said here, and then cancelled: nothing to come
+
+
+def test_a_restart_midway_says_nothing_twice(hearths):
+    kitchen, living_room = hearths
+    kitchen.hears("Remind everyone every day at 6 PM to take out the bins.")
+    assert kitchen.wake(3605) == ["take out the bins"]
+    # the living room decides to say it and dies before it has; the kitchen restarts too
+    assert living_room.wake(3605, say=False) == ["take out the bins"]
+    [resumed] = living_room.restart(3610)
+    assert isinstance(resumed, RingResumed)  # said (again) as resumed, not decided again
+    living_room.scheduler.finish(living_room.now(3610), resumed.item_id, "said")
+    assert not [e for e in kitchen.restart(3610) if isinstance(e, ReminderDue | Missed)]
+    assert kitchen.wake(3700) == [] and living_room.wake(3700) == []
+    # the next day each room says it once more
+    day = NEXT_SIX - SIX
+    assert kitchen.wake(day + 3605) == ["take out the bins"]
+    assert living_room.restart(day + 3605)[0].text == "take out the bins"
+    assert kitchen.wake(day + 3700) == []
+    for hearth in (kitchen, living_room):
+        assert [o[1] for o in hearth.store.outcomes()] == [SIX, NEXT_SIX]
+
+
+def test_a_repeating_reminder_starts_in_a_late_room_at_its_next_occurrence(hearths):
+    kitchen, _ = hearths
+    kitchen.hears("Remind everyone every day at 6 PM to take out the bins.")
+    study = Hearth(kitchen.url, "study", starts=NEXT_SIX - SIX + 7200)  # the next day at 8 PM
+    [item] = study.scheduler.active()
+    assert item.due_at == THIRD_SIX and study.store.outcomes() == []
+    assert study.wake(THIRD_SIX - SATURDAY_5PM + 5) == ["take out the bins"]
+    study.store.close()
 
 
 def test_a_reminder_without_a_room_stays_in_the_room_it_was_set_in(hearths):

@@ -103,10 +103,10 @@ def test_an_occurrence_cannot_be_decided_twice_and_the_failed_decision_leaves_no
     scheduler = Scheduler(store)
     item, _ = scheduler.add_timer(Clocks().now, 60, None, "UTC")
     with store.atomic():
-        store.record_outcome(item.id, 60.0, Outcome.RUNG, Lateness.ON_TIME, 1.0)
+        store.record_outcome(item, 60.0, Outcome.RUNG, Lateness.ON_TIME, 1.0)
     with pytest.raises(OccurrenceAlreadyDecided), store.atomic():
         store.put(scheduler.store.get(item.id), 2.0)
-        store.record_outcome(item.id, 60.0, Outcome.MISSED, Lateness.LATE, 2.0)
+        store.record_outcome(item, 60.0, Outcome.MISSED, Lateness.LATE, 2.0)
     assert store.outcomes(item.id) == [(item.id, 60.0, Outcome.RUNG, Lateness.ON_TIME)]
     store.close()
 
@@ -146,21 +146,73 @@ def test_items_round_trip_every_field(place):
     store.close()
 
 
-def test_an_older_schedule_file_gains_rooms_and_keeps_its_items(database):
-    ScheduleStore.open(database).close()
-    with sqlite3.connect(database) as raw:  # as a Hearth from before rooms left it
-        raw.execute("ALTER TABLE schedule_items DROP COLUMN room")
-        raw.execute("DELETE FROM schedule_migrations WHERE version = 2")
-        raw.execute(
-            "INSERT INTO schedule_items (id, kind, state, zone, due_at, source, created_at, "
-            "updated_at) VALUES (1, 'alarm', 'pending', 'UTC', ?, 'voice', 0, 0)",
-            (START + 60,),
-        )
+def older_schedule(place, version: int, *statements: tuple[str, tuple]) -> None:
+    """The schedule as a Hearth that knew its first ``version`` migrations left it (by those
+    migrations themselves), with these statements run on it (``?`` marks)."""
+    Memory.open(place).close()
+    if isinstance(place, str):
+        scripts = [script for number, script in shared_schedule.MIGRATIONS if number <= version]
+        with psycopg.connect(place) as raw:
+            raw.execute("SET search_path TO hearth")
+            raw.execute("CREATE TABLE schedule_migrations (version INTEGER PRIMARY KEY, "
+                        "applied_at DOUBLE PRECISION NOT NULL)")  # fmt: skip
+            for number, script in enumerate(scripts, start=1):
+                raw.execute(script)
+                raw.execute("INSERT INTO schedule_migrations VALUES (%s, 0)", (number,))
+            for sql, params in statements:
+                raw.execute(sql.replace("?", "%s"), params)
+        return
+    raw = sqlite3.connect(place)
+    raw.execute("CREATE TABLE schedule_migrations (version INTEGER PRIMARY KEY, applied_at REAL)")
+    for number, script in MIGRATIONS[:version]:
+        raw.executescript(script)
+        raw.execute("INSERT INTO schedule_migrations VALUES (?, 0)", (number,))
+    for sql, params in statements:
+        raw.execute(sql, params)
+    raw.commit()
     raw.close()
+
+
+def test_an_older_schedule_file_gains_rooms_and_keeps_its_items(database):
+    older_schedule(database, 1, (
+        "INSERT INTO schedule_items (id, kind, state, zone, due_at, source, created_at, "
+        "updated_at) VALUES (1, 'alarm', 'pending', 'UTC', ?, 'voice', 0, 0)", (START + 60,),
+    ))  # fmt: skip
     store = ScheduleStore.open(database, room="kitchen")
     [old] = store.items()
     assert old.kind is ItemKind.ALARM and old.room is None  # set before rooms: this device's
     store.close()
+
+
+def test_a_schedule_with_one_copy_per_room_migrates_and_its_copies_stay_decided_once(place):
+    """Before an item for every room was one item, "remind everyone" kept a copy per room: the
+    copies, and the outcome already decided for one, come through the migration unchanged."""
+    insert = ("INSERT INTO schedule_items (id, kind, state, zone, due_at, text, source, "
+              "created_at, updated_at, room) VALUES (?, 'reminder', ?, 'UTC', ?, 'bins', "
+              "'voice', ?, ?, ?)")  # fmt: skip
+    older_schedule(
+        place, 2,
+        (insert, (1, "done", START + 60, START, START, "kitchen")),
+        (insert, (2, "pending", START + 60, START, START, "living room")),
+        ("INSERT INTO schedule_outcomes (item_id, due_at, outcome, lateness, decided_at) "
+         "VALUES (1, ?, 'rung', 'on_time', ?)", (START + 60, START + 60)),
+    )  # fmt: skip
+    kitchen = ScheduleStore.open(place, room="kitchen")
+    room = "living room" if isinstance(place, str) else "kitchen"  # a file has one room
+    living_room = ScheduleStore.open(place, room=room) if room != "kitchen" else kitchen
+    copies = kitchen.items(all_rooms=True)
+    assert [(item.id, item.state, item.room) for item in copies] == [
+        (1, ItemState.DONE, "kitchen"), (2, ItemState.PENDING, "living room"),
+    ]  # fmt: skip
+    assert kitchen.outcomes() == [(1, START + 60, Outcome.RUNG, Lateness.ON_TIME)]
+    with pytest.raises(OccurrenceAlreadyDecided), kitchen.atomic():
+        kitchen.record_outcome(copies[0], START + 60, Outcome.MISSED, Lateness.LATE, START + 90)
+    # the living room's copy is said there, once, and the kitchen's is not said again
+    events = Scheduler(living_room).wake(Clocks().after(65).now)
+    assert [event.item_id for event in events] == [2]
+    assert living_room.outcomes(2) == [(2, START + 60, Outcome.RUNG, Lateness.ON_TIME)]
+    for store in {kitchen, living_room}:
+        store.close()
 
 
 # -- a household's shared schedule ---------------------------------------------------------------
