@@ -158,9 +158,10 @@ class ScheduleDesk:
         return self._carry_out_reached(intent, self.clock.now(audio_seconds))
 
     def active_items(self) -> list[Item]:
-        """The items still to come or ringing (none while a shared schedule is out of reach)."""
+        """The items still to come or ringing, in any room of the household (none while a
+        shared schedule is out of reach)."""
         try:
-            return self._scheduler().active()
+            return self._scheduler().active(all_rooms=True)
         except ScheduleUnavailable:
             return []
 

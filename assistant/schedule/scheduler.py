@@ -74,9 +74,10 @@ class Scheduler:
 
     # -- items -----------------------------------------------------------------------------------
 
-    def active(self, kind: ItemKind | None = None) -> list[Item]:
-        """Items not yet ended, oldest first (of one kind when given)."""
-        items = self.store.items(ACTIVE_STATES)
+    def active(self, kind: ItemKind | None = None, *, all_rooms: bool = False) -> list[Item]:
+        """Items not yet ended, oldest first (of one kind when given): this room's and every
+        room's, or with ``all_rooms`` those of any room of the household."""
+        items = self.store.items(ACTIVE_STATES, all_rooms=all_rooms)
         return [item for item in items if kind is None or item.kind is kind]
 
     def add_timer(

@@ -18,7 +18,9 @@ from assistant.model_tools import ToolOutcome
 from assistant.reply import AwaitAnswer, Note, Sentence
 from assistant.schedule.desk import ScheduleDesk
 from assistant.schedule.intents import (
+    EVERYWHERE,
     AddTime,
+    Announce,
     CancelAlarm,
     CancelTimer,
     ClockTime,
@@ -26,6 +28,7 @@ from assistant.schedule.intents import (
     ListAlarms,
     ListTimers,
     PauseTimer,
+    Place,
     ResumeTimer,
     SetAlarm,
     SetReminder,
@@ -39,8 +42,9 @@ MAX_SECONDS = 7 * 24 * 3600.0
 ABILITIES = (
     "You can set timers (set_timer), add time to one (add_time), pause (pause_timer) and resume "
     "(resume_timer) one, cancel timers (cancel_timer) and list them (list_timers); set reminders "
-    "(set_reminder); set alarms (set_alarm), cancel them (cancel_alarm) and list them "
-    "(list_alarms), by calling the tools given. Call a tool whenever the user asks for one of "
+    "(set_reminder), for this room, another room or every room; announce something now in a "
+    "room or every room (announce); set alarms (set_alarm), cancel them (cancel_alarm) and list "
+    "them (list_alarms), by calling the tools given. Call a tool whenever the user asks for one of "
     "these, in any words. Say that something was set or cancelled only when the tool's result "
     "says it was; if a result is an error, say you couldn't do it. Routines are set by Hearth "
     "itself when the user says so directly; you cannot set them."
@@ -57,6 +61,14 @@ def _function(name: str, description: str, properties: dict[str, Any], required:
         },
     }
 
+
+EVERY_ROOM_WORDS = frozenset({"every", "everywhere", "every room", "all", "all rooms", "everyone"})
+"""What a tool's ``room`` may say for every room of the household."""
+_ROOM = {
+    "type": "string",
+    "description": 'The room it is for, e.g. kitchen, or "every" for every room; this room '
+    "when left out.",
+}
 
 SCHEMAS: tuple[dict[str, Any], ...] = (
     _function(
@@ -75,6 +87,16 @@ SCHEMAS: tuple[dict[str, Any], ...] = (
             "text": {"type": "string", "description": "What to remind of, e.g. call mum."},
             "in_seconds": {"type": "number", "description": "Seconds from now."},
             "at": {"type": "string", "description": "Local date and time, ISO 8601."},
+            "room": _ROOM,
+        },
+        ["text"],
+    ),
+    _function(
+        "announce",
+        "Say something aloud now, in every room of the house or in one room.",
+        {
+            "text": {"type": "string", "description": "What to say, e.g. dinner is ready."},
+            "room": {**_ROOM, "description": "A room's name; every room when left out."},
         },
         ["text"],
     ),
@@ -165,7 +187,14 @@ class ScheduleTools:
             if not isinstance(text, str) or not text.strip():
                 raise ToolArgumentError("text is required: what to remind of")
             after = self._after(arguments, audio_seconds)
-            return SetReminder(text.strip().rstrip("."), When(after_seconds=after))
+            return SetReminder(
+                text.strip().rstrip("."), When(after_seconds=after), place=_place(arguments)
+            )
+        if name == "announce":
+            text = arguments.get("text")
+            if not isinstance(text, str) or not text.strip():
+                raise ToolArgumentError("text is required: what to announce")
+            return Announce(text.strip().rstrip("."), _place(arguments))
         if name == "cancel_timer":
             return CancelTimer(_name(arguments), every=arguments.get("all") is True)
         if name == "list_timers":
@@ -236,6 +265,21 @@ def _clock_time(arguments: Mapping[str, Any]) -> ClockTime | None:
     if not (0 <= clock.hour <= 23 and 0 <= clock.minute <= 59):
         raise ToolArgumentError(f"time={time!r} is not a time of day")
     return clock
+
+
+def _place(arguments: Mapping[str, Any]) -> Place | None:
+    """The room a call names, as a spoken request's place: the desk resolves it against the
+    known rooms (and refuses one no Hearth is in) exactly as it does a room said aloud."""
+    room = arguments.get("room")
+    if room is None:
+        return None
+    if not isinstance(room, str) or not room.strip():
+        raise ToolArgumentError('room must be a room\'s name, or "every" for every room')
+    name = " ".join(room.split())
+    if name.casefold() in EVERY_ROOM_WORDS:
+        return EVERYWHERE
+    words = name.split()
+    return Place(" ".join(words[1:] if words[0].casefold() == "the" and words[1:] else words))
 
 
 def _name(arguments: Mapping[str, Any]) -> str | None:

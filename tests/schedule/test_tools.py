@@ -10,8 +10,11 @@ import pytest
 
 from assistant.reply import AwaitAnswer, Note
 from assistant.schedule import (
+    EVERY_ROOM,
     AudioClock,
     ItemKind,
+    Now,
+    ReminderDue,
     ScheduleDesk,
     Scheduler,
     ScheduleStore,
@@ -39,13 +42,15 @@ def test_the_schemas_are_ollama_functions_with_their_required_arguments():
     desk = ScheduleDesk(AudioClock(0.0), LONDON, Scheduler.__new__(Scheduler))
     schemas = {tool["function"]["name"]: tool for tool in ScheduleTools(desk).schemas}
     assert set(schemas) == {
-        "set_timer", "set_reminder", "cancel_timer", "list_timers", "add_time", "pause_timer",
-        "resume_timer", "set_alarm", "cancel_alarm", "list_alarms",
+        "set_timer", "set_reminder", "announce", "cancel_timer", "list_timers", "add_time",
+        "pause_timer", "resume_timer", "set_alarm", "cancel_alarm", "list_alarms",
     }  # fmt: skip
     assert all(tool["type"] == "function" for tool in schemas.values())
     timer = schemas["set_timer"]["function"]["parameters"]
     assert timer["type"] == "object" and timer["required"] == ["seconds"]
     assert set(timer["properties"]) == {"seconds", "name"}
+    assert "room" in schemas["set_reminder"]["function"]["parameters"]["properties"]
+    assert schemas["announce"]["function"]["parameters"]["required"] == ["text"]
 
 
 def test_a_desk_without_a_scheduler_offers_no_tools():
@@ -132,3 +137,69 @@ def test_set_list_and_cancel_an_alarm_at_a_local_time(tools, store):
     assert not tools.run("cancel_alarm", {"time": "25:99"}, 20.0).acted
     cancelled = tools.run("cancel_alarm", {"time": "07:00"}, 20.0)
     assert cancelled.acted and not Scheduler(store).active(ItemKind.ALARM)
+
+
+def test_set_reminder_and_announce_take_a_room_known_as_a_spoken_one_is(postgres_databases):
+    url = postgres_databases()
+    stores = {room: ScheduleStore.open(url, room=room) for room in ("kitchen", "Living Room")}
+    schedulers = {room: Scheduler(store) for room, store in stores.items()}
+    start = SATURDAY_5PM.timestamp()
+    for scheduler in schedulers.values():
+        scheduler.wake(Now(start, 100.0, "boot"))  # each Hearth is known in its room
+    tools = ScheduleTools(ScheduleDesk(AudioClock(start), LONDON, schedulers["kitchen"]))
+    there = tools.run("set_reminder", {"text": "water the plants", "in_seconds": 600,
+                                       "room": "the living room"}, 0.0)  # fmt: skip
+    assert there.acted
+    assert (
+        there.text
+        == "Okay, I'll remind you in the Living Room to water the plants at 5:10 PM today."
+    )
+    everywhere = tools.run(
+        "set_reminder", {"text": "lock up", "in_seconds": 600, "room": "every"}, 0.0
+    )
+    assert everywhere.acted and "remind everyone in every room to lock up" in everywhere.text
+    # a room no Hearth is in is refused as it is when said aloud, and nothing is stored
+    unknown = tools.run("set_reminder", {"text": "x", "in_seconds": 60, "room": "garage"}, 0.0)
+    assert not unknown.acted
+    assert (
+        unknown.text == "I don't know a room called garage. I know the kitchen and the Living Room."
+    )
+    assert not tools.run("set_reminder", {"text": "x", "in_seconds": 60, "room": 7}, 0.0).acted
+    assert not tools.run("set_reminder", {"text": "x", "in_seconds": 60, "room": " "}, 0.0).acted
+    rooms = [(item.text, item.room) for item in stores["kitchen"].items(all_rooms=True)]
+    assert rooms == [("water the plants", "Living Room"), ("lock up", EVERY_ROOM)]
+    # announcements: every room unless one is named
+    assert tools.run("announce", {"text": "dinner is ready"}, 10.0).acted
+    one = tools.run("announce", {"text": "the soup is on", "room": "kitchen"}, 10.0)
+    assert one.acted and one.text == "Okay, announcing it in the kitchen."
+    assert not tools.run("announce", {"text": "hi", "room": "attic"}, 10.0).acted
+    assert not tools.run("announce", {"room": "kitchen"}, 10.0).acted
+    said = {
+        room: sorted(event.text for event in scheduler.wake(Now(start + 605, 705.0, "boot"))
+                     if isinstance(event, ReminderDue))
+        for room, scheduler in schedulers.items()
+    }  # fmt: skip
+    assert said == {
+        "kitchen": ["dinner is ready", "lock up", "the soup is on"],
+        "Living Room": ["dinner is ready", "lock up", "water the plants"],
+    }
+    for store in stores.values():
+        store.close()
+
+
+def test_a_room_on_one_devices_file_is_its_own_or_every(tmp_path):
+    store = ScheduleStore.open(tmp_path / "memory.db", room="kitchen")
+    tools = ScheduleTools(
+        ScheduleDesk(AudioClock(SATURDAY_5PM.timestamp()), LONDON, Scheduler(store))
+    )
+    assert tools.run("set_reminder", {"text": "a", "in_seconds": 60, "room": "Kitchen"}, 0.0).acted
+    assert tools.run(
+        "set_reminder", {"text": "b", "in_seconds": 60, "room": "everywhere"}, 0.0
+    ).acted
+    refused = tools.run("set_reminder", {"text": "c", "in_seconds": 60, "room": "hall"}, 0.0)
+    assert refused.text == "I don't know a room called hall. I know the kitchen."
+    assert [(item.text, item.room) for item in store.items()] == [
+        ("a", "kitchen"),
+        ("b", EVERY_ROOM),
+    ]
+    store.close()
