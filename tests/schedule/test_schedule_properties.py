@@ -13,15 +13,18 @@ from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from hypothesis import example, given, settings
+import psycopg
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from assistant.schedule import (
+    EVERY_ROOM,
     Delivery,
     ItemKind,
     ItemState,
     Missed,
     Now,
+    RingResumed,
     SchedulePolicy,
     Scheduler,
     ScheduleStore,
@@ -38,6 +41,8 @@ operations = st.one_of(
     st.tuples(st.just("timer"), st.integers(1, 4 * 3600)),
     st.tuples(st.just("alarm"), st.integers(60, 2 * 86400), st.booleans()),
     st.tuples(st.just("reminder"), st.integers(1, 86400)),
+    # a reminder for every room, once or daily: on one device's file, its own room's
+    st.tuples(st.just("every"), st.integers(1, 86400), st.booleans()),
     st.tuples(st.just("cancel"), st.integers(0, 5)),
     st.tuples(st.just("advance"), st.integers(1, 12 * 3600)),
     st.tuples(st.just("stop")),
@@ -109,6 +114,12 @@ class World:
             self.wake()
 
 
+def clock_time(moment: datetime) -> ClockTime:
+    """The time of day of ``moment`` as said, with its am or pm."""
+    meridiem = Meridiem.AM if moment.hour < 12 else Meridiem.PM
+    return ClockTime(moment.hour % 12 or 12, moment.minute, meridiem)
+
+
 def apply(world: World, operation: tuple) -> None:
     scheduler = world.scheduler
     assert scheduler is not None
@@ -119,16 +130,22 @@ def apply(world: World, operation: tuple) -> None:
     elif kind == "alarm":
         moment = datetime.fromtimestamp(now.wall + operation[1], ZONE)
         if operation[2]:
-            meridiem = Meridiem.AM if moment.hour < 12 else Meridiem.PM
-            time = ClockTime(moment.hour % 12 or 12, moment.minute, meridiem)
             local_now = datetime.fromtimestamp(now.wall, ZONE)
-            first, rule = repeating(Repeat(tuple(Weekday)), When(time=time), local_now)
+            every_day = Repeat(tuple(Weekday))
+            first, rule = repeating(every_day, When(time=clock_time(moment)), local_now)
             scheduler.add_at(now, ItemKind.ALARM, first, rule=rule)
         else:
             scheduler.add_at(now, ItemKind.ALARM, moment)
     elif kind == "reminder":
         moment = datetime.fromtimestamp(now.wall + operation[1], ZONE)
         scheduler.add_at(now, ItemKind.REMINDER, moment, text="water the tomatoes")
+    elif kind == "every":
+        moment = datetime.fromtimestamp(now.wall + operation[1], ZONE)
+        rule = None
+        if operation[2]:
+            moment, rule = repeating(Repeat(tuple(Weekday)), When(time=clock_time(moment)),
+                                     datetime.fromtimestamp(now.wall, ZONE))  # fmt: skip
+        scheduler.add_at(now, ItemKind.REMINDER, moment, rule=rule, text="bins", room=EVERY_ROOM)
     elif kind == "cancel":
         active = scheduler.active()
         if active:
@@ -154,6 +171,9 @@ def apply(world: World, operation: tuple) -> None:
 @example([("timer", 600), ("reminder", 1200), ("crash", 300, True, 3600), ("advance", 3600)])
 # A daily alarm whose occurrence falls due just before the world's end.
 @example([("alarm", 172740, True)])
+# Reminders for every room, once and daily, over a crash and a cancel.
+@example([("every", 600, False), ("every", 900, True), ("crash", 1200, False, 0),
+          ("cancel", 1), ("advance", 86400)])  # fmt: skip
 def test_every_occurrence_is_decided_exactly_once(ops):
     with tempfile.TemporaryDirectory() as folder:
         world = World(Path(folder) / "memory.db")
@@ -207,3 +227,188 @@ def test_every_occurrence_is_decided_exactly_once(ops):
                 ]  # fmt: skip
                 assert per_item[item.id] == len(expected), (item, outcomes)
         store.close()
+
+
+# -- several rooms sharing one schedule: an item for every room, decided once in each -------------
+
+ROOMS = ("kitchen", "hall", "study")
+"""The household: the kitchen and the hall from the start; the study's Hearth joins later."""
+
+room_operations = st.one_of(
+    st.tuples(st.just("every"), st.integers(0, 2), st.integers(1, 86400), st.booleans()),
+    st.tuples(st.just("own"), st.integers(0, 2), st.integers(1, 86400)),
+    st.tuples(st.just("cancel"), st.integers(0, 2), st.integers(0, 5)),
+    st.tuples(st.just("advance"), st.integers(1, 12 * 3600)),
+    # a room's Hearth dies (having decided what was due, before saying it, with ``mid``) and is
+    # down this long while the others go on
+    st.tuples(st.just("crash"), st.integers(0, 2), st.integers(0, 4 * 3600), st.booleans()),
+    st.tuples(st.just("join")),
+)
+
+
+@dataclass
+class Household:
+    """Hearths in several rooms over one shared schedule, on one true time (one wall clock;
+    each Hearth its own monotonic clock and boot)."""
+
+    url: str
+    true: float = 0.0
+    stores: dict = field(default_factory=dict)
+    schedulers: dict = field(default_factory=dict)
+    boots: dict = field(default_factory=dict)
+    joined: dict = field(default_factory=dict)
+    """Room -> true time its Hearth first ran."""
+    down_until: dict = field(default_factory=dict)
+    events: list = field(default_factory=list)
+    """(room, event), in the order they happened."""
+    cancelled_at: dict = field(default_factory=dict)
+
+    def now(self, room: str) -> Now:
+        return Now(START + self.true, 5.0 + self.true, f"{room}-{self.boots[room]}")
+
+    def start(self, room: str) -> None:
+        self.boots[room] = self.boots.get(room, 0) + 1
+        self.joined.setdefault(room, self.true)
+        self.stores[room] = ScheduleStore.open(self.url, room=room)
+        self.schedulers[room] = Scheduler(self.stores[room], POLICY)
+        self.wake(room)
+
+    def running(self) -> list[str]:
+        return [room for room, scheduler in self.schedulers.items() if scheduler is not None]
+
+    def wake(self, room: str, say: bool = True) -> None:
+        now = self.now(room)
+        woke = self.schedulers[room].wake(now)
+        self.events += [(room, event) for event in woke]
+        for event in woke if say else ():
+            if isinstance(event, Due | RingResumed) and event.delivery is not Delivery.RING:
+                self.schedulers[room].finish(now, event.item_id, "said")
+
+    def advance(self, seconds: float) -> None:
+        end = self.true + seconds
+        while True:
+            down = [room for room in self.schedulers if room not in self.running()]
+            for room in down:
+                if self.down_until[room] <= self.true:
+                    self.start(room)
+            waits = [self.schedulers[r].seconds_until_next(self.now(r)) for r in self.running()]
+            waits += [self.down_until[r] - self.true for r in down if r not in self.running()]
+            waits = [wait for wait in waits if wait is not None]
+            if not waits or self.true + min(waits) > end:
+                break
+            self.true += max(min(waits), 0.001)
+            for room in self.running():
+                self.wake(room)
+        self.true = end
+        for room in self.running():
+            self.wake(room)
+
+    def crash(self, room: str, down: float, mid: bool) -> None:
+        if mid:
+            self.wake(room, say=False)
+        self.stores[room].close()
+        self.down_until[room] = self.true + down
+        self.schedulers[room] = None  # started again by ``advance`` once the time is up
+        if down == 0:
+            self.start(room)
+
+
+def apply_in_rooms(house: Household, operation: tuple) -> None:
+    kind = operation[0]
+    if kind == "advance":
+        house.advance(operation[1])
+        return
+    if kind == "join":
+        if "study" not in house.boots:
+            house.start("study")
+        return
+    room = ROOMS[operation[1] % len(house.boots)]
+    if room not in house.running():
+        return
+    scheduler, now = house.schedulers[room], house.now(room)
+    if kind == "every":
+        moment = datetime.fromtimestamp(now.wall + operation[2], ZONE)
+        rule = None
+        if operation[3]:
+            moment, rule = repeating(Repeat(tuple(Weekday)), When(time=clock_time(moment)),
+                                     datetime.fromtimestamp(now.wall, ZONE))  # fmt: skip
+        scheduler.add_at(now, ItemKind.REMINDER, moment, rule=rule, text="bins", room=EVERY_ROOM)
+    elif kind == "own":
+        moment = datetime.fromtimestamp(now.wall + operation[2], ZONE)
+        scheduler.add_at(now, ItemKind.REMINDER, moment, text="soup")
+    elif kind == "cancel":
+        active = scheduler.active()
+        if active:
+            item = active[operation[2] % len(active)]
+            scheduler.cancel(now, item.id)
+            house.cancelled_at[item.id] = len(house.events)
+    else:
+        house.crash(room, operation[2], operation[3])
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(st.lists(room_operations, max_size=12))
+# Set for every room; the hall dies having decided it, before saying it; the study joins after.
+@example([("every", 0, 600, False), ("advance", 601), ("crash", 1, 0, True), ("join",),
+          ("advance", 600)])  # fmt: skip
+# Daily for every room; the kitchen is down over the first occurrence; the study joins late.
+@example([("every", 1, 900, True), ("crash", 0, 4000, False), ("advance", 3600), ("join",),
+          ("advance", 86400)])  # fmt: skip
+def test_an_item_for_every_room_is_decided_exactly_once_in_each_room(postgres_databases, ops):
+    url = postgres_databases()
+    house = Household(url)
+    try:
+        for room in ROOMS[:2]:
+            house.start(room)
+        for operation in ops:
+            apply_in_rooms(house, operation)
+        house.advance(3 * 86400)
+        final_true = house.true
+        decided: dict = {}
+        for room in house.boots:
+            for item_id, due, _, _ in house.stores[room].outcomes():
+                decided.setdefault((room, item_id), []).append(due)
+        said = Counter((room, e.item_id) for room, e in house.events if isinstance(e, Due))
+        said_missed = Counter()
+        for room, e in house.events:
+            if isinstance(e, Missed):
+                said_missed[room, e.item_id] += e.count
+        items = house.stores["kitchen"].items(all_rooms=True)
+        with psycopg.connect(url) as raw:
+            household = dict(raw.execute("SELECT id, state FROM hearth.schedule_items"))
+        for item in items:
+            if item.id in house.cancelled_at:
+                # nothing cancelled speaks afterwards, in any room
+                later = house.events[house.cancelled_at[item.id] :]
+                assert item.id not in {e.item_id for _, e in later if isinstance(e, Due | Missed)}
+                assert household[item.id] == "cancelled"
+                continue
+            if item.room != EVERY_ROOM:
+                # a room's own item is decided once, by its room
+                deciders = [r for r in house.boots if said[r, item.id] + said_missed[r, item.id]]
+                assert deciders == [item.room] and household[item.id] in ("done", "missed"), item
+                continue
+            for room in house.boots:
+                # what each room said is what it decided, each occurrence once
+                dues = decided.get((room, item.id), [])
+                assert len(dues) == len(set(dues)), (room, item)
+                assert said[room, item.id] + said_missed[room, item.id] == len(dues), (room, item)
+                begun = max(START + house.joined[room], item.created_at)
+                if item.rule is None:
+                    # said once in each room that was there before it was due; none after
+                    assert len(dues) == (1 if item.due_at >= begun else 0), (room, item)
+                else:
+                    first = datetime.fromtimestamp(item.created_at, ZONE).replace(tzinfo=None)
+                    until = START + final_true
+                    expected = [m for m in occurrences_between(item.rule, first, until, ZONE)
+                                if to_utc(m) > item.created_at and to_utc(m) >= begun]  # fmt: skip
+                    assert len(dues) == len(expected), (room, item, dues)
+            # a one-shot has ended for the household once every room has ended it
+            if item.rule is None:
+                assert household[item.id] in ("done", "missed"), item
+    finally:
+        for store in house.stores.values():
+            store.close()
+        postgres_databases.recycle(url)
