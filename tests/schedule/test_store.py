@@ -326,6 +326,33 @@ def test_a_scheduler_hears_of_an_item_another_hearth_set(postgres_databases):
     living_room.close()
 
 
+def test_another_connection_of_the_room_hears_that_an_every_room_item_was_said(
+    postgres_databases,
+):
+    """Home Assistant's next-item sensor reads the schedule on a connection of its own, and
+    re-reads it only when the version moves: a room's progress through an item for every room
+    (said, so no longer next) moves it."""
+    url = postgres_databases()
+    kitchen = Scheduler(ScheduleStore.open(url, room="kitchen"))
+    sensor = ScheduleStore.open(url, room="kitchen")
+    clocks = Clocks()
+    kitchen.wake(clocks.now)
+    due = Item(0, ItemKind.REMINDER, ItemState.PENDING, "UTC", START + 60, text="call mum",
+               created_at=START, room=EVERY_ROOM)  # fmt: skip
+    item = kitchen.store.add(due, START)
+    [said] = kitchen.wake(clocks.after(61).now)
+    assert sensor.get(item.id).state is ItemState.RINGING
+    version = sensor.data_version()
+    kitchen.finish(clocks.after(62).now, said.item_id, "said")
+    deadline = time.monotonic() + 10  # NOTIFY arrives moments after the other's commit
+    while sensor.data_version() == version and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert sensor.data_version() != version
+    assert sensor.items([ItemState.PENDING, ItemState.RINGING]) == []
+    kitchen.store.close()
+    sensor.close()
+
+
 def test_a_shared_schedule_that_cannot_be_reached_says_so(postgres_server, postgres_databases):
     url = postgres_databases()
     store = ScheduleStore.open(url, room="kitchen")
