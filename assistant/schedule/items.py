@@ -5,6 +5,11 @@ An item is a timer, an alarm, a reminder or a routine. Its state moves one way t
 ``DONE``, ``MISSED`` or ``CANCELLED``; a repeating item goes back to ``PENDING`` at its next
 occurrence instead of ``DONE``. Each occurrence's fate is written once (rung, said late, missed),
 in the same transaction that moves the state, so nothing is decided twice.
+
+An item for every room (``EVERY_ROOM``) is one item that each room delivers on its own: each
+room sees it with its own state (ringing there, said there) and decides each occurrence once for
+itself; it ends for the household when every known room has ended it, and is cancelled for all
+at once. A room whose Hearth first ran after an occurrence was due does not say that one.
 """
 
 from __future__ import annotations

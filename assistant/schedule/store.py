@@ -17,6 +17,11 @@ it, another room, or EVERY_ROOM; each Hearth sees its own room's items and every
 keeps its own clock reading and volume. Writing transactions are serialised by an advisory
 lock, as ``BEGIN IMMEDIATE`` serialises them on one file, so an occurrence is decided once even
 when two connections wake at the same moment.
+
+An item for every room is stored once. Its outcomes are kept per room, and each room's progress
+through it (ringing, said, its next occurrence) in ``schedule_room_items``: the store shows each
+room the item with its own progress laid over it (``_VIEW``), so the first room to say it does
+not end it for the others. On one device's file the device is the only room (kept as '').
 """
 
 from __future__ import annotations
@@ -283,6 +288,8 @@ class ScheduleStore:
                     (*_row(item)[1:], now, item.id),
                 )
                 return
+            # The item's own row keeps the household's state (and is written, so its trigger
+            # tells the household's other connections); this room's progress is its own row.
             row = _row(item)
             household = (*row[1:2], *row[3:4], *row[6:17], row[19])
             cancelled = item.state is ItemState.CANCELLED

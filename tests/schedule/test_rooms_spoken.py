@@ -1,6 +1,8 @@
 """Rooms in spoken requests: the parser takes the room said (pure), and the desk stores the item
 for that room of the shared schedule, names it, and refuses a room no Hearth is known to be in;
-only the Hearths of that room (or of every room) are then due to say it."""
+only the Hearths of that room (or of every room) are then due to say it. An item for every room
+is one item that each room says once: also a room that joins before it is due, never one that
+joins after; cancelled in one room, it is cancelled in all; a restart says nothing twice."""
 
 from __future__ import annotations
 
