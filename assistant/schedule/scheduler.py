@@ -143,8 +143,10 @@ class Scheduler:
         return item
 
     def cancel(self, now: Now, item_id: int) -> Item:
-        """Cancel an item (a ringing one stops); ScheduleError if it has already ended."""
-        item = self._active(item_id)
+        """Cancel an item (a ringing one stops); ScheduleError if it has already ended. An item
+        for every room is cancelled in every room, also from a room that has said it already."""
+        # The household's own row: an item for every room may have ended here only.
+        item = self._active(item_id, household=True)
         cancelled = replace(item, state=ItemState.CANCELLED, delivery=None, rang_at=None)
         self.store.put(cancelled, now.wall)
         self._ring_started.pop(item_id, None)
@@ -202,9 +204,9 @@ class Scheduler:
         self._fresh = False
         return longer
 
-    def _active(self, item_id: int) -> Item:
+    def _active(self, item_id: int, household: bool = False) -> Item:
         try:
-            item = self.store.get(item_id)
+            item = self.store.get(item_id, household=household)
         except KeyError:
             raise ScheduleError(f"no schedule item {item_id}") from None
         if item.state not in ACTIVE_STATES:

@@ -333,10 +333,16 @@ class ScheduleStore:
     def _known_keys(self) -> list[str]:
         return [self._key] if not self._db.shared else self.known_rooms()
 
-    def get(self, item_id: int) -> Item:
-        """One item (of any room) as this room sees it; KeyError when there is none."""
-        rows = self._db.execute(
-            f"SELECT {_COLUMNS} FROM ({_VIEW}) AS seen WHERE id = ?", (self._key, item_id)
+    def get(self, item_id: int, *, household: bool = False) -> Item:
+        """One item (of any room) as this room sees it, or with ``household`` as the household
+        keeps it (an item for every room without this room's progress); KeyError when there is
+        none."""
+        rows = (
+            self._db.execute(f"SELECT {_COLUMNS} FROM schedule_items WHERE id = ?", (item_id,))
+            if household
+            else self._db.execute(
+                f"SELECT {_COLUMNS} FROM ({_VIEW}) AS seen WHERE id = ?", (self._key, item_id)
+            )
         )
         if not rows:
             raise KeyError(item_id)

@@ -30,6 +30,7 @@ from assistant.schedule import (
     ReminderDue,
     RingResumed,
     ScheduleDesk,
+    ScheduleError,
     ScheduleEvent,
     Scheduler,
     ScheduleStore,
@@ -214,6 +215,18 @@ def test_cancelling_it_after_one_room_said_it_stops_it_in_the_others(hearths):
     assert living_room.wake(3605) == []
     assert household_states(kitchen.url) == ["cancelled"]
     assert kitchen.scheduler.active() == []  # said here, and then cancelled: nothing to come
+
+
+def test_a_room_that_has_said_it_can_still_cancel_it_for_the_others(hearths):
+    """As ``hearth schedule cancel <id>`` does, by the item's number."""
+    kitchen, living_room = hearths
+    _, [note] = kitchen.hears("Remind everyone to take out the bins at 6.")
+    assert kitchen.wake(3605) == ["take out the bins"]
+    cancelled = kitchen.scheduler.cancel(kitchen.now(3606), note.fields["item_id"])
+    assert cancelled.state is ItemState.CANCELLED
+    assert living_room.wake(3610) == [] and household_states(kitchen.url) == ["cancelled"]
+    with pytest.raises(ScheduleError, match="already ended"):
+        living_room.scheduler.cancel(living_room.now(3611), cancelled.id)
 
 
 def test_a_restart_midway_says_nothing_twice(hearths):
