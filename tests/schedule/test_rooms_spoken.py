@@ -294,6 +294,22 @@ def test_a_room_no_hearth_is_in_is_refused_plainly_and_nothing_is_stored(hearths
     assert kitchen.store.items(all_rooms=True) == []
 
 
+def test_on_one_devices_file_a_reminder_for_everyone_is_said_once_across_a_restart(tmp_path):
+    hearth = Hearth(tmp_path / "memory.db", "kitchen")
+    _, [note] = hearth.hears("Remind everyone every day at 6 PM to take out the bins.")
+    assert note.fields["room"] == EVERY_ROOM
+    assert hearth.wake(3605, say=False) == ["take out the bins"]
+    [resumed] = hearth.restart(3610)  # died before saying it: said as resumed, not decided again
+    assert isinstance(resumed, RingResumed)
+    hearth.scheduler.finish(hearth.now(3610), resumed.item_id, "said")
+    assert not [e for e in hearth.restart(3620) if isinstance(e, ReminderDue | Missed)]
+    assert hearth.wake(NEXT_SIX - SATURDAY_5PM + 5) == ["take out the bins"]
+    assert [o[1] for o in hearth.store.outcomes()] == [SIX, NEXT_SIX]
+    [item] = hearth.store.items()
+    assert item.due_at == THIRD_SIX and item.room == EVERY_ROOM
+    hearth.store.close()
+
+
 def test_one_hearth_on_its_own_file_knows_only_its_own_room(tmp_path):
     store = ScheduleStore.open(tmp_path / "memory.db", room="kitchen")
     desk = ScheduleDesk(AudioClock(SATURDAY_5PM), LONDON, Scheduler(store))
