@@ -160,14 +160,19 @@ _COLUMNS = (
 )
 _MARKS = ", ".join("?" for _ in range(_COLUMNS.count(",")))
 """One parameter for every column after the id."""
+_NAMES = tuple(_COLUMNS.split(", "))
+_PROGRESS = ("state", "due_at", "local_due", "delivery", "rang_at")
+"""The columns each room keeps for itself of an item for every room."""
+_SHARED = tuple(name for name in _NAMES[1:] if name not in _PROGRESS)
+"""The columns of an item for every room that are the household's."""
 _HOUSEHOLD = "r.item_id IS NULL OR i.state = 'cancelled'"
 """When an item's row speaks for the room looking: it is no item for every room, this room
 has not begun it, or it was cancelled (for every room at once)."""
 _SEEN = ", ".join(
-    f"CASE WHEN {_HOUSEHOLD} THEN i.{column} ELSE r.{column} END AS {column}"
-    if column in ("state", "due_at", "local_due", "delivery", "rang_at")
-    else f"i.{column}"
-    for column in _COLUMNS.split(", ")
+    f"CASE WHEN {_HOUSEHOLD} THEN i.{name} ELSE r.{name} END AS {name}"
+    if name in _PROGRESS
+    else f"i.{name}"
+    for name in _NAMES
 )
 _VIEW = (
     f"SELECT {_SEEN} FROM schedule_items AS i LEFT JOIN schedule_room_items AS r "
@@ -290,27 +295,23 @@ class ScheduleStore:
                 return
             # The item's own row keeps the household's state (and is written, so its trigger
             # tells the household's other connections); this room's progress is its own row.
-            row = _row(item)
-            household = (*row[1:2], *row[3:4], *row[6:17], row[19])
+            fields = dict(zip(_NAMES, _row(item), strict=True))
             cancelled = item.state is ItemState.CANCELLED
             self._db.execute(
-                "UPDATE schedule_items SET kind=?, zone=?, rule=?, name=?, text=?, seconds=?, "
-                "timer_left=?, timer_wall=?, timer_mono=?, timer_boot=?, silent=?, source=?, "
-                "created_at=?, room=?, updated_at=?"
+                f"UPDATE schedule_items SET {', '.join(f'{name}=?' for name in _SHARED)}, "
+                "updated_at=?"
                 + (", state='cancelled', delivery=NULL, rang_at=NULL" if cancelled else "")
                 + " WHERE id=?",
-                (*household, now, item.id),
+                (*(fields[name] for name in _SHARED), now, item.id),
             )
             if cancelled:
                 return
             self._db.execute(
-                "INSERT INTO schedule_room_items "
-                "(item_id, room, state, due_at, local_due, delivery, rang_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (item_id, room) DO UPDATE SET "
-                "state = excluded.state, due_at = excluded.due_at, "
-                "local_due = excluded.local_due, delivery = excluded.delivery, "
-                "rang_at = excluded.rang_at",
-                (item.id, self._key, row[2], row[4], row[5], row[17], row[18]),
+                f"INSERT INTO schedule_room_items (item_id, room, {', '.join(_PROGRESS)}) "
+                f"VALUES (?, ?, {', '.join('?' for _ in _PROGRESS)}) "
+                "ON CONFLICT (item_id, room) DO UPDATE SET "
+                + ", ".join(f"{name} = excluded.{name}" for name in _PROGRESS),
+                (item.id, self._key, *(fields[name] for name in _PROGRESS)),
             )
             if str(item.state) in _ENDED:
                 self._end_for_household(item.id, now)
