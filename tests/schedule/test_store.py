@@ -190,16 +190,22 @@ def test_a_schedule_with_one_copy_per_room_migrates_and_its_copies_stay_decided_
     insert = ("INSERT INTO schedule_items (id, kind, state, zone, due_at, text, source, "
               "created_at, updated_at, room) VALUES (?, 'reminder', ?, 'UTC', ?, 'bins', "
               "'voice', ?, ?, ?)")  # fmt: skip
+    key = "room" if isinstance(place, str) else "id"  # a file keeps one clock, of its device
+    clock = f"INSERT INTO schedule_clock ({key}, wall, mono, boot) VALUES (?, ?, 5, 'b')"
+    key_value = "living room" if isinstance(place, str) else 1
     older_schedule(
         place, 2,
         (insert, (1, "done", START + 60, START, START, "kitchen")),
         (insert, (2, "pending", START + 60, START, START, "living room")),
         ("INSERT INTO schedule_outcomes (item_id, due_at, outcome, lateness, decided_at) "
          "VALUES (1, ?, 'rung', 'on_time', ?)", (START + 60, START + 60)),
+        (clock, (key_value, START)),
     )  # fmt: skip
     kitchen = ScheduleStore.open(place, room="kitchen")
     room = "living room" if isinstance(place, str) else "kitchen"  # a file has one room
     living_room = ScheduleStore.open(place, room=room) if room != "kitchen" else kitchen
+    # a room known before the migration counts as there from the start (every item is its)
+    assert living_room.joined_at() == 0 and living_room.last_clock().wall == START
     copies = kitchen.items(all_rooms=True)
     assert [(item.id, item.state, item.room) for item in copies] == [
         (1, ItemState.DONE, "kitchen"), (2, ItemState.PENDING, "living room"),
