@@ -164,6 +164,13 @@ class ScheduleDesk:
         except ScheduleUnavailable:
             return []
 
+    def standing_names(self) -> tuple[str, ...]:
+        """What names each item still to come: a timer's name, a reminder's or routine's text
+        (for the claim check: a report of one set in an earlier turn is true)."""
+        return tuple(
+            named for item in self.active_items() for named in (item.name, item.text) if named
+        )
+
     def local_now(self, audio_seconds: float) -> datetime:
         """The local time at ``audio_seconds`` of the recording (or now, live)."""
         return local(self.clock.now(audio_seconds), self.zone)
