@@ -155,9 +155,7 @@ def test_a_tool_call_that_needs_a_choice_leaves_the_question_to_the_next_turn(da
     assert [timer.name for timer in Scheduler(store).active(ItemKind.TIMER)] == ["pasta"]
 
 
-def test_a_report_of_a_timer_set_in_an_earlier_turn_is_said_and_a_pretence_is_not(
-    database, store
-):
+def test_a_report_of_a_timer_set_in_an_earlier_turn_is_said_and_a_pretence_is_not(database, store):
     server = serve(tools=True)
     server.script(
         Reply(text="Your pasta timer is set for eight minutes."),

@@ -132,3 +132,13 @@ def test_set_list_and_cancel_an_alarm_at_a_local_time(tools, store):
     assert not tools.run("cancel_alarm", {"time": "25:99"}, 20.0).acted
     cancelled = tools.run("cancel_alarm", {"time": "07:00"}, 20.0)
     assert cancelled.acted and not Scheduler(store).active(ItemKind.ALARM)
+
+
+def test_cancelling_an_alarm_at_another_time_keeps_the_only_alarm(tools, store):
+    assert tools.run("set_alarm", {"at": "2026-03-29T07:00"}, 0.0).acted
+    kept = tools.run("cancel_alarm", {"time": "06:00"}, 10.0)
+    assert len(Scheduler(store).active(ItemKind.ALARM)) == 1
+    assert not kept.acted
+    assert kept.text == "You have no alarm at 6:00. Your alarm is at 7 AM tomorrow."
+    assert tools.run("cancel_alarm", {}, 20.0).acted  # no time: the only alarm
+    assert not Scheduler(store).active(ItemKind.ALARM)
