@@ -52,7 +52,8 @@ class Mosquitto:
     (without persistence, so a restarted broker has forgotten every retained message).
 
     With ``users`` it admits only those (name: password); with ``certificates`` it speaks TLS
-    only, with that server certificate."""
+    only, with that server certificate; with ``acl`` (an ``acl_file``'s text) a client may use only
+    the topics that grants it."""
 
     def __init__(
         self,
@@ -61,6 +62,7 @@ class Mosquitto:
         *,
         users: dict[str, str] | None = None,
         certificates: Certificates | None = None,
+        acl: str | None = None,
     ) -> None:
         self.port = port or free_port()
         self.certificates = certificates
@@ -79,6 +81,10 @@ class Mosquitto:
             lines += ["allow_anonymous false", f"password_file {passwords}"]
         else:
             lines.append("allow_anonymous true")
+        if acl is not None:
+            rules = folder / f"mosquitto-{self.port}.acl"
+            rules.write_text(acl)
+            lines.append(f"acl_file {rules}")
         if certificates:
             lines += [f"cafile {certificates.ca}", f"certfile {certificates.server_cert}",
                       f"keyfile {certificates.server_key}"]  # fmt: skip

@@ -40,6 +40,24 @@ def locked_broker(tmp_path):
 
 
 @pytest.fixture
+def acl_broker(tmp_path):
+    """Makes brokers that admit only ``USER`` with ``PASSWORD`` and grant it the topics of an
+    ``acl_file``'s text (given without its ``user`` line); each is stopped after the test."""
+    started: list[Mosquitto] = []
+
+    def make(rules: str) -> Mosquitto:
+        _need_mosquitto()
+        folder = tmp_path / f"acl-{len(started)}"
+        folder.mkdir()
+        started.append(Mosquitto(folder, users={USER: PASSWORD}, acl=f"user {USER}\n{rules}"))
+        return started[-1].start()
+
+    yield make
+    for server in started:
+        server.stop()
+
+
+@pytest.fixture
 def certificates(tmp_path):
     """A certificate authority of the test's own, and a server certificate it signed."""
     return Certificates.make(tmp_path)
