@@ -3,9 +3,15 @@ watches everything published on it."""
 
 from __future__ import annotations
 
+import base64
+import glob
+import hashlib
+import json
+import os
 import shutil
 import subprocess
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Self
@@ -17,6 +23,37 @@ from tests.servers import free_port, port_open, wait_for
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 MOSQUITTO_PASSWD = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
+DYNAMIC_SECURITY = next(iter(glob.glob("/usr/lib/*/mosquitto_dynamic_security.so")), "")
+"""Mosquitto's dynamic-security plugin (in Debian's package), whose roles can refuse a
+subscription outright: an ``acl_file`` grants every one and then delivers only what it may."""
+
+
+@dataclass(frozen=True)
+class Grant:
+    """One ACL entry of a dynamic-security role."""
+
+    kind: str
+    """``publishClientSend``, ``publishClientReceive``, ``subscribePattern``, ..."""
+    topic: str
+    allow: bool = True
+
+
+def dynamic_security_config(users: dict[str, str], grants: Sequence[Grant]) -> dict:
+    """The plugin's JSON: every user (its password hashed as the plugin does, PBKDF2-SHA512)
+    in one role holding ``grants``; the rest as ``mosquitto_ctrl dynsec init`` leaves it
+    (publishing and subscribing refused, receiving allowed; left out, all are refused)."""
+    clients = []
+    for name, password in users.items():
+        salt = os.urandom(12)
+        hashed = hashlib.pbkdf2_hmac("sha512", password.encode(), salt, 101, 64)
+        clients.append({"username": name, "password": base64.b64encode(hashed).decode(),
+                        "salt": base64.b64encode(salt).decode(), "iterations": 101,
+                        "roles": [{"rolename": "tests"}]})  # fmt: skip
+    acls = [{"acltype": g.kind, "topic": g.topic, "allow": g.allow} for g in grants]
+    defaults = {"publishClientSend": False, "publishClientReceive": True, "subscribe": False,
+                "unsubscribe": True}  # fmt: skip
+    return {"clients": clients, "roles": [{"rolename": "tests", "acls": acls}],
+            "defaultACLAccess": defaults}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -53,7 +90,8 @@ class Mosquitto:
 
     With ``users`` it admits only those (name: password); with ``certificates`` it speaks TLS
     only, with that server certificate; with ``acl`` (an ``acl_file``'s text) a client may use only
-    the topics that grants it."""
+    the topics that grants it, and with ``grants`` the users are those of the dynamic-security
+    plugin, holding those grants."""
 
     def __init__(
         self,
@@ -63,6 +101,7 @@ class Mosquitto:
         users: dict[str, str] | None = None,
         certificates: Certificates | None = None,
         acl: str | None = None,
+        grants: Sequence[Grant] | None = None,
     ) -> None:
         self.port = port or free_port()
         self.certificates = certificates
@@ -72,7 +111,12 @@ class Mosquitto:
         # enter pytest's private folders.
         lines = [f"listener {self.port} 127.0.0.1", "persistence false", "user root",
                  "log_type error", "log_type warning", "log_type notice"]  # fmt: skip
-        if users:
+        if users and grants is not None:
+            plugin = folder / f"mosquitto-{self.port}.dynsec.json"
+            plugin.write_text(json.dumps(dynamic_security_config(users, grants)))
+            lines += ["allow_anonymous false", f"plugin {DYNAMIC_SECURITY}",
+                      f"plugin_opt_config_file {plugin}"]  # fmt: skip
+        elif users:
             passwords = folder / f"mosquitto-{self.port}.passwd"
             passwords.touch(mode=0o600)
             for name, password in users.items():

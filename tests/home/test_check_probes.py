@@ -23,7 +23,7 @@ from assistant.home import DeviceTopics, probe_broker, probe_home_assistant
 from config import HomeAssistantSettings, MqttSettings
 from tests.assistant.conftest import ROOT
 from tests.home.conftest import PASSWORD, USER
-from tests.mosquitto import Watcher
+from tests.mosquitto import Grant, Watcher
 
 
 def hearth_check(tmp_path: Path, settings_yaml: str):
@@ -208,6 +208,22 @@ def test_an_acl_that_keeps_hearths_commands_from_it_is_named(acl_broker):
     assert probe.detail == (
         "the broker accepted Hearth but does not let it receive what is published under "
         f"hearth/hearth_kitchen/ (its commands): check the ACL for user {USER}"
+    )
+
+
+def test_a_role_that_refuses_home_assistants_birth_topic_is_named(acl_broker):
+    # Dynamic security refuses a subscription in the SUBACK; Hearth would never hear that
+    # Home Assistant restarted, and its entities would stay unavailable after every restart.
+    grants = [Grant("publishClientSend", "hearth/#"), Grant("publishClientSend", "homeassistant/#"),
+              Grant("subscribePattern", "hearth/#")]  # fmt: skip
+    birth = Grant("subscribePattern", "homeassistant/status")
+    granted = probe_broker(kitchen(acl_broker([*grants, birth])), environ=WITH_PASSWORD)
+    assert granted.ok, granted.detail
+    probe = probe_broker(kitchen(acl_broker(grants)), environ=WITH_PASSWORD)
+    assert not probe.ok
+    assert probe.detail == (
+        "the broker accepted Hearth but does not let it subscribe to homeassistant/status "
+        f"(Not authorized): check the ACL for user {USER}"
     )
 
 
