@@ -4,11 +4,13 @@ watches everything published on it."""
 from __future__ import annotations
 
 import base64
+import contextlib
 import glob
 import hashlib
 import json
 import os
 import shutil
+import socket
 import subprocess
 import threading
 from collections.abc import Sequence
@@ -204,3 +206,75 @@ class Watcher:
     def close(self) -> None:
         self._client.disconnect()
         self._client.loop_stop()
+
+
+class Mqtt311Only:
+    """A broker as one that speaks only MQTT 3.1.1 (Mosquitto before 1.6, RabbitMQ before 3.13)
+    is seen: a proxy on a port of its own in front of a real Mosquitto, which answers an MQTT 5
+    CONNECT as such a broker does (CONNACK return code 1, unacceptable protocol version, then
+    closes) and passes every other connection through, byte for byte."""
+
+    def __init__(self, broker: Mosquitto) -> None:
+        self._broker = broker
+        self._listening = socket.create_server(("127.0.0.1", 0))
+        self.port = self._listening.getsockname()[1]
+        self._threads: list[threading.Thread] = []
+        self._spawn(self._accept)
+
+    @property
+    def url(self) -> str:
+        return f"mqtt://127.0.0.1:{self.port}"
+
+    def _spawn(self, target, *args) -> None:
+        thread = threading.Thread(target=target, args=args, daemon=True)
+        thread.start()
+        self._threads.append(thread)
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self._listening.accept()
+            except OSError:  # closed
+                return
+            self._spawn(self._serve, client)
+
+    def _serve(self, client: socket.socket) -> None:
+        with client:
+            head = b""
+            # CONNECT: its type, its remaining length (bytes with the top bit set go on), then
+            # 0x0004 "MQTT" and the protocol level: 4 for 3.1.1, 5 for MQTT 5.
+            while (level := _protocol_level(head)) is None:
+                piece = client.recv(4096)
+                if not piece:
+                    return
+                head += piece
+            if level == 5:
+                client.sendall(b"\x20\x02\x00\x01")
+                return
+            with socket.create_connection(("127.0.0.1", self._broker.port)) as upstream:
+                upstream.sendall(head)
+                self._spawn(_pump, upstream, client)
+                _pump(client, upstream)
+
+    def close(self) -> None:
+        self._listening.close()
+
+
+def _protocol_level(head: bytes) -> int | None:
+    """The protocol level of the CONNECT that ``head`` begins, or None until enough came."""
+    end = next((i for i in range(1, min(len(head), 5)) if not head[i] & 0x80), None)
+    if end is None or len(head) <= end + 7:
+        return None
+    return head[end + 7]
+
+
+def _pump(source: socket.socket, sink: socket.socket) -> None:
+    """Copy bytes from ``source`` to ``sink`` until either side closes."""
+    try:
+        while piece := source.recv(4096):
+            sink.sendall(piece)
+    except OSError:
+        pass
+    finally:
+        with contextlib.suppress(OSError):
+            sink.shutdown(socket.SHUT_WR)

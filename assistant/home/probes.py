@@ -55,12 +55,29 @@ def probe_broker(
 ) -> Probe:
     """Connect to the broker with the device's user, password and TLS; prove it lets Hearth
     subscribe to its topics, publish under its base topic and the discovery prefix, and passes
-    back what is published under the base topic; then disconnect."""
+    back what is published under the base topic; then disconnect.
+
+    A broker that speaks only MQTT 3.1.1 (Mosquitto before 1.6, RabbitMQ before 3.13) is probed
+    over 3.1.1, as the device talks to it: what comes back is then all there is to judge by.
+    """
+    try:
+        return _probe(settings, timeout, environ, mqtt.MQTTv5)
+    except _NoMqtt5:
+        return _probe(settings, timeout, environ, mqtt.MQTTv311)
+
+
+class _NoMqtt5(Exception):
+    """The broker answered an MQTT 5 CONNECT with "unsupported protocol version"."""
+
+
+def _probe(
+    settings: MqttSettings, timeout: float, environ: Mapping[str, str] | None, protocol: int
+) -> Probe:
     host, port = broker_address(settings)
     address = f"{settings.url.scheme}://{host}:{port}"
     tls = settings.url.scheme == "mqtts"
     try:
-        client = broker_client(settings, f"hearth-check-{os.getpid()}", environ, mqtt.MQTTv5)
+        client = broker_client(settings, f"hearth-check-{os.getpid()}", environ, protocol)
     except SecretError as error:
         return Probe(False, str(error))
     except OSError as error:  # ssl.SSLError is one: a ca_file holding no certificate
@@ -93,7 +110,11 @@ def _wait(client: mqtt.Client, done: Callable[[], bool], timeout: float) -> bool
 
 def _answer(client: mqtt.Client, answers: list[Any], address: str, tls: bool,
             timeout: float) -> Probe:  # fmt: skip
-    """Wait for the broker's CONNACK."""
+    """Wait for the broker's CONNACK.
+
+    Raises:
+        _NoMqtt5: the client asked for MQTT 5, which the broker does not speak.
+    """
     if not _wait(client, lambda: bool(answers), timeout):
         hint = "" if tls else "; does it speak only TLS? (mqtts:// in mqtt.url)"
         return Probe(False, f"{address} closed the connection without answering{hint}")
@@ -101,8 +122,9 @@ def _answer(client: mqtt.Client, answers: list[Any], address: str, tls: bool,
         return Probe(False, f"{address} did not answer within {timeout:g} s")
     reason = answers[0]
     if reason.value == UNSUPPORTED_PROTOCOL:
-        words = "does not speak MQTT 5, which hearth check needs to see what it lets Hearth do"
-        return Probe(False, f"{address} {words} (Hearth itself speaks 3.1.1)")
+        if client.protocol == mqtt.MQTTv5:
+            raise _NoMqtt5
+        return Probe(False, f"{address} speaks neither MQTT 3.1.1 nor 5: is it an MQTT broker?")
     if reason.is_failure:
         return Probe(False, f"{address} refused Hearth: {reason}; check mqtt.username and its "
                             "password (mqtt.password_file or mqtt.password_env)")  # fmt: skip
@@ -175,6 +197,13 @@ def _permissions(
                                 f"{ECHO_SECONDS:g} s")  # fmt: skip
         if reason.is_failure:
             return denied(f"publish under {under} ({reason})")
+    if client.protocol != mqtt.MQTTv5:  # its PUBACK says nothing: only the echo tells
+        if not acks.echoed:
+            return denied(f"publish or receive under {topics.base}/")
+        return Probe(True, f"connected to {address}; Hearth may publish and receive under "
+                           f"{topics.base}/ (the broker speaks only MQTT 3.1.1, which does not "
+                           f"say whether it takes what Hearth publishes under "
+                           f"{topics.discovery_prefix}/)")  # fmt: skip
     if not acks.echoed:
         return denied(f"receive what is published under {topics.base}/ (its commands)")
     return Probe(True, f"connected to {address}; Hearth may publish under {topics.base}/ and "

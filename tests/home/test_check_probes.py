@@ -23,7 +23,7 @@ from assistant.home import DeviceTopics, probe_broker, probe_home_assistant
 from config import HomeAssistantSettings, MqttSettings
 from tests.assistant.conftest import ROOT
 from tests.home.conftest import PASSWORD, USER
-from tests.mosquitto import Grant, Watcher
+from tests.mosquitto import Grant, Mqtt311Only, Watcher
 
 
 def hearth_check(tmp_path: Path, settings_yaml: str):
@@ -224,6 +224,29 @@ def test_a_role_that_refuses_home_assistants_birth_topic_is_named(acl_broker):
     assert probe.detail == (
         "the broker accepted Hearth but does not let it subscribe to homeassistant/status "
         f"(Not authorized): check the ACL for user {USER}"
+    )
+
+
+def test_a_broker_speaking_only_mqtt_311_is_probed_as_the_device_talks_to_it(acl_broker):
+    # Its PUBACK carries no verdict: what comes back under the base topic is all there is.
+    household = Mqtt311Only(acl_broker(HOUSEHOLD_ACL))
+    read_only = Mqtt311Only(acl_broker("topic read hearth/#\ntopic write homeassistant/#\n"))
+    try:
+        passed = probe_broker(kitchen(household), environ=WITH_PASSWORD)
+        refused = probe_broker(kitchen(read_only), environ=WITH_PASSWORD)
+    finally:
+        household.close()
+        read_only.close()
+    assert passed.ok, passed.detail
+    assert passed.detail == (
+        f"connected to {household.url}; Hearth may publish and receive under "
+        "hearth/hearth_kitchen/ (the broker speaks only MQTT 3.1.1, which does not say whether "
+        "it takes what Hearth publishes under homeassistant/)"
+    )
+    assert not refused.ok
+    assert refused.detail == (
+        "the broker accepted Hearth but does not let it publish or receive under "
+        f"hearth/hearth_kitchen/: check the ACL for user {USER}"
     )
 
 
