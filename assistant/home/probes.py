@@ -9,7 +9,8 @@ publishes (silently, in the MQTT 3.1.1 the device speaks), and then Home Assista
 Hearth; so the probe speaks MQTT 5, whose PUBACK carries the broker's verdict, and publishes one
 message, not retained, under Hearth's base topic and one under the discovery prefix (on topics
 nothing subscribes to: Home Assistant listens there only to topics ending in ``config``). The one
-under the base topic must also come back, as the commands under it must reach the device.
+under the base topic must also come back, as the commands under it must reach the device. A
+broker that speaks only 3.1.1 is probed over 3.1.1, and judged by that echo alone.
 """
 
 from __future__ import annotations
