@@ -36,7 +36,7 @@ _DEVICE = (
     r"(?:lights?|lamps?|lighting|fans?|heat(?:er|ing)|thermostat|plugs?|sockets?|switch(?:es)?|"
     r"blinds?|curtains?|shades?|covers?|doors?|locks?|tv|television|brightness)"
 )
-_CLAIMS = re.compile(
+_DEEDS = re.compile(
     "|".join(
         (
             # "I've set a timer", "I have just started", "I set one", "I've gone ahead and set"
@@ -44,8 +44,6 @@ _CLAIMS = re.compile(
             # "I'll remind you", "I will let you know", "I'll give you a shout", "I'll ring"
             r"\bi(?:'ll| will| shall)\s+(?:\w+\s+)?(?:remind|alert|notify|ping|ring|wake|"
             r"let you know|give you a (?:shout|call|ping|nudge|heads[- ]up)|tell you when)",
-            # "Timer set for seven minutes", "your reminder is set", "the eggs timer has started"
-            rf"\b{_THING}\s+(?:(?:is|has been|was|are|have been)\s+)?(?:now\s+)?{_DONE}\b",
             # "the fan has been switched off", "Brightness set to 40%", "lights turned on"
             rf"\b{_DEVICE}\s+(?:(?:is|are|has been|have been|was|were)\s+)?(?:now\s+)?"
             r"(?:turned|switched|dimmed|brightened|set)\b",
@@ -57,7 +55,14 @@ _CLAIMS = re.compile(
     ),
     re.IGNORECASE,
 )
+"""Claims that something was done just now: only this turn's tool calls back them."""
 
+_REPORTS = re.compile(
+    # "Timer set for seven minutes", "your reminder is set", "the eggs timer has started"
+    rf"\b{_THING}\s+(?:(?:is|has been|was|are|have been)\s+)?(?:now\s+)?{_DONE}\b",
+    re.IGNORECASE,
+)
+"""Claims that a timer, alarm or reminder stands: true too of one set in an earlier turn."""
 
 _NAMES = {
     ActionKind.SCHEDULE: re.compile(
@@ -73,7 +78,8 @@ home's; "Done." names neither."""
 def claims_action(sentence: str) -> bool:
     """True when ``sentence`` says a timer, alarm or reminder was set, changed or will ring, or
     a device in the home was switched (a typographic apostrophe read as a plain one)."""
-    return _CLAIMS.search(_plain(sentence)) is not None
+    text = _plain(sentence)
+    return _DEEDS.search(text) is not None or _REPORTS.search(text) is not None
 
 
 def claimed_kinds(sentence: str) -> frozenset[ActionKind]:
@@ -82,16 +88,39 @@ def claimed_kinds(sentence: str) -> frozenset[ActionKind]:
     return frozenset(kind for kind, named in _NAMES.items() if named.search(text))
 
 
-def backed(sentence: str, acted: Collection[ActionKind]) -> str:
+def backed(sentence: str, acted: Collection[ActionKind], standing: Collection[str] = ()) -> str:
     """The sentence to say: as it is, unless it claims an action that no tool call of this turn
     took (``acted``: the kinds of action its calls took), when it is :data:`NOT_DONE` instead.
     A claim naming no kind ("Done.") is backed by any action; one naming the lights, only by a
-    call that changed the home."""
-    if not claims_action(sentence):
-        return sentence
+    call that changed the home.
+
+    ``standing`` names the schedule's items still to come (a timer's name, a reminder's text):
+    a report that one stands ("Your pasta timer is set for eight minutes") is true of an item
+    set in an earlier turn, so it is backed when it names one of them by a word of its own. An
+    unnamed "Timer set." is not: it is how a model pretends to set a new one."""
+    text = _plain(sentence)
+    if _DEEDS.search(text) is None:
+        if _REPORTS.search(text) is None:
+            return sentence
+        if ActionKind.SCHEDULE in acted or _names_any(text, standing):
+            return sentence
+        return NOT_DONE
     named = claimed_kinds(sentence)
     taken = named <= set(acted) if named else bool(acted)
     return sentence if taken else NOT_DONE
+
+
+_WORD = re.compile(r"[a-z]+")
+_NOT_NAMING = frozenset(
+    "the a an and for to of in on at my your you me it is are was has have been set timer timers "
+    "alarm alarms reminder reminders minute minutes hour hours second seconds".split()
+)
+"""Words that name no particular item."""
+
+
+def _names_any(text: str, standing: Collection[str]) -> bool:
+    said = set(_WORD.findall(text.lower())) - _NOT_NAMING
+    return any(said & set(_WORD.findall(item.lower())) for item in standing)
 
 
 def _plain(sentence: str) -> str:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, replace
 
-from assistant.action_claims import ActionKind, backed
+from assistant.action_claims import ActionKind, backed, claims_action
 from assistant.arbitration import Arbiter
 from assistant.card_keeper import CardKeeper
 from assistant.chat_client import ChatClient, ChatMessage, ToolCall
@@ -300,6 +300,10 @@ class Brain:
             self.learner.submit(heard.text, reply, self.history)
         yield from self._ask_about_recalled_conflict(recall)
 
+    def _standing(self) -> tuple[str, ...]:
+        """The names of the schedule's items still to come (none without a schedule)."""
+        return self.desk.standing_names() if self.desk is not None else ()
+
     def _model_reply(
         self,
         prompt: Callable[[str], list[ChatMessage]],
@@ -319,7 +323,7 @@ class Brain:
         """
         tools = self.tools if t is not None else None
         messages = prompt(tools.abilities if tools is not None else CAPABILITIES)
-        speech = _Speech(SpokenBudget(self.policy.reply_max_chars), said)
+        speech = _Speech(SpokenBudget(self.policy.reply_max_chars), said, self._standing)
         held: list[ReplyPart] = []  # a question a tool's action asked, opened after the answer
         rounds = 0
         while True:
@@ -640,9 +644,13 @@ class _Speech:
     """What one model turn says: within its spoken budget, and no claim of an action that this
     turn did not take (said once as "I couldn't do that.", then left out)."""
 
-    def __init__(self, budget: SpokenBudget, said: list[str]):
+    def __init__(
+        self, budget: SpokenBudget, said: list[str], standing: Callable[[], Sequence[str]]
+    ):
         self.budget = budget
         self.said = said
+        self._standing = standing
+        """The names of the schedule's items still to come, read only for a claim."""
         self.acted: set[ActionKind] = set()
         """What the tool calls of this turn changed (the stored schedule, a device)."""
         self.round_text: list[str] = []
@@ -652,7 +660,8 @@ class _Speech:
     def say(self, sentence: str) -> Iterator[ReplyPart]:
         """The parts that say ``sentence`` (none past the budget, or for a second denial)."""
         self.round_text.append(sentence)
-        checked = backed(sentence, self.acted)
+        standing = self._standing() if claims_action(sentence) else ()
+        checked = backed(sentence, self.acted, standing)
         if checked != sentence:
             yield Note("claim_unbacked", {"text": sentence, "said": checked})
             if self._denied:

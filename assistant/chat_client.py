@@ -43,8 +43,9 @@ def decode_object(text: str) -> dict[str, Any]:
 class ToolCall:
     """A call the model asked for: a tool's name and its arguments (a JSON object).
 
-    ``id`` is the server's name for the call (OpenAI's ``tool_calls[].id``), which the result
-    must quote back; Ollama gives none and it stays empty.
+    ``id`` is the call's name that its result quotes back (OpenAI's ``tool_calls[].id``): the
+    server's, or one of Hearth's own when an OpenAI-compatible server gives none; Ollama has
+    none and it stays empty.
     """
 
     name: str
@@ -143,7 +144,7 @@ class ChatClient(ABC):
                 raise ValueError(f"{type(self).__name__} cannot offer tools")
             body["tools"] = [dict(tool) for tool in tools]
         lines = self._lines(body, deadline or self.deadline())
-        read = self._line_reader()
+        read = self._line_reader(messages)
         try:
             for line in lines:
                 piece = read(line)
@@ -203,9 +204,10 @@ class ChatClient(ABC):
     def _read_line(self, line: str) -> StreamedPiece:
         """One line of a streamed reply (raises MalformedReply or an HTTP error it reports)."""
 
-    def _line_reader(self) -> Callable[[str], StreamedPiece]:
-        """What reads one streamed reply's lines: :meth:`_read_line`, unless an API's pieces
-        depend on earlier lines (OpenAI's tool calls arrive in fragments)."""
+    def _line_reader(self, messages: Sequence[ChatMessage]) -> Callable[[str], StreamedPiece]:
+        """What reads the lines of the reply to ``messages``: :meth:`_read_line`, unless an
+        API's pieces depend on earlier lines or on the chat so far (OpenAI's tool calls arrive
+        in fragments, and a call's id must differ from those of the chat's earlier calls)."""
         return self._read_line
 
     @abstractmethod

@@ -5,7 +5,10 @@ llama.cpp's ``llama-server``, LM Studio and vLLM speak this API. A streamed repl
 ``data: [DONE]``; an error is an HTTP status with ``{"error": {"message": ...}}``, or such an
 object in the stream. A tool call streams in fragments: ``delta.tool_calls[]`` entries keyed by
 ``index``, the first with the call's ``id`` and ``function.name``, the later ones adding pieces of
-``function.arguments`` (a JSON string); the calls are whole when the reply finishes.
+``function.arguments`` (a JSON string); the calls are whole when the reply finishes. Some servers
+(llama.cpp builds, LM Studio) send no ``id``: such a call is named ``call_<n>``, ``n`` counting the
+chat's calls, so its result quotes an id that no other call of the chat has (strict servers
+refuse ``tool_call_id: ""``).
 The deadlines, spoken failures and streaming are the shared ones of
 :class:`assistant.chat_client.ChatClient`.
 """
@@ -81,8 +84,10 @@ class OpenAIClient(ChatClient):
     def _read_line(self, line: str) -> StreamedPiece:
         return self._read_event(line, _CallFragments())
 
-    def _line_reader(self) -> Callable[[str], StreamedPiece]:
-        fragments = _CallFragments()  # one reply's calls, gathered across its lines
+    def _line_reader(self, messages: Sequence[ChatMessage]) -> Callable[[str], StreamedPiece]:
+        # One reply's calls, gathered across its lines; ids of our own skip the chat's.
+        taken = {call.id for message in messages for call in message.tool_calls if call.id}
+        fragments = _CallFragments(ids_taken=taken)
         return lambda line: self._read_event(line, fragments)
 
     def _read_event(self, line: str, fragments: _CallFragments) -> StreamedPiece:
@@ -172,6 +177,8 @@ class _CallFragments:
     """One streamed reply's tool calls, gathered by ``index`` as their pieces arrive."""
 
     by_index: dict[int, _Fragment] = field(default_factory=dict)
+    ids_taken: set[str] = field(default_factory=set)
+    """The ids of the chat's calls so far (earlier rounds' and this reply's)."""
 
     def add(self, delta: Mapping[str, Any], data: str) -> None:
         """One ``delta.tool_calls`` entry: an id or name sets, an arguments piece appends."""
@@ -189,14 +196,24 @@ class _CallFragments:
             fragment.arguments.append(json.dumps(piece))
 
     def take(self, data: str) -> tuple[ToolCall, ...]:
-        """The whole calls gathered so far, in index order; none are kept for later."""
-        calls = tuple(_whole_call(self.by_index[i], data) for i in sorted(self.by_index))
+        """The whole calls gathered so far, in index order, each with an id (its own, else a
+        fresh ``call_<n>``); none are kept for later."""
+        fragments = [self.by_index[i] for i in sorted(self.by_index)]
         self.by_index.clear()
-        return calls
+        self.ids_taken.update(fragment.id for fragment in fragments if fragment.id)
+        return tuple(_whole_call(fragment, fragment.id or self._fresh_id(), data)
+                     for fragment in fragments)  # fmt: skip
+
+    def _fresh_id(self) -> str:
+        number = len(self.ids_taken)
+        while f"call_{number}" in self.ids_taken:
+            number += 1
+        self.ids_taken.add(f"call_{number}")
+        return f"call_{number}"
 
 
-def _whole_call(fragment: _Fragment, data: str) -> ToolCall:
+def _whole_call(fragment: _Fragment, call_id: str, data: str) -> ToolCall:
     if not fragment.name:
         raise MalformedReply(f"a tool call without a name: {data[:200]!r}")
     text = "".join(fragment.arguments).strip() or "{}"
-    return ToolCall(fragment.name, decode_object(text), fragment.id)
+    return ToolCall(fragment.name, decode_object(text), call_id)

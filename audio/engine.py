@@ -122,7 +122,7 @@ from audio.speakable import speakable
 from audio.speech_worker import Made, SpeechWorker
 from audio.tts import SpeechParameters
 from audio.wake_check import WakeVerifier
-from audio.wake_measure import WakeMeasure, level_db
+from audio.wake_measure import FLOOR_SECONDS, WakeMeasure, level_db, noise_floor_db
 from audio.wakeup import Wakeup
 from audio.wakeword import WakeDetection
 from config import Settings
@@ -824,11 +824,14 @@ class VoiceEngine:
             self._begin_job(JobKind.TRANSCRIBE)
             verdict = self._verifier.judge(detection, window)
             self._end_job(JobKind.TRANSCRIBE)
-            measure = WakeMeasure(self.t, detection.score, level_db(window))
+            start = detection.verify_window[0]
+            before = self._recent.between(start - seconds_to_samples(FLOOR_SECONDS), start)
+            measure = WakeMeasure(self.t, detection.score, level_db(window), noise_floor_db(before))
             self._record("wake_check", model=detection.model, score=round(detection.score, 3),
                          heard=verdict.heard, accepted=verdict.accepted,
                          evidence=verdict.evidence.value, margin=verdict.margin,
-                         level_db=round(measure.level_db, 1))  # fmt: skip
+                         level_db=round(measure.level_db, 1),
+                         floor_db=round(measure.floor_db, 1))  # fmt: skip
             if verdict.accepted:
                 self._pending_wakes.clear()
                 self._wake = detection

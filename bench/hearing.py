@@ -126,8 +126,13 @@ FOLLOW_UPS = (
     ("What's the weather like in Lisbon?", "Lisbon is sunny and mild today.", "And in Porto?"),
     ("How tall is Mount Everest?", "Mount Everest is 8849 metres tall.", "And what about K2?"),
     ("Who wrote Pride and Prejudice?", "Jane Austen wrote it in 1813.", "When was she born?"),
+    ("How do I boil an egg?", "Put it in boiling water for seven minutes.", "And a soft one?"),
+    ("What's on the calendar today?", "You have the dentist at three.", "Move it to four."),
+    ("Who is the prime minister of Canada?", "Mark Carney is.", "How old is he?"),
+    ("How far is the moon?", "About 384,000 kilometres away.", "And the sun?"),
 )
 """A question, the answer Hearth gave, and the short follow-up to be heard in their context."""
+FOLLOW_UPS_PER_VOICE = 2
 
 
 @dataclass(frozen=True)
@@ -430,8 +435,12 @@ def wer_trials(raw: Raw, hearth: Hearth, mode: Mode, tally: WerTally) -> None:
 def follow_up_trials(raw: Raw, hearth: Hearth, mode: Mode, tally: WerTally) -> None:
     placer = Placer(mode.rooms)
     wake = at_level(PIPER_VOICES[0].say("Hey Jarvis."), SPEECH_RMS)
-    for index, voice in enumerate(mode.voices):
-        question, answer, follow_up = FOLLOW_UPS[index % len(FOLLOW_UPS)]
+    scripts = [
+        (voice, FOLLOW_UPS[(index + turn * len(FOLLOW_UPS) // 2) % len(FOLLOW_UPS)])
+        for index, voice in enumerate(mode.voices)
+        for turn in range(FOLLOW_UPS_PER_VOICE)
+    ]
+    for voice, (question, answer, follow_up) in scripts:
         asked = at_level(voice.say(question), SPEECH_RMS)
         then = at_level(voice.say(follow_up), SPEECH_RMS)
         scene = timeline(silence(0.6), wake, silence(0.3), asked, silence(2.0), then, silence(1.5))

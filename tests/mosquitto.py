@@ -3,9 +3,17 @@ watches everything published on it."""
 
 from __future__ import annotations
 
+import base64
+import contextlib
+import glob
+import hashlib
+import json
+import os
 import shutil
+import socket
 import subprocess
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Self
@@ -17,6 +25,37 @@ from tests.servers import free_port, port_open, wait_for
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 MOSQUITTO_PASSWD = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
+DYNAMIC_SECURITY = next(iter(glob.glob("/usr/lib/*/mosquitto_dynamic_security.so")), "")
+"""Mosquitto's dynamic-security plugin (in Debian's package), whose roles can refuse a
+subscription outright: an ``acl_file`` grants every one and then delivers only what it may."""
+
+
+@dataclass(frozen=True)
+class Grant:
+    """One ACL entry of a dynamic-security role."""
+
+    kind: str
+    """``publishClientSend``, ``publishClientReceive``, ``subscribePattern``, ..."""
+    topic: str
+    allow: bool = True
+
+
+def dynamic_security_config(users: dict[str, str], grants: Sequence[Grant]) -> dict:
+    """The plugin's JSON: every user (its password hashed as the plugin does, PBKDF2-SHA512)
+    in one role holding ``grants``; the rest as ``mosquitto_ctrl dynsec init`` leaves it
+    (publishing and subscribing refused, receiving allowed; left out, all are refused)."""
+    clients = []
+    for name, password in users.items():
+        salt = os.urandom(12)
+        hashed = hashlib.pbkdf2_hmac("sha512", password.encode(), salt, 101, 64)
+        clients.append({"username": name, "password": base64.b64encode(hashed).decode(),
+                        "salt": base64.b64encode(salt).decode(), "iterations": 101,
+                        "roles": [{"rolename": "tests"}]})  # fmt: skip
+    acls = [{"acltype": g.kind, "topic": g.topic, "allow": g.allow} for g in grants]
+    defaults = {"publishClientSend": False, "publishClientReceive": True, "subscribe": False,
+                "unsubscribe": True}  # fmt: skip
+    return {"clients": clients, "roles": [{"rolename": "tests", "acls": acls}],
+            "defaultACLAccess": defaults}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -52,7 +91,9 @@ class Mosquitto:
     (without persistence, so a restarted broker has forgotten every retained message).
 
     With ``users`` it admits only those (name: password); with ``certificates`` it speaks TLS
-    only, with that server certificate."""
+    only, with that server certificate; with ``acl`` (an ``acl_file``'s text) a client may use only
+    the topics that grants it, and with ``grants`` the users are those of the dynamic-security
+    plugin, holding those grants."""
 
     def __init__(
         self,
@@ -61,6 +102,8 @@ class Mosquitto:
         *,
         users: dict[str, str] | None = None,
         certificates: Certificates | None = None,
+        acl: str | None = None,
+        grants: Sequence[Grant] | None = None,
     ) -> None:
         self.port = port or free_port()
         self.certificates = certificates
@@ -70,7 +113,12 @@ class Mosquitto:
         # enter pytest's private folders.
         lines = [f"listener {self.port} 127.0.0.1", "persistence false", "user root",
                  "log_type error", "log_type warning", "log_type notice"]  # fmt: skip
-        if users:
+        if users and grants is not None:
+            plugin = folder / f"mosquitto-{self.port}.dynsec.json"
+            plugin.write_text(json.dumps(dynamic_security_config(users, grants)))
+            lines += ["allow_anonymous false", f"plugin {DYNAMIC_SECURITY}",
+                      f"plugin_opt_config_file {plugin}"]  # fmt: skip
+        elif users:
             passwords = folder / f"mosquitto-{self.port}.passwd"
             passwords.touch(mode=0o600)
             for name, password in users.items():
@@ -79,6 +127,10 @@ class Mosquitto:
             lines += ["allow_anonymous false", f"password_file {passwords}"]
         else:
             lines.append("allow_anonymous true")
+        if acl is not None:
+            rules = folder / f"mosquitto-{self.port}.acl"
+            rules.write_text(acl)
+            lines.append(f"acl_file {rules}")
         if certificates:
             lines += [f"cafile {certificates.ca}", f"certfile {certificates.server_cert}",
                       f"keyfile {certificates.server_key}"]  # fmt: skip
@@ -154,3 +206,75 @@ class Watcher:
     def close(self) -> None:
         self._client.disconnect()
         self._client.loop_stop()
+
+
+class Mqtt311Only:
+    """A broker as one that speaks only MQTT 3.1.1 (Mosquitto before 1.6, RabbitMQ before 3.13)
+    is seen: a proxy on a port of its own in front of a real Mosquitto, which answers an MQTT 5
+    CONNECT as such a broker does (CONNACK return code 1, unacceptable protocol version, then
+    closes) and passes every other connection through, byte for byte."""
+
+    def __init__(self, broker: Mosquitto) -> None:
+        self._broker = broker
+        self._listening = socket.create_server(("127.0.0.1", 0))
+        self.port = self._listening.getsockname()[1]
+        self._threads: list[threading.Thread] = []
+        self._spawn(self._accept)
+
+    @property
+    def url(self) -> str:
+        return f"mqtt://127.0.0.1:{self.port}"
+
+    def _spawn(self, target, *args) -> None:
+        thread = threading.Thread(target=target, args=args, daemon=True)
+        thread.start()
+        self._threads.append(thread)
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self._listening.accept()
+            except OSError:  # closed
+                return
+            self._spawn(self._serve, client)
+
+    def _serve(self, client: socket.socket) -> None:
+        with client:
+            head = b""
+            # CONNECT: its type, its remaining length (bytes with the top bit set go on), then
+            # 0x0004 "MQTT" and the protocol level: 4 for 3.1.1, 5 for MQTT 5.
+            while (level := _protocol_level(head)) is None:
+                piece = client.recv(4096)
+                if not piece:
+                    return
+                head += piece
+            if level == 5:
+                client.sendall(b"\x20\x02\x00\x01")
+                return
+            with socket.create_connection(("127.0.0.1", self._broker.port)) as upstream:
+                upstream.sendall(head)
+                self._spawn(_pump, upstream, client)
+                _pump(client, upstream)
+
+    def close(self) -> None:
+        self._listening.close()
+
+
+def _protocol_level(head: bytes) -> int | None:
+    """The protocol level of the CONNECT that ``head`` begins, or None until enough came."""
+    end = next((i for i in range(1, min(len(head), 5)) if not head[i] & 0x80), None)
+    if end is None or len(head) <= end + 7:
+        return None
+    return head[end + 7]
+
+
+def _pump(source: socket.socket, sink: socket.socket) -> None:
+    """Copy bytes from ``source`` to ``sink`` until either side closes."""
+    try:
+        while piece := source.recv(4096):
+            sink.sendall(piece)
+    except OSError:
+        pass
+    finally:
+        with contextlib.suppress(OSError):
+            sink.shutdown(socket.SHUT_WR)

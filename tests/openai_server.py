@@ -7,9 +7,10 @@ after each, a last chunk with ``finish_reason``, then ``data: [DONE]``), or answ
 an HTTP status with ``{"error": {"message", "type", "code"}}`` (404 ``model_not_found`` for an
 unknown model; a 400 in vLLM's words for tools offered to a server without tool support, as
 ``tools=False``). A reply's ``tool_calls`` (Ollama's shape, as ``tool_call`` makes them) stream as
-OpenAI's fragments: each call's id and name in one delta, its JSON arguments in three more, then
-``finish_reason: "tool_calls"``. Replies are scripted with the ``Reply`` of
-tests/ollama_server.py (delays, cuts, malformed chunks, drips), on the same chat-server base.
+OpenAI's fragments: each call's id (none with ``call_ids=False``) and name in one delta, its
+JSON arguments in three more, then ``finish_reason: "tool_calls"``. Replies are scripted with the
+``Reply`` of tests/ollama_server.py (delays, cuts, malformed chunks, drips), on the same
+chat-server base.
 """
 
 from __future__ import annotations
@@ -34,14 +35,17 @@ REFUSAL = '"auto" tool choice requires --enable-auto-tool-choice and --tool-call
 """vLLM's 400 for a request offering tools when the server was started without tool calling."""
 
 
-def _call_fragments(index: int, call: dict[str, Any]) -> list[dict[str, Any]]:
-    """One call as streamed deltas: id, type and name first, the arguments string in 3 pieces."""
+def _call_fragments(index: int, call: dict[str, Any], with_id: bool) -> list[dict[str, Any]]:
+    """One call as streamed deltas: id (``with_id``), type and name first, the arguments string
+    in 3 pieces."""
     function = call["function"]
     arguments = json.dumps(function.get("arguments") or {})
     third = max(1, len(arguments) // 3)
     pieces = [arguments[:third], arguments[third : 2 * third], arguments[2 * third :]]
-    head = {"index": index, "id": f"call_{index}_{function['name']}", "type": "function",
+    head = {"index": index, "type": "function",
             "function": {"name": function["name"], "arguments": ""}}  # fmt: skip
+    if with_id:
+        head["id"] = f"call_{index}_{function['name']}"
     return [head, *({"index": index, "function": {"arguments": piece}} for piece in pieces)]
 
 
@@ -110,7 +114,7 @@ class _OpenAIHandler(WireHandler):
                 time.sleep(reply.delay_between)
             self._event(self._chunk(body, {"content": piece}), reply)
         for index, call in enumerate(reply.tool_calls or ()):
-            for fragment in _call_fragments(index, call):
+            for fragment in _call_fragments(index, call, self.owner.call_ids):
                 self._event(self._chunk(body, {"tool_calls": [fragment]}), reply)
         finish = "tool_calls" if reply.tool_calls else "stop"
         self._event(self._chunk(body, {}, finish=finish), reply)
@@ -154,6 +158,8 @@ class OpenAIServer(ChatServer):
     background: Responder = no_facts
     api_key: str | None = None
     """When set, requests without ``Authorization: Bearer <key>`` get 401."""
+    call_ids: bool = True
+    """Whether streamed tool calls carry an ``id`` (llama.cpp builds and LM Studio send none)."""
 
     handler: ClassVar[type[WireHandler]] = _OpenAIHandler
     chat_path: ClassVar[str] = "/v1/chat/completions"

@@ -139,7 +139,7 @@ class Arbiter:
         """A request after a wake word: claim the wake (its verdict comes from ``verdict``)."""
         assert heard.wake is not None
         wake = heard.wake
-        claim = Claim(self.device, self._household(wake.t, heard.t), wake.score, wake.level_db)
+        claim = Claim(self.device, self._household(wake.t, heard.t), wake.score, wake.clarity_db)
         self._inbox.put(_Claimed(heard.t, claim))
 
     # -- the brain's side ------------------------------------------------------------------------

@@ -2,10 +2,11 @@
 
 Every Hearth that accepts a wake word claims it: when (household seconds: wall time, or a
 recording's start plus its audio clock), how sure the wake model was, and how loud the speech
-was. Claims of different devices within ``window`` seconds of each other are the same wake. The
-strongest claim answers; the others defer. A device decides once every other device it knows of
-has either claimed this wake or heard past it without claiming (``settled``), or when it gives up
-waiting (the caller's deadline).
+was over the room's noise (``audio.wake_measure``: a Hearth beside a playing TV hears the voice
+louder and worse). Claims of different devices within ``window`` seconds of each other are the
+same wake. The strongest claim answers; the others defer. A device decides once every other
+device it knows of has either claimed this wake or heard past it without claiming (``settled``),
+or when it gives up waiting (the caller's deadline).
 
 The level counts most: a device across the room hears the same voice some 10 dB quieter, while
 the wake model's score is near 1 on both. The score adds ``SCORE_DB`` dB per unit, so a clearly
@@ -35,6 +36,7 @@ class Claim:
     """Household seconds (epoch) when the wake word was accepted."""
     score: float
     level_db: float
+    """The wake word's level over its room's noise floor (or a quiet room's), in dB."""
 
     @property
     def strength(self) -> float:

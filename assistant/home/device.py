@@ -165,6 +165,23 @@ class DeviceTopics:
         """The topics Home Assistant sends commands on."""
         return (self.mute_command, self.volume_command, self.announce_command, self.stop_command)
 
+    @property
+    def subscriptions(self) -> tuple[str, ...]:
+        """What the device subscribes to: the commands and Home Assistant's birth topic."""
+        return (*self.commands, self.home_assistant_status)
+
+    @property
+    def check(self) -> str:
+        """Where ``hearth check`` sends its probe under the base topic (nothing listens)."""
+        return f"{self.base}/check"
+
+    @property
+    def discovery_check(self) -> str:
+        """Where ``hearth check`` sends its probe under the discovery prefix: beside the
+        device's discovery topics, but not ending in ``config``, which is all Home Assistant
+        subscribes to there."""
+        return f"{self.discovery_prefix}/sensor/{self.device_id}/check"
+
     def discovery(self, component: str, key: str) -> str:
         """The discovery topic of one entity: ``<prefix>/<component>/<device_id>/<key>/config``."""
         return f"{self.discovery_prefix}/{component}/{self.device_id}/{key}/config"

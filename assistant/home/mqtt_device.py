@@ -213,8 +213,7 @@ class MqttDevice:
         # Connected first: a state published from now on is sent by its caller, and one stored
         # before is in the snapshot the announcement takes; none falls between the two.
         self._change_link(Link.CONNECTED)
-        wanted = (*self.topics.commands, self.topics.home_assistant_status)
-        client.subscribe([(topic, QOS) for topic in wanted])
+        client.subscribe([(topic, QOS) for topic in self.topics.subscriptions])
         self._announce(client)
 
     def _announce(self, client: mqtt.Client) -> None:
@@ -277,17 +276,22 @@ def broker_address(settings: MqttSettings) -> tuple[str, int]:
 
 
 def broker_client(
-    settings: MqttSettings, client_id: str, environ: Mapping[str, str] | None = None
+    settings: MqttSettings,
+    client_id: str,
+    environ: Mapping[str, str] | None = None,
+    protocol: int = mqtt.MQTTv311,
 ) -> mqtt.Client:
     """A paho client for the household's broker, not yet connected: its credentials, TLS and
     reconnection backoff from ``settings`` (shared by every Hearth connection to the broker).
+    The device speaks MQTT 3.1.1; ``hearth check`` asks for MQTT 5, whose acknowledgements say
+    whether the broker took a publish.
 
     Raises:
         SecretError: a password file that is missing, unreadable or empty.
         OSError: a ``ca_file`` that cannot be read.
         ssl.SSLError: a ``ca_file`` that holds no certificate.
     """
-    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv311)
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=protocol)
     client.reconnect_delay_set(
         min_delay=settings.reconnect_min_seconds, max_delay=settings.reconnect_max_seconds
     )

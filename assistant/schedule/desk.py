@@ -29,6 +29,7 @@ from assistant.schedule.intents import (
     CancelAlarm,
     CancelReminder,
     CancelTimer,
+    ClockTime,
     Intent,
     ListAlarms,
     ListReminders,
@@ -164,6 +165,13 @@ class ScheduleDesk:
             return self._scheduler().active(all_rooms=True)
         except ScheduleUnavailable:
             return []
+
+    def standing_names(self) -> tuple[str, ...]:
+        """What names each item still to come: a timer's name, a reminder's or routine's text
+        (for the claim check: a report of one set in an earlier turn is true)."""
+        return tuple(
+            named for item in self.active_items() for named in (item.name, item.text) if named
+        )
 
     def local_now(self, audio_seconds: float) -> datetime:
         """The local time at ``audio_seconds`` of the recording (or now, live)."""
@@ -346,7 +354,7 @@ class ScheduleDesk:
         alarms = self._scheduler().active(ItemKind.ALARM)
         if not alarms:
             return [Sentence("You have no alarms set.")]
-        if intent.every or len(alarms) == 1:
+        if intent.every:
             return self._cancel_items(alarms, now, "alarm")
         if intent.time is not None:
             hour, minute = intent.time.hour % 12, intent.time.minute
@@ -358,6 +366,14 @@ class ScheduleDesk:
             ]
             if len(fitting) == 1:
                 return self._cancel_items(fitting, now, "alarm")
+            if not fitting and len(alarms) == 1:
+                # The one alarm is at another time: cancelling it anyway would silence the
+                # morning the speaker meant to keep.
+                when = self._item_when(alarms[0], now)
+                asked = _clock_said(intent.time)
+                return [Sentence(f"You have no alarm at {asked}. Your alarm is at {when}.")]
+        elif len(alarms) == 1:
+            return self._cancel_items(alarms, now, "alarm")
         said = say_list([self._item_when(alarm, now) for alarm in alarms])
         question = f"You have {len(alarms)} alarms: {said}. Which one?"
         return self._ask(_WhichAlarm(intent, tuple(alarms)), question)
@@ -609,6 +625,13 @@ def _room_key(room: str) -> str:
     """A room's name as compared: "Living_Room" and "the living room" are one room."""
     words = re.sub(r"[^a-z0-9]+", " ", room.casefold()).split()
     return " ".join(words[1:] if words[:1] == ["the"] else words)
+
+
+def _clock_said(time: ClockTime) -> str:
+    """A time of day as it was asked for: "6:00", "6:30 PM"."""
+    hour = time.hour if time.meridiem is None else (time.hour % 12 or 12)
+    meridiem = "" if time.meridiem is None else f" {time.meridiem.value.upper()}"
+    return f"{hour}:{time.minute:02d}{meridiem}"
 
 
 def _room_said(room: str, who: str, one: str = "") -> str:

@@ -83,3 +83,21 @@ def test_a_claim_is_said_only_when_the_turn_acted():
 )
 def test_a_claim_is_backed_only_by_an_action_of_its_kind(sentence, acted, said):
     assert (backed(sentence, acted) == sentence) is said
+
+
+@pytest.mark.parametrize(
+    ("sentence", "standing", "said"),
+    [
+        # A report naming an item set in an earlier turn is true without a call this turn.
+        ("Your pasta timer is set for eight minutes.", ["pasta"], True),
+        ("Your reminder to water the tomatoes is set for 7 PM.", ["water the tomatoes"], True),
+        # An unnamed report, or one naming no standing item, is how a pretence sounds.
+        ("Timer set for seven minutes.", ["pasta"], False),
+        ("Your eggs timer is set for seven minutes.", ["pasta"], False),
+        ("Your pasta timer is set for eight minutes.", [], False),
+        # A deed is this turn's: an earlier pasta timer does not back "I've set".
+        ("I've set a pasta timer for eight minutes.", ["pasta"], False),
+    ],
+)
+def test_a_report_of_a_standing_item_is_backed_by_the_item(sentence, standing, said):
+    assert (backed(sentence, acted=set(), standing=standing) == sentence) is said

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Sequence
 
 import pytest
 
 from tests.audio.pulse import pulse  # noqa: F401 (a fixture, found by its name)
 from tests.home_assistant import HomeAssistant, installed, venv
-from tests.mosquitto import Certificates, Mosquitto, Watcher
+from tests.mosquitto import DYNAMIC_SECURITY, Certificates, Grant, Mosquitto, Watcher
 
 USER, PASSWORD = "hearth", "correct horse battery staple"
 """The one user ``locked_broker`` admits."""
@@ -37,6 +38,32 @@ def locked_broker(tmp_path):
     server = Mosquitto(tmp_path, users={USER: PASSWORD}).start()
     yield server
     server.stop()
+
+
+@pytest.fixture
+def acl_broker(tmp_path):
+    """Makes brokers that admit only ``USER`` with ``PASSWORD`` and grant it some topics: those
+    of an ``acl_file``'s text (given without its ``user`` line), or dynamic-security ``Grant``s;
+    each is stopped after the test."""
+    started: list[Mosquitto] = []
+
+    def make(rules: str | Sequence[Grant]) -> Mosquitto:
+        _need_mosquitto()
+        folder = tmp_path / f"acl-{len(started)}"
+        folder.mkdir()
+        users = {USER: PASSWORD}
+        if isinstance(rules, str):
+            server = Mosquitto(folder, users=users, acl=f"user {USER}\n{rules}")
+        else:
+            if not DYNAMIC_SECURITY:
+                pytest.fail("Mosquitto's dynamic-security plugin is missing (Debian: mosquitto)")
+            server = Mosquitto(folder, users=users, grants=rules)
+        started.append(server)
+        return server.start()
+
+    yield make
+    for server in started:
+        server.stop()
 
 
 @pytest.fixture

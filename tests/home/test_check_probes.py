@@ -1,7 +1,8 @@
 """``hearth check`` probes the MQTT broker and Home Assistant: against a real Mosquitto (with a
-password, with TLS of the household's own authority), a real Home Assistant core, and ports
-where nothing listens. Each failure is named for its fix, within a few seconds, never a
-traceback; the probe's own client never takes the device's place on the broker."""
+password, with TLS of the household's own authority, with an ACL granting only some topics), a
+real Home Assistant core, and ports where nothing listens. Each failure is named for its fix,
+within a few seconds, never a traceback; the probe's own client never takes the device's place
+on the broker, and leaves nothing retained there."""
 
 from __future__ import annotations
 
@@ -15,12 +16,14 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+import paho.mqtt.client as mqtt
 import pytest
 
-from assistant.home import probe_broker, probe_home_assistant
+from assistant.home import DeviceTopics, probe_broker, probe_home_assistant
 from config import HomeAssistantSettings, MqttSettings
 from tests.assistant.conftest import ROOT
 from tests.home.conftest import PASSWORD, USER
+from tests.mosquitto import Grant, Mqtt311Only, Watcher
 
 
 def hearth_check(tmp_path: Path, settings_yaml: str):
@@ -101,7 +104,9 @@ home_assistant:
   url: http://127.0.0.1:{dead}
   token_file: {token}
 """)  # fmt: skip
-    assert line(result, "MQTT broker") == f"ok   MQTT broker: connected to {locked_broker.url}"
+    assert line(result, "MQTT broker").startswith(
+        f"ok   MQTT broker: connected to {locked_broker.url}; Hearth may publish under hearth/"
+    )
     home = line(result, "Home Assistant")
     assert home.startswith(f"FIX  Home Assistant: http://127.0.0.1:{dead} unreachable"), home
     assert "some-token" not in result.stdout + result.stderr
@@ -130,6 +135,127 @@ def test_without_the_sections_check_probes_neither(tmp_path):
     assert "Traceback" not in result.stderr, result.stderr
 
 
+KITCHEN = DeviceTopics("hearth_kitchen")
+HOUSEHOLD_ACL = """topic readwrite hearth/#
+topic write homeassistant/#
+topic read homeassistant/status
+"""
+"""What a household grants Hearth: its own topics, and the discovery prefix to publish under
+(reading there only Home Assistant's birth topic)."""
+WITH_PASSWORD = {"HEARTH_MQTT_PASSWORD": PASSWORD}
+
+
+def kitchen(broker, **overrides) -> MqttSettings:
+    return MqttSettings(url=broker.url, username=USER, device_id="hearth_kitchen", **overrides)
+
+
+def test_the_households_acl_passes(acl_broker):
+    broker = acl_broker(HOUSEHOLD_ACL)
+    probe = probe_broker(kitchen(broker), environ=WITH_PASSWORD)
+    assert probe.ok, probe.detail
+    assert probe.detail == (
+        f"connected to {broker.url}; Hearth may publish under hearth/hearth_kitchen/ and "
+        "homeassistant/, and receives its commands"
+    )
+
+
+def test_the_probe_leaves_nothing_retained(locked_broker):
+    assert probe_broker(kitchen(locked_broker), environ=WITH_PASSWORD).ok
+    # A client that subscribes afterwards is handed whatever is retained, before what follows.
+    later = Watcher(locked_broker, (USER, PASSWORD))
+    try:
+        later.publish("hearth/hearth_kitchen/marker", "after")
+        assert [m.topic for m in later.messages] == ["hearth/hearth_kitchen/marker"]
+    finally:
+        later.close()
+
+
+def test_the_probe_under_the_discovery_prefix_is_on_no_topic_home_assistant_reads():
+    # Home Assistant 2024.3's discovery subscribes to exactly these (mqtt/discovery.py).
+    for reads in ("homeassistant/+/+/config", "homeassistant/+/+/+/config", "homeassistant/status"):
+        assert not mqtt.topic_matches_sub(reads, KITCHEN.discovery_check), reads
+    assert KITCHEN.discovery_check.startswith("homeassistant/sensor/hearth_kitchen/")
+
+
+def test_check_names_an_acl_that_forbids_the_discovery_prefix(acl_broker, tmp_path):
+    broker = acl_broker("topic readwrite hearth/#\ntopic read homeassistant/status\n")
+    secret = tmp_path / "mqtt-password"
+    secret.write_text(PASSWORD + "\n")
+    settings = (f"mqtt:\n  url: {broker.url}\n  username: {USER}\n  password_file: {secret}\n"
+                "  device_id: hearth_kitchen\n")  # fmt: skip
+    result = hearth_check(tmp_path, settings)
+    assert line(result, "MQTT broker") == (
+        "FIX  MQTT broker: the broker accepted Hearth but does not let it publish under "
+        f"homeassistant/ (Not authorized): check the ACL for user {USER}"
+    )
+    assert result.returncode == 1
+
+
+def test_an_acl_that_lets_hearth_only_read_its_topics_is_named(acl_broker):
+    broker = acl_broker("topic read hearth/#\ntopic write homeassistant/#\n")
+    probe = probe_broker(kitchen(broker), environ=WITH_PASSWORD)
+    assert not probe.ok
+    assert probe.detail == (
+        "the broker accepted Hearth but does not let it publish under hearth/hearth_kitchen/ "
+        f"(Not authorized): check the ACL for user {USER}"
+    )
+
+
+def test_an_acl_that_keeps_hearths_commands_from_it_is_named(acl_broker):
+    broker = acl_broker("topic write hearth/#\ntopic write homeassistant/#\n")
+    probe = probe_broker(kitchen(broker), environ=WITH_PASSWORD)
+    assert not probe.ok
+    assert probe.detail == (
+        "the broker accepted Hearth but does not let it receive what is published under "
+        f"hearth/hearth_kitchen/ (its commands): check the ACL for user {USER}"
+    )
+
+
+def test_a_role_that_refuses_home_assistants_birth_topic_is_named(acl_broker):
+    # Dynamic security refuses a subscription in the SUBACK; Hearth would never hear that
+    # Home Assistant restarted, and its entities would stay unavailable after every restart.
+    grants = [Grant("publishClientSend", "hearth/#"), Grant("publishClientSend", "homeassistant/#"),
+              Grant("subscribePattern", "hearth/#")]  # fmt: skip
+    birth = Grant("subscribePattern", "homeassistant/status")
+    granted = probe_broker(kitchen(acl_broker([*grants, birth])), environ=WITH_PASSWORD)
+    assert granted.ok, granted.detail
+    probe = probe_broker(kitchen(acl_broker(grants)), environ=WITH_PASSWORD)
+    assert not probe.ok
+    assert probe.detail == (
+        "the broker accepted Hearth but does not let it subscribe to homeassistant/status "
+        f"(Not authorized): check the ACL for user {USER}"
+    )
+
+
+def test_a_broker_speaking_only_mqtt_311_is_probed_as_the_device_talks_to_it(acl_broker):
+    # Its PUBACK carries no verdict: what comes back under the base topic is all there is.
+    household = Mqtt311Only(acl_broker(HOUSEHOLD_ACL))
+    read_only = Mqtt311Only(acl_broker("topic read hearth/#\ntopic write homeassistant/#\n"))
+    try:
+        passed = probe_broker(kitchen(household), environ=WITH_PASSWORD)
+        refused = probe_broker(kitchen(read_only), environ=WITH_PASSWORD)
+    finally:
+        household.close()
+        read_only.close()
+    assert passed.ok, passed.detail
+    assert passed.detail == (
+        f"connected to {household.url}; Hearth may publish and receive under "
+        "hearth/hearth_kitchen/ (the broker speaks only MQTT 3.1.1, which does not say whether "
+        "it takes what Hearth publishes under homeassistant/)"
+    )
+    assert not refused.ok
+    assert refused.detail == (
+        "the broker accepted Hearth but does not let it publish or receive under "
+        f"hearth/hearth_kitchen/: check the ACL for user {USER}"
+    )
+
+
+def test_a_discovery_prefix_of_the_households_own_is_probed(acl_broker):
+    broker = acl_broker("topic readwrite hearth/#\ntopic write homeassistant/#\n")
+    probe = probe_broker(kitchen(broker, discovery_prefix="ha"), environ=WITH_PASSWORD)
+    assert not probe.ok and "does not let it publish under ha/ (" in probe.detail, probe.detail
+
+
 def test_a_missing_password_file_is_named(locked_broker, tmp_path):
     missing = tmp_path / "no-such-password"
     probe = probe_broker(MqttSettings(url=locked_broker.url, username=USER, password_file=missing))
@@ -139,7 +265,7 @@ def test_a_missing_password_file_is_named(locked_broker, tmp_path):
 def test_tls_with_the_households_ca_passes(tls_broker, certificates):
     probe = probe_broker(MqttSettings(url=tls_broker.url, ca_file=certificates.ca))
     assert probe.ok, probe.detail
-    assert probe.detail == f"connected to {tls_broker.url}"
+    assert probe.detail.startswith(f"connected to {tls_broker.url}; Hearth may"), probe.detail
 
 
 def test_tls_without_the_ca_says_the_certificate_is_not_trusted(tls_broker):

@@ -153,3 +153,25 @@ def test_a_tool_call_that_needs_a_choice_leaves_the_question_to_the_next_turn(da
     assert said(answered) == ["Eggs timer cancelled."]  # taken by the desk, no model
     assert len(server.chat_requests()) == 4
     assert [timer.name for timer in Scheduler(store).active(ItemKind.TIMER)] == ["pasta"]
+
+
+def test_a_report_of_a_timer_set_in_an_earlier_turn_is_said_and_a_pretence_is_not(database, store):
+    server = serve(tools=True)
+    server.script(
+        Reply(text="Your pasta timer is set for eight minutes."),
+        Reply(text="Timer set for seven minutes."),
+    )
+    brain = brain_for(database, store, server)
+    try:
+        set_locally = list(brain.respond(HeardUtterance("Set a pasta timer for 8 minutes.", t=0)))
+        report = said(brain.respond(HeardUtterance("Is my pasta on?", t=10.0)))
+        pretence = said(brain.respond(HeardUtterance(EGGS, t=20.0)))
+    finally:
+        brain.close()
+        server.stop()
+    assert any(p.event == "timer_started" for p in set_locally if isinstance(p, Note))
+    assert len(server.chat_requests()) == 2  # the timer was the desk's, with no model
+    assert report == ["Your pasta timer is set for eight minutes."]
+    assert pretence == [NOT_DONE]
+    [timer] = Scheduler(store).active(ItemKind.TIMER)
+    assert timer.name == "pasta"

@@ -51,6 +51,35 @@ def test_two_calls_streamed_in_pieces_arrive_whole_with_their_ids():
     assert server.chat_requests()[0]["tools"] == TOOLS
 
 
+def test_calls_sent_without_ids_get_ids_of_our_own_unique_in_the_chat():
+    # llama.cpp builds and LM Studio stream calls with no id; strict servers refuse a result
+    # quoting "", and a second round's call_0 would name two calls of the chat alike.
+    server = OpenAIServer(call_ids=False).start()
+    server.script(
+        Reply(tool_calls=[tool_call("set_timer", seconds=420, name="eggs"),
+                          tool_call("set_timer", seconds=180, name="tea")]),
+        Reply(tool_calls=[tool_call("set_timer", seconds=60, name="toast")]),
+    )  # fmt: skip
+    client = client_for(server.url)
+    try:
+        first = [p for p in client.chat_stream(EGGS, tools=TOOLS) if isinstance(p, ToolCall)]
+        results = [ChatMessage("tool", f"{call.arguments['name']} set", tool_name=call.name,
+                               tool_call_id=call.id) for call in first]  # fmt: skip
+        chat = [*EGGS, ChatMessage("assistant", "", tuple(first)), *results]
+        second = [p for p in client.chat_stream(chat, tools=TOOLS) if isinstance(p, ToolCall)]
+    finally:
+        client.close()
+        server.stop()
+    assert [call.id for call in first] == ["call_0", "call_1"]
+    assert [(call.id, call.arguments["name"]) for call in second] == [("call_2", "toast")]
+    sent = server.chat_requests()[1]["messages"]
+    assert [call["id"] for call in sent[1]["tool_calls"]] == ["call_0", "call_1"]
+    assert [(m["tool_call_id"], m["content"]) for m in tool_results({"messages": sent})] == [
+        ("call_0", "eggs set"),
+        ("call_1", "tea set"),
+    ]
+
+
 def test_a_server_without_tool_support_is_told_apart():
     server = OpenAIServer(tools=False).start()
     client = client_for(server.url)

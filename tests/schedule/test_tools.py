@@ -203,3 +203,13 @@ def test_a_room_on_one_devices_file_is_its_own_or_every(tmp_path):
         ("b", EVERY_ROOM),
     ]
     store.close()
+
+
+def test_cancelling_an_alarm_at_another_time_keeps_the_only_alarm(tools, store):
+    assert tools.run("set_alarm", {"at": "2026-03-29T07:00"}, 0.0).acted
+    kept = tools.run("cancel_alarm", {"time": "06:00"}, 10.0)
+    assert len(Scheduler(store).active(ItemKind.ALARM)) == 1
+    assert not kept.acted
+    assert kept.text == "You have no alarm at 6:00. Your alarm is at 7 AM tomorrow."
+    assert tools.run("cancel_alarm", {}, 20.0).acted  # no time: the only alarm
+    assert not Scheduler(store).active(ItemKind.ALARM)
