@@ -29,7 +29,7 @@ class ActionKind(StrEnum):
 
 _DONE = (
     r"(?:set|started|created|scheduled|added|cancel+ed|stopped|deleted|removed|put|turned|"
-    r"switched|dimmed|brightened|opened|closed|locked|unlocked)"
+    r"switched|dimmed|brightened|opened|closed|locked|unlocked|announced)"
 )
 _THING = r"(?:timer|alarm|reminder|countdown)s?"
 _DEVICE = (
@@ -66,7 +66,7 @@ _REPORTS = re.compile(
 
 _NAMES = {
     ActionKind.SCHEDULE: re.compile(
-        rf"\b(?:{_THING}|remind|alert|notify|ring|wake|shout|let you know|tell you when)",
+        rf"\b(?:{_THING}|remind|alert|notify|ring|wake|shout|let you know|tell you when|announc)",
         re.IGNORECASE,
     ),
     ActionKind.HOME: re.compile(rf"\b{_DEVICE}\b", re.IGNORECASE),

@@ -28,6 +28,7 @@ CLAIMS = [
     "The heating has been turned off.",
     "Brightness set to 40 percent.",
     "I've locked the back door.",
+    "I've announced that dinner is ready.",
 ]
 
 NOT_CLAIMS = [
@@ -74,6 +75,8 @@ def test_a_claim_is_said_only_when_the_turn_acted():
         ("I've turned on the kitchen lights.", HOME, True),
         ("Timer set for seven minutes.", HOME, False),
         ("I'll give you a shout in seven minutes.", SCHEDULE, True),
+        ("I've announced that dinner is ready.", HOME, False),  # an announcement is the schedule's
+        ("I've announced that dinner is ready.", SCHEDULE, True),
         ("I've set a timer and turned on the lights.", SCHEDULE, False),
         ("I've set a timer and turned on the lights.", SCHEDULE | HOME, True),
         # A claim naming neither is backed by any action of the turn.
