@@ -132,6 +132,11 @@ class PulseServer:
         path = self.folder / f"{sink}.raw"
         return Recording(path, path.stat().st_size)
 
+    def start_wall_recording(self, sink: str) -> WallRecording:
+        """Start keeping what ``sink`` plays, placed on the wall clock (see ``WallRecording``)."""
+        path = self.folder / f"{sink}.raw"
+        return WallRecording(path, path.stat().st_size)
+
 
 @dataclass(frozen=True)
 class Recording:
@@ -146,6 +151,66 @@ class Recording:
         time.sleep(_SETTLE_SECONDS)
         data = self.path.read_bytes()[self.start_byte :]
         return np.frombuffer(data[: len(data) // 2 * 2], dtype="<i2").astype(np.int16)
+
+
+class WallRecording:
+    """A stretch of a sink's monitor recording whose samples are placed on the wall clock.
+
+    While it runs, a thread notes every ``MARK_SECONDS`` the wall time (``time.time()``) and how
+    many samples the monitor has delivered. A sample is delivered only after the sink played it,
+    so each mark bounds the recording's origin (the wall time of its sample 0) from above; the
+    tightest mark is taken. ``wall_at`` is therefore never early: it is late by the monitor's
+    least delivery delay (under the 20 ms latency asked of ``parec``). ``delivery_spread`` is how
+    much later than the tightest mark the others came (fragment size, scheduling, any drift of
+    the sink's clock): the alignment's measured jitter.
+    """
+
+    MARK_SECONDS = 0.005
+
+    def __init__(self, path: Path, start_byte: int):
+        self.path = path
+        self.start_byte = start_byte
+        self._marks: list[tuple[float, int]] = []
+        self._running = True
+        self._thread = threading.Thread(target=self._mark, daemon=True)
+        self._thread.start()
+
+    def _mark(self) -> None:
+        while self._running:
+            samples = (self.path.stat().st_size - self.start_byte) // 2
+            self._marks.append((time.time(), samples))  # read after: delivered by then
+            time.sleep(self.MARK_SECONDS)
+
+    def stop(self) -> np.ndarray:
+        """What the sink played since the recording started (after the last sound came through)."""
+        time.sleep(_SETTLE_SECONDS)
+        self._running = False
+        self._thread.join()
+        data = self.path.read_bytes()[self.start_byte :]
+        return np.frombuffer(data[: len(data) // 2 * 2], dtype="<i2").astype(np.int16)
+
+    @property
+    def origin(self) -> float:
+        """The wall time of the recording's first sample (at the latest)."""
+        return min(at - samples / SAMPLE_RATE for at, samples in self._marks)
+
+    @property
+    def marks(self) -> int:
+        """How many marks were taken."""
+        return len(self._marks)
+
+    @property
+    def delivery_spread(self) -> float:
+        """Seconds between the tightest and the loosest mark."""
+        return max(at - samples / SAMPLE_RATE for at, samples in self._marks) - self.origin
+
+    def wall_at(self, sample: int) -> float:
+        """The wall time the sink played the recording's sample ``sample`` (never early)."""
+        return self.origin + sample / SAMPLE_RATE
+
+    def sample_at(self, wall: float) -> int:
+        """The recording's sample the sink played at wall time ``wall``."""
+        return round((wall - self.origin) * SAMPLE_RATE)
 
 
 @contextmanager
