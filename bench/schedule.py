@@ -235,13 +235,15 @@ def bench_live(folder: Path, count: int, spacing: float) -> None:
         status.close()
         server.stop()
     decided = {e["item_id"]: e["decided_at"] for e in events if e["event"] == "timer_finished"}
-    onsets = [recording.wall_at(onset) for onset in ring_onsets(audio)]
-    report_live(dues, decided, seen, onsets, spacing)
-    print(f"  alignment: a recording sample's wall time is when the monitor had delivered it, "
-          f"from {recording.marks} marks every {recording.MARK_SECONDS * 1000:.0f} ms (tightest "
-          f"taken; the others up to {recording.delivery_spread * 1000:.0f} ms later); a null sink "
-          f"renders up to one block ahead of its own clock ({'; '.join(latency)}): the sound left "
-          f"the sink at most that block after the stated time, never before")  # fmt: skip
+    onsets = ring_onsets(audio)
+    report_live(dues, decided, seen, [recording.wall_at(onset) for onset in onsets], spacing)
+    spreads = [recording.spread_at(onset) * 1000 for onset in onsets] or [float("nan")]
+    print(f"  alignment: each ring onset placed on the wall clock by the tightest of the "
+          f"{recording.MARK_SECONDS * 1000:.0f} ms marks of the monitor's delivery in the "
+          f"{recording.WINDOW_SECONDS} s after it ({recording.marks} marks); the others came up "
+          f"to {statistics.median(spreads):.0f} ms later (median over onsets, max "
+          f"{max(spreads):.0f} ms); the sink renders a block at once ({'; '.join(latency)}): "
+          f"error within one block early, the tightest mark's delay late")  # fmt: skip
 
 
 def set_timers(db: Path, count: int, spacing: float) -> list[tuple[int, float]]:
@@ -285,7 +287,7 @@ def report_live(
     whole = [row for row in rows if None not in row]
     print(f"live ring lateness: {len(dues)} timers {spacing:.0f} s apart, hearth run on "
           f"PulseAudio null sinks; {len(whole)} measured, {missing} without an event or a "
-          f"ring heard; rings heard in all {len(onsets)}")  # fmt: skip
+          f"ring heard; ring periods heard {len(onsets)}")  # fmt: skip
     if not whole:
         return
     parts = {
@@ -297,6 +299,8 @@ def report_live(
     for name, values in parts.items():
         print(f"  {name:36} median {statistics.median(values) * 1000:6.1f} ms, "
               f"max {max(values) * 1000:6.1f} ms")  # fmt: skip
+    each = " ".join(f"{value * 1000:.0f}" for value in parts["due -> first ring samples (audio)"])
+    print(f"  due -> audio, each timer (ms): {each}")
     audio = sum(parts["due -> first ring samples (audio)"])
     event = sum(parts["due -> decided (timer_finished)"])
     print(

@@ -156,16 +156,19 @@ class Recording:
 class WallRecording:
     """A stretch of a sink's monitor recording whose samples are placed on the wall clock.
 
-    While it runs, a thread notes every ``MARK_SECONDS`` the wall time (``time.time()``) and how
-    many samples the monitor has delivered. A sample is delivered only after the sink played it,
-    so each mark bounds the recording's origin (the wall time of its sample 0) from above; the
-    tightest mark is taken. ``wall_at`` is therefore never early: it is late by the monitor's
-    least delivery delay (under the 20 ms latency asked of ``parec``). ``delivery_spread`` is how
-    much later than the tightest mark the others came (fragment size, scheduling, any drift of
-    the sink's clock): the alignment's measured jitter.
+    While it runs, a thread notes every ``MARK_SECONDS`` the wall time (``time.time()``, read
+    after the file's size) and how many samples the monitor had delivered by then. A sample is
+    delivered only after the sink played it, so a mark delivered ``d`` samples past sample ``k``
+    puts ``k`` at most ``d / 16000`` s before the mark; the tightest of the marks in the
+    ``WINDOW_SECONDS`` after ``k`` is taken (near ``k`` only: a recorder that fell behind and lost
+    audio shifts the samples after the loss). The error: late by the tightest mark's delivery
+    delay, early by at most one block of the sink (it renders blocks of its latency, 20 ms
+    asked here, at once). ``spread_at`` is how much later than the tightest the other marks
+    there came: the delivery's measured jitter.
     """
 
     MARK_SECONDS = 0.005
+    WINDOW_SECONDS = 0.5
 
     def __init__(self, path: Path, start_byte: int):
         self.path = path
@@ -190,27 +193,26 @@ class WallRecording:
         return np.frombuffer(data[: len(data) // 2 * 2], dtype="<i2").astype(np.int16)
 
     @property
-    def origin(self) -> float:
-        """The wall time of the recording's first sample (at the latest)."""
-        return min(at - samples / SAMPLE_RATE for at, samples in self._marks)
-
-    @property
     def marks(self) -> int:
         """How many marks were taken."""
         return len(self._marks)
 
-    @property
-    def delivery_spread(self) -> float:
-        """Seconds between the tightest and the loosest mark."""
-        return max(at - samples / SAMPLE_RATE for at, samples in self._marks) - self.origin
+    def _bounds(self, sample: int) -> list[float]:
+        window = self.WINDOW_SECONDS * SAMPLE_RATE
+        bounds = [at - (delivered - sample) / SAMPLE_RATE for at, delivered in self._marks
+                  if sample <= delivered <= sample + window]  # fmt: skip
+        if not bounds:
+            raise ValueError(f"no mark within {self.WINDOW_SECONDS} s after sample {sample}")
+        return bounds
 
     def wall_at(self, sample: int) -> float:
-        """The wall time the sink played the recording's sample ``sample`` (never early)."""
-        return self.origin + sample / SAMPLE_RATE
+        """The wall time the sink played the recording's sample ``sample``."""
+        return min(self._bounds(sample))
 
-    def sample_at(self, wall: float) -> int:
-        """The recording's sample the sink played at wall time ``wall``."""
-        return round((wall - self.origin) * SAMPLE_RATE)
+    def spread_at(self, sample: int) -> float:
+        """Seconds between the tightest and the loosest mark after ``sample``."""
+        bounds = self._bounds(sample)
+        return max(bounds) - min(bounds)
 
 
 @contextmanager
