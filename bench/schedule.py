@@ -11,6 +11,14 @@
    own latency through the voice process is the engine's, measured in phase 2).
 4. ``--libraries``: the number and date libraries the parser was chosen from, scored on tiny.en's
    spellings of lengths and times (needs ``pip install -e '.[schedule-eval]'``).
+5. ``--live``: how late a ring is against its due time, live. A real ``hearth run`` on a private
+   PulseAudio (the tests' null sinks; needs ``pulseaudio``) with ``--timers`` short timers put in
+   its store, ``--spacing`` seconds apart. For each: from its due wall time to the scheduler's
+   decision (``timer_finished``'s ``decided_at``), to its ``ring_start`` event (the wall time the
+   bench saw the line, polling every 5 ms), and to the first ring samples on the speaker sink's
+   monitor (found by the ring's waveform in the recording, whose samples are placed on the wall
+   clock by marks of how much the monitor had delivered; see ``tests/audio/pulse.py``'s
+   ``WallRecording`` for the alignment and its error, printed with the figures).
 """
 
 from __future__ import annotations
@@ -18,6 +26,7 @@ from __future__ import annotations
 import argparse
 import csv
 import importlib.util
+import shutil
 import statistics
 import subprocess
 import sys
@@ -177,6 +186,129 @@ def bench_lateness(count: int = 20) -> None:
           f"max {worst:.1f} ms")  # fmt: skip
 
 
+LIVE_RING_SECONDS = 2.5
+"""--live: each ring ends by itself after one period, and what finished is said, before the next."""
+LIVE_LEAD_SECONDS = 4.0
+POLL_EVENTS_SECONDS = 0.005
+
+
+def bench_live(folder: Path, count: int, spacing: float) -> None:
+    from tests.audio.pulse import SPEAKER, running_pulse
+    from tests.hearth_run import NotifySocket, RunningHearth
+    from tests.ollama_server import OllamaServer
+    from tests.speaker_audio import ring_onsets
+
+    for program in ("pulseaudio", "pactl", "pacat", "parec"):
+        if shutil.which(program) is None:
+            print(f"live ring lateness: skipped, {program} is not installed")
+            return
+    server = OllamaServer().start()
+    status = NotifySocket(folder / "notify.socket")
+    settings = (
+        f"ollama:\n  url: {server.url}\nschedule:\n  auto_stop_seconds: {LIVE_RING_SECONDS}\n"
+    )
+    try:
+        with running_pulse(folder / "pulse") as pulse:
+            sound_server = {name: pulse.env[name] for name in ("PULSE_SERVER", "PULSE_COOKIE")}
+            db = folder / "memory.db"
+            service = RunningHearth(
+                folder, None, settings, db, {**sound_server, **status.environment}
+            )
+            try:
+                while status.status_after(0.0, "Standby") is None:
+                    if service.process.poll() is not None:
+                        print(f"live ring lateness: hearth exited\n{service.log()[-2000:]}")
+                        return
+                    time.sleep(0.1)
+                time.sleep(3.0)  # a null sink holds a new stream back for a moment
+                latency = [line.strip() for line in pulse.pactl("list", "sinks").splitlines()
+                           if "Latency" in line]  # fmt: skip
+                recording = pulse.start_wall_recording(SPEAKER)
+                dues = set_timers(db, count, spacing)
+                seen = watch_rings(service, dues[-1][1] + spacing)
+                events = service.events.all()
+            finally:
+                service.stop()
+                service.end()
+            audio = recording.stop()
+    finally:
+        status.close()
+        server.stop()
+    decided = {e["item_id"]: e["decided_at"] for e in events if e["event"] == "timer_finished"}
+    onsets = ring_onsets(audio)
+    report_live(dues, decided, seen, [recording.wall_at(onset) for onset in onsets], spacing)
+    spreads = [recording.spread_at(onset) * 1000 for onset in onsets] or [float("nan")]
+    print(f"  alignment: each ring onset placed on the wall clock by the tightest of the "
+          f"{recording.MARK_SECONDS * 1000:.0f} ms marks of the monitor's delivery in the "
+          f"{recording.WINDOW_SECONDS} s after it ({recording.marks} marks); the others came up "
+          f"to {statistics.median(spreads):.0f} ms later (median over onsets, max "
+          f"{max(spreads):.0f} ms); the sink renders a block at once ({'; '.join(latency)}): "
+          f"error within one block early, the tightest mark's delay late")  # fmt: skip
+
+
+def set_timers(db: Path, count: int, spacing: float) -> list[tuple[int, float]]:
+    """``count`` unnamed timers in the store, ``spacing`` s apart: (item, due wall time) each."""
+    store = ScheduleStore.open(db)
+    scheduler = Scheduler(store)
+    now = SystemClock().now()
+    dues = []
+    for index in range(count):
+        item, started = scheduler.add_timer(now, LIVE_LEAD_SECONDS + index * spacing, None, "UTC")
+        dues.append((item.id, started.due_at))
+    store.close()
+    return dues
+
+
+def watch_rings(service, until: float) -> dict[int, float]:
+    """The wall time each item's ``ring_start`` line was first seen, until the wall time
+    ``until``."""
+    seen: dict[int, float] = {}
+    while time.time() < until:
+        for event in service.events.new():
+            if event["event"] == "ring_start":
+                for item in event["items"]:
+                    seen.setdefault(item, time.time())
+        time.sleep(POLL_EVENTS_SECONDS)
+    return seen
+
+
+def report_live(
+    dues: list[tuple[int, float]],
+    decided: dict[int, float],
+    seen: dict[int, float],
+    onsets: list[float],
+    spacing: float,
+) -> None:
+    rows = []
+    for item, due in dues:
+        heard = [at for at in onsets if due - 1.0 <= at < due + spacing - 1.0]
+        rows.append((decided.get(item), seen.get(item), heard[0] if heard else None, due))
+    missing = sum(None in row for row in rows)
+    whole = [row for row in rows if None not in row]
+    print(f"live ring lateness: {len(dues)} timers {spacing:.0f} s apart, hearth run on "
+          f"PulseAudio null sinks; {len(whole)} measured, {missing} without an event or a "
+          f"ring heard; ring periods heard {len(onsets)}")  # fmt: skip
+    if not whole:
+        return
+    parts = {
+        "due -> decided (timer_finished)": [d - due for d, _, _, due in whole],
+        "due -> ring_start event seen": [s - due for _, s, _, due in whole],
+        "due -> first ring samples (audio)": [a - due for _, _, a, due in whole],
+        "  of which decided -> audio": [a - d for d, _, a, _ in whole],
+    }
+    for name, values in parts.items():
+        print(f"  {name:36} median {statistics.median(values) * 1000:6.1f} ms, "
+              f"max {max(values) * 1000:6.1f} ms")  # fmt: skip
+    each = " ".join(f"{value * 1000:.0f}" for value in parts["due -> first ring samples (audio)"])
+    print(f"  due -> audio, each timer (ms): {each}")
+    audio = sum(parts["due -> first ring samples (audio)"])
+    event = sum(parts["due -> decided (timer_finished)"])
+    print(
+        f"  split of the total lateness: the scheduler's decision (event) {event / audio:.0%}, "
+        f"the ring's path from the decision to the speaker {1 - event / audio:.0%}"
+    )
+
+
 def import_seconds(module: str) -> float:
     code = f"import time; t = time.perf_counter(); import {module}; print(time.perf_counter() - t)"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
@@ -260,12 +392,18 @@ def main() -> None:
     parser.add_argument("--idle-seconds", type=float, default=5.0)
     parser.add_argument("--no-stt", action="store_true", help="skip the tiny.en comparison")
     parser.add_argument("--libraries", action="store_true", help="score the candidate libraries")
+    parser.add_argument("--live", action="store_true", help="ring lateness of a live hearth run")
+    parser.add_argument("--timers", type=int, default=10, help="--live: timers to ring")
+    parser.add_argument("--spacing", type=float, default=8.0, help="--live: seconds between dues")
     args = parser.parse_args()
     bench_parse(not args.no_stt)
     bench_idle(args.idle_seconds)
     bench_lateness()
     if args.libraries:
         bench_libraries()
+    if args.live:
+        with tempfile.TemporaryDirectory(prefix="hearth-ring-") as folder:
+            bench_live(Path(folder), args.timers, args.spacing)
 
 
 if __name__ == "__main__":

@@ -264,6 +264,16 @@ class RunningHearth:
                 self.process.kill()
         return self.process.wait()
 
+    def kill(self) -> list[int]:
+        """``kill -9`` of the whole service at once (the supervisor and every process it
+        started, as systemd kills a unit's control group), waited for; the pids killed."""
+        pids = self.processes()
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        self.process.wait(timeout=10)
+        return pids
+
     def end(self) -> None:
         """A test that failed half-way: end it, by its pid."""
         if self.process.poll() is None:

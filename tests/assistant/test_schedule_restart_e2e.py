@@ -4,7 +4,6 @@ down is said once, and one still running goes on with its true remaining time.""
 
 from __future__ import annotations
 
-import os
 import signal
 from datetime import UTC, datetime
 
@@ -37,10 +36,7 @@ def test_after_kill_9_a_timer_due_while_down_is_said_once_and_one_running_keeps_
     children: list[int] = []
     try:
         running.wait_for(lambda e: e["event"] == "timer_started" and e["name"] == "egg", 180)
-        children = running.processes()
-        for pid in children:  # the whole service, at once
-            os.kill(pid, signal.SIGKILL)
-        running.process.wait(timeout=10)
+        children = running.kill()
     finally:
         running.end()
         wait_gone(children)

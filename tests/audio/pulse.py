@@ -132,6 +132,11 @@ class PulseServer:
         path = self.folder / f"{sink}.raw"
         return Recording(path, path.stat().st_size)
 
+    def start_wall_recording(self, sink: str) -> WallRecording:
+        """Start keeping what ``sink`` plays, placed on the wall clock (see ``WallRecording``)."""
+        path = self.folder / f"{sink}.raw"
+        return WallRecording(path, path.stat().st_size)
+
 
 @dataclass(frozen=True)
 class Recording:
@@ -146,6 +151,68 @@ class Recording:
         time.sleep(_SETTLE_SECONDS)
         data = self.path.read_bytes()[self.start_byte :]
         return np.frombuffer(data[: len(data) // 2 * 2], dtype="<i2").astype(np.int16)
+
+
+class WallRecording:
+    """A stretch of a sink's monitor recording whose samples are placed on the wall clock.
+
+    While it runs, a thread notes every ``MARK_SECONDS`` the wall time (``time.time()``, read
+    after the file's size) and how many samples the monitor had delivered by then. A sample is
+    delivered only after the sink played it, so a mark delivered ``d`` samples past sample ``k``
+    puts ``k`` at most ``d / 16000`` s before the mark; the tightest of the marks in the
+    ``WINDOW_SECONDS`` after ``k`` is taken (near ``k`` only: a recorder that fell behind and lost
+    audio shifts the samples after the loss). The error: late by the tightest mark's delivery
+    delay, early by at most one block of the sink (it renders blocks of its latency, 20 ms
+    asked here, at once). ``spread_at`` is how much later than the tightest the other marks
+    there came: the delivery's measured jitter.
+    """
+
+    MARK_SECONDS = 0.005
+    WINDOW_SECONDS = 0.5
+
+    def __init__(self, path: Path, start_byte: int):
+        self.path = path
+        self.start_byte = start_byte
+        self._marks: list[tuple[float, int]] = []
+        self._running = True
+        self._thread = threading.Thread(target=self._mark, daemon=True)
+        self._thread.start()
+
+    def _mark(self) -> None:
+        while self._running:
+            samples = (self.path.stat().st_size - self.start_byte) // 2
+            self._marks.append((time.time(), samples))  # read after: delivered by then
+            time.sleep(self.MARK_SECONDS)
+
+    def stop(self) -> np.ndarray:
+        """What the sink played since the recording started (after the last sound came through)."""
+        time.sleep(_SETTLE_SECONDS)
+        self._running = False
+        self._thread.join()
+        data = self.path.read_bytes()[self.start_byte :]
+        return np.frombuffer(data[: len(data) // 2 * 2], dtype="<i2").astype(np.int16)
+
+    @property
+    def marks(self) -> int:
+        """How many marks were taken."""
+        return len(self._marks)
+
+    def _bounds(self, sample: int) -> list[float]:
+        window = self.WINDOW_SECONDS * SAMPLE_RATE
+        bounds = [at - (delivered - sample) / SAMPLE_RATE for at, delivered in self._marks
+                  if sample <= delivered <= sample + window]  # fmt: skip
+        if not bounds:
+            raise ValueError(f"no mark within {self.WINDOW_SECONDS} s after sample {sample}")
+        return bounds
+
+    def wall_at(self, sample: int) -> float:
+        """The wall time the sink played the recording's sample ``sample``."""
+        return min(self._bounds(sample))
+
+    def spread_at(self, sample: int) -> float:
+        """Seconds between the tightest and the loosest mark after ``sample``."""
+        bounds = self._bounds(sample)
+        return max(bounds) - min(bounds)
 
 
 @contextmanager
