@@ -147,6 +147,11 @@ CONTEXT_MAX_SECONDS = 2.0
 as context."""
 HINT_VOLUME = 0.6
 """The "say the wake word first" hint is said quietly."""
+END_OF_LISTENING_GRACE_SECONDS = 0.15
+"""How long after a request is taken the end-of-listening earcon waits for the reply to begin: a
+reply that begins by then is the acknowledgement itself, and its first word does not wait behind
+the earcon's 0.27 s (it did, live: the first word came 0.35 s after the decision where its audio
+was ready after 0.08 s). A slower reply gets the earcon at this delay."""
 RING_MARGIN_SECONDS = 60.0
 """Beyond the schedule's auto-stop, before a ring stops by itself in the voice process (a backstop:
 the supervisor ends it)."""
@@ -194,6 +199,8 @@ class _Speculation:
     future: Future[_Transcription]
     judged: bool = False
     """Its words have set the silence that ends the pause."""
+    submitted: float = field(default_factory=time.monotonic)
+    """When it was handed to the worker (monotonic): a trace tells the queue from the work."""
 
     @property
     def span(self) -> tuple[float, float]:
@@ -206,6 +213,8 @@ class _Transcription:
     scores: dict[str, float]
     seconds: float = 0.0
     """Wall time the transcription took."""
+    began: float = 0.0
+    """When it began (monotonic)."""
 
 
 class VoiceEngine:
@@ -305,6 +314,8 @@ class VoiceEngine:
         self._stopping = False
         self._input_ended = False
         self._last_heartbeat = 0.0
+        self._end_earcon_at: int | None = None
+        """Audio-clock sample at which the end-of-listening earcon sounds unless the reply began."""
 
     # -- the loop --------------------------------------------------------------------------------
 
@@ -583,6 +594,7 @@ class VoiceEngine:
     def _speak_step(self) -> None:
         """Take what the speech worker made, and give the mouth its next piece once it is free."""
         self._take_made(self._speech.take())
+        self._sound_end_of_listening()
         self._release_held()
         if not self._mouth.live:
             # Here, at the top of a step, never from inside the handling of what was made: a
@@ -743,7 +755,17 @@ class VoiceEngine:
 
     def _play_earcon(self, kind: Earcon) -> None:
         if self._settings.audio.earcons and not self._mouth.busy(self._clock):
+            self._record("earcon", kind=kind.value)
             self._mouth.start(self._output.apply(earcon(kind)), self._clock)
+
+    def _sound_end_of_listening(self) -> None:
+        """The end-of-listening earcon, once its grace is over, if the reply has not begun."""
+        due = self._end_earcon_at
+        if due is None or self._clock < due:
+            return
+        self._end_earcon_at = None
+        if self._listener.state is State.THINKING:
+            self._play_earcon(Earcon.END_OF_LISTENING)
 
     # -- hearing ---------------------------------------------------------------------------------
 
@@ -873,7 +895,7 @@ class VoiceEngine:
                 self._trace("end_declared")
                 self._act(self._listener.handle(event))
                 heard = self._transcript_for(event, state)
-                self._trace("transcript", stt_seconds=round(heard.seconds, 4))
+                self._trace("transcript", stt_seconds=round(heard.seconds, 4), began=heard.began)
                 self._last_transcription = heard
                 self._cut = (event.end, heard.text) if event.reason is EndReason.CAP else None
                 transcript = Transcript(self.t, heard.text, event.start, event.end)
@@ -903,10 +925,13 @@ class VoiceEngine:
             return
         self._begin_job(JobKind.TRANSCRIBE)
         try:
-            text = speculation.future.result().text
+            heard = speculation.future.result()
         finally:
             self._end_job(JobKind.TRANSCRIBE)
+        text = heard.text
         speculation.judged = True
+        queued = round(heard.began - speculation.submitted, 4)
+        self._trace("speculation_judged", queued=queued, stt_seconds=round(heard.seconds, 4))
         words = self._listener.request_words(text)
         wake_phrase_only = not words.strip() and any(char.isalnum() for char in text)
         judgement = judge_pause(
@@ -979,7 +1004,7 @@ class VoiceEngine:
         scores = {}
         if request.answer_phrases:
             scores = stt.score(samples, request.answer_phrases, context=request.answer_context)
-        return _Transcription(transcript.text, scores, time.monotonic() - began)
+        return _Transcription(transcript.text, scores, time.monotonic() - began, began)
 
     def _said_just_before(self, start: float) -> str:
         """What the speaker said just before ``start``, if their speech runs on from a request the
@@ -1033,8 +1058,8 @@ class VoiceEngine:
                     scores = self._last_transcription.scores
                     wake = self._wake_measure if via is Via.WAKE else None
                     self._send(Heard(text, via, self.t, scores, wake))
-                    # After the request is on its way: the brain need not wait for the player.
-                    self._play_earcon(Earcon.END_OF_LISTENING)
+                    grace = seconds_to_samples(END_OF_LISTENING_GRACE_SECONDS)
+                    self._end_earcon_at = self._clock + grace
                 case HintGiven(text=text):
                     self._say_locally(text)
                 case StopSpeaking():
