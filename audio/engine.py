@@ -876,7 +876,7 @@ class VoiceEngine:
                 future.add_done_callback(lambda _: self._wakeup.signal())
                 self._speculation = _Speculation(event, future)
                 # Until its words are known, the pause may be a speaker looking for a word.
-                self._segmenter.end_after(self._settings.vad.trailing_silence_seconds)
+                self._end_pause_after(self._settings.vad.trailing_silence_seconds)
                 if not self._mouth.live:
                     # File mode: judged at once, so a recording runs the same way every time.
                     self._judge_pause(wait=True)
@@ -940,9 +940,16 @@ class VoiceEngine:
         )  # fmt: skip
         # "Stop" over a reply needs no more silence: nothing else said then would count.
         silence = 0.0 if self._listener.interrupts(text) else judgement.end_silence_seconds
-        self._segmenter.end_after(silence)
         self._record("pause_judged", text=text, shape=judgement.shape.value,
                      end_silence=silence)  # fmt: skip
+        self._end_pause_after(silence)
+
+    def _end_pause_after(self, silence_seconds: float) -> None:
+        """The pause in progress ends after ``silence_seconds``; at once if it has lasted that
+        long (words judged after the short silence they allow end the turn as they come)."""
+        ended = self._segmenter.end_after(silence_seconds)
+        if ended is not None:
+            self._on_segment(ended)
 
     def _transcript_for(self, event: SpeechEnded, state: State) -> _Transcription:
         speculation = self._speculation
