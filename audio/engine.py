@@ -194,6 +194,8 @@ class _Speculation:
     future: Future[_Transcription]
     judged: bool = False
     """Its words have set the silence that ends the pause."""
+    submitted: float = field(default_factory=time.monotonic)
+    """When it was handed to the worker (monotonic): a trace tells the queue from the work."""
 
     @property
     def span(self) -> tuple[float, float]:
@@ -206,6 +208,8 @@ class _Transcription:
     scores: dict[str, float]
     seconds: float = 0.0
     """Wall time the transcription took."""
+    began: float = 0.0
+    """When it began (monotonic)."""
 
 
 class VoiceEngine:
@@ -743,6 +747,7 @@ class VoiceEngine:
 
     def _play_earcon(self, kind: Earcon) -> None:
         if self._settings.audio.earcons and not self._mouth.busy(self._clock):
+            self._record("earcon", kind=kind.value)
             self._mouth.start(self._output.apply(earcon(kind)), self._clock)
 
     # -- hearing ---------------------------------------------------------------------------------
@@ -857,7 +862,7 @@ class VoiceEngine:
                 future.add_done_callback(lambda _: self._wakeup.signal())
                 self._speculation = _Speculation(event, future)
                 # Until its words are known, the pause may be a speaker looking for a word.
-                self._segmenter.end_after(self._settings.vad.trailing_silence_seconds)
+                self._end_pause_after(self._settings.vad.trailing_silence_seconds)
                 if not self._mouth.live:
                     # File mode: judged at once, so a recording runs the same way every time.
                     self._judge_pause(wait=True)
@@ -876,7 +881,7 @@ class VoiceEngine:
                 self._trace("end_declared")
                 self._act(self._listener.handle(event))
                 heard = self._transcript_for(event, state)
-                self._trace("transcript", stt_seconds=round(heard.seconds, 4))
+                self._trace("transcript", stt_seconds=round(heard.seconds, 4), began=heard.began)
                 self._last_transcription = heard
                 self._cut = (event.end, heard.text) if event.reason is EndReason.CAP else None
                 transcript = Transcript(self.t, heard.text, event.start, event.end)
@@ -906,10 +911,13 @@ class VoiceEngine:
             return
         self._begin_job(JobKind.TRANSCRIBE)
         try:
-            text = speculation.future.result().text
+            heard = speculation.future.result()
         finally:
             self._end_job(JobKind.TRANSCRIBE)
+        text = heard.text
         speculation.judged = True
+        queued = round(heard.began - speculation.submitted, 4)
+        self._trace("speculation_judged", queued=queued, stt_seconds=round(heard.seconds, 4))
         words = self._listener.request_words(text)
         wake_phrase_only = not words.strip() and any(char.isalnum() for char in text)
         judgement = judge_pause(
@@ -918,9 +926,16 @@ class VoiceEngine:
         )  # fmt: skip
         # "Stop" over a reply needs no more silence: nothing else said then would count.
         silence = 0.0 if self._listener.interrupts(text) else judgement.end_silence_seconds
-        self._segmenter.end_after(silence)
         self._record("pause_judged", text=text, shape=judgement.shape.value,
                      end_silence=silence)  # fmt: skip
+        self._end_pause_after(silence)
+
+    def _end_pause_after(self, silence_seconds: float) -> None:
+        """The pause in progress ends after ``silence_seconds``; at once if it has lasted that
+        long (words judged after the short silence they allow end the turn as they come)."""
+        ended = self._segmenter.end_after(silence_seconds)
+        if ended is not None:
+            self._on_segment(ended)
 
     def _transcript_for(self, event: SpeechEnded, state: State) -> _Transcription:
         speculation = self._speculation
@@ -982,7 +997,7 @@ class VoiceEngine:
         scores = {}
         if request.answer_phrases:
             scores = stt.score(samples, request.answer_phrases, context=request.answer_context)
-        return _Transcription(transcript.text, scores, time.monotonic() - began)
+        return _Transcription(transcript.text, scores, time.monotonic() - began, began)
 
     def _said_just_before(self, start: float) -> str:
         """What the speaker said just before ``start``, if their speech runs on from a request the

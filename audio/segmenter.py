@@ -151,12 +151,19 @@ class Segmenter:
         """Whether a wait for a request is running (it ends in an utterance or ``NOTHING_SAID``)."""
         return self._deadline is not None
 
-    def end_after(self, silence_seconds: float) -> None:
+    def end_after(self, silence_seconds: float) -> SpeechEnded | None:
         """End the utterance once the pause in progress has lasted ``silence_seconds`` (instead of
         ``end_silence_seconds``), as judged from what was said before it; the next pause goes
-        back to the usual silence. Ignored unless paused."""
-        if self._phase is Phase.PAUSED:
-            self._end_silence_now = seconds_to_samples(silence_seconds)
+        back to the usual silence. Ignored unless paused.
+
+        A pause that has lasted that long already ends now, and its end is returned: the words
+        that judge a pause may come after the short silence they allow (live, the transcription
+        runs in wall time beside the frames), and the turn then ends as they come, not at the
+        next frame (up to a 64 ms block later)."""
+        if self._phase is not Phase.PAUSED:
+            return None
+        self._end_silence_now = seconds_to_samples(silence_seconds)
+        return self._ended_pause()
 
     def reset(self, *, armed: bool = False, in_speech: bool = False) -> None:
         """Forget any utterance in progress and refill the countdowns from now.
@@ -257,6 +264,10 @@ class Segmenter:
             return SpeechResumed(self.now)
         if speech is False:
             self._silence += frame
+        return self._ended_pause()
+
+    def _ended_pause(self) -> SpeechEnded | None:
+        """The end of the pause in progress, if it has lasted the silence that ends it."""
         if self._silence < self._end_silence_now:
             return None
         long_enough = self._speech_end - self._utterance_start >= self._min_utterance_now

@@ -32,6 +32,13 @@ Each turn is split into:
     hand   to the ``Speak`` sent (the supervisor taking the brain's output);
     pipe   to the voice loop taking it (live: the loop takes commands between frames);
     loop   to the start of synthesis.
+(e) first word: audio time from the end being declared to the reply's first piece starting to
+    play (live this is real time; in file mode thinking takes no audio time, so it is what the
+    output timeline puts before the reply, an earcon for one).
+
+``stt at`` is when the transcription that was used began, from the end being declared (negative:
+begun at a pause before it); with (a) it tells a transcription that waited behind another from a
+slow one.
 
 Targets (issue 10): the median of (d) at most 10 ms (the first turn also opens the connection to
 the model); the first audio ready at most 100 ms after the end of the turn is decided
@@ -138,6 +145,9 @@ class Turn:
     span: tuple[float, float] = (0.0, 0.0)
     """The utterance on the audio clock, as the voice activity detector heard it."""
     job: int | None = None
+    word_t: float | None = None
+    """Audio clock where the reply's first piece started to play."""
+    stt_began: float = float("nan")
 
     def ms(self, first: str, second: str) -> float:
         return (self.marks[second] - self.marks[first]) * 1000
@@ -333,11 +343,14 @@ def turns_from(events: list[dict[str, Any]]) -> list[Turn]:
         if event["event"] == "utterance" and not turn.text:
             turn.via, turn.text = event["via"], event["text"]
             turn.span = (event["start"], event["end"])
+        if event["event"] == "speak_start" and turn.word_t is None and event["job"] == turn.job:
+            turn.word_t = event["t"]
         if event["event"] != "trace" or event["mark"] in turn.marks:
             continue
         mark = event["mark"]
         if mark == "transcript":
             turn.stt_seconds = event["stt_seconds"]
+            turn.stt_began = event.get("began", float("nan"))
         elif mark == "speak_sent":
             turn.job = event["job"]
         elif mark in ("speak_received", "synthesis_start", "audio_ready") and (
@@ -362,8 +375,9 @@ def speech_end_of(turn: Turn, lines: list[Line] | None) -> float:
 
 
 COLUMNS = (
-    ("(a) eos", 8), ("(b) stt", 8), ("stt all", 8), ("(c) tts", 8), ("(d) rest", 9),
-    ("total", 7), ("voice", 6), ("brain", 6), ("hand", 6), ("pipe", 6), ("loop", 6),
+    ("(a) eos", 8), ("(b) stt", 8), ("stt all", 8), ("stt at", 8), ("(c) tts", 8),
+    ("(d) rest", 9), ("total", 7), ("voice", 6), ("brain", 6), ("hand", 6), ("pipe", 6),
+    ("loop", 6), ("(e) word", 9),
 )  # fmt: skip
 
 
@@ -376,6 +390,7 @@ def figures(turn: Turn, speech_end_t: float) -> dict[str, float]:
         "(a) eos": (turn.declared_t - speech_end_t) * 1000,
         "(b) stt": b,
         "stt all": turn.stt_seconds * 1000,
+        "stt at": (turn.stt_began - turn.marks["end_declared"]) * 1000,
         "(c) tts": c,
         "(d) rest": total - b - c,
         "total": total,
@@ -384,6 +399,7 @@ def figures(turn: Turn, speech_end_t: float) -> dict[str, float]:
         "hand": turn.ms("sentence_ready", "speak_sent"),
         "pipe": turn.ms("speak_sent", "speak_received"),
         "loop": turn.ms("speak_received", "synthesis_start"),
+        "(e) word": ((turn.word_t or float("nan")) - turn.declared_t) * 1000,
     }
 
 
@@ -430,6 +446,9 @@ def report(turns: list[Turn], lines: list[Line] | None, end_silence: float) -> N
     met = "met" if whole < TARGET_SPEECH_TO_AUDIO_MS else "MISSED"
     print(f"  end of speech to first audio {whole:.0f} ms "
           f"(target < {TARGET_SPEECH_TO_AUDIO_MS:.0f} ms: {met})")  # fmt: skip
+    word = statistics.median(row["(a) eos"] + row["(e) word"] for row in rows)
+    print(f"  (e) first word {medians['(e) word']:.0f} ms audio after the end is decided; "
+          f"end of speech to first word {word:.0f} ms")  # fmt: skip
 
 
 def main() -> None:

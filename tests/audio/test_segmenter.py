@@ -113,6 +113,23 @@ def test_a_pause_judged_to_end_the_turn_sooner_or_later_ends_it_then():
     ]
 
 
+def test_a_pause_judged_after_its_silence_has_passed_ends_as_it_is_judged():
+    # Live, the words that judge a pause come in wall time beside the frames, and may come after
+    # the short silence they allow: the turn ends then, not at the next frame.
+    segmenter = Segmenter(SETTINGS)
+    feed(segmenter, frames(SPEECH, 1.0) + frames(QUIET, 0.05))
+    assert segmenter.end_after(2.5) is None  # the words not known yet: the long wait
+    assert feed(segmenter, frames(QUIET, 0.3)) == []
+    assert segmenter.end_after(0.2) == SpeechEnded(1.35, EndReason.SILENCE, start=0.0, end=1.0)
+    assert segmenter.phase is Phase.WAITING
+    # Judged before its silence has passed, a pause ends when it has.
+    feed(segmenter, frames(SPEECH, 1.0) + frames(QUIET, 0.05))
+    assert segmenter.end_after(0.2) is None
+    assert feed(segmenter, frames(QUIET, 0.15)) == [
+        SpeechEnded(2.55, EndReason.SILENCE, start=1.35, end=2.35)
+    ]
+
+
 def test_a_judged_end_holds_for_its_own_pause_only():
     segmenter = Segmenter(SETTINGS)
     feed(segmenter, frames(SPEECH, 1.0) + frames(QUIET, 0.05))

@@ -126,6 +126,26 @@ def test_speech_comes_a_sentence_at_a_time_as_internal_audio(tts: TextToSpeech) 
         assert chunk.duration_seconds == len(chunk.samples) / SAMPLE_RATE
 
 
+def resident_mb() -> float:
+    """This process's resident memory, in MB (Linux)."""
+    return int(Path("/proc/self/statm").read_text().split()[1]) * 4096 / 2**20
+
+
+@pytest.mark.slow
+def test_a_long_sentence_leaves_piper_no_larger_than_short_ones_do() -> None:
+    # Short pieces keep Piper's memory arena (a first clause is made sooner with one); a long
+    # sentence's working memory (over 100 MB) is given back when it ends.
+    engine = TextToSpeech(voice_dirs=())
+    for text in ("You asked: what is the capital of Kenya.", "Nairobi is.", "That is all I know."):
+        list(engine.synthesize(text, SpeechParameters()))
+    before = resident_mb()
+    long = " ".join(["The farmer watched the field from the gate all through the long day"] * 3)
+    [*chunks] = engine.synthesize(f"{long}.", SpeechParameters(), starts_reply=False)
+    assert sum(chunk.duration_seconds for chunk in chunks) > 8
+    list(engine.synthesize("You asked:", SpeechParameters()))
+    assert resident_mb() - before < 50
+
+
 @pytest.mark.slow
 def test_a_long_first_sentence_starts_with_its_first_clause(tts: TextToSpeech) -> None:
     text = "The weather in London is mild today, around twelve degrees, with light rain later."
