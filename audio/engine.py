@@ -965,6 +965,10 @@ class VoiceEngine:
         hotwords = [*self._wake_names(), *self._settings.stt.hotwords, *self._hotwords]
         if follow_up and self._answer is not None:
             hotwords = [*self._answer.hotwords, *hotwords]
+        if state is State.SPEAKING and self._settings.listener.barge_in:
+            # Over a reply only a stop word (or the wake word) acts: Whisper told so hears a
+            # "Stop." whose onset AEC3 cut, which it wrote as "Up." (bench.echo --stop).
+            hotwords = [*self._settings.listener.stop_words, *hotwords]
         # A short follow-up ("And what about Uganda?") needs the last exchange to be heard right;
         # a longer one carries its own context, and the prompt would only pull it toward words
         # said before ("my editor is Vim" heard as "... has been" after an unrelated exchange).
