@@ -21,7 +21,6 @@ import numpy as np
 
 from audio import trace
 from audio.devices import AudioDeviceError
-from audio.ducking import Ducker, RingDucker
 from audio.earcons import Earcon, earcon
 from audio.echo import TAIL_SECONDS as ECHO_TAIL_SECONDS
 from audio.echo import EchoCanceller
@@ -108,6 +107,7 @@ from audio.playback import (
 )
 from audio.recent import RecentAudio
 from audio.remote import RemoteSpeechChunk, local_hearing
+from audio.ring_ducking import RingDucker
 from audio.segmenter import (
     EndReason,
     Phase,
@@ -256,8 +256,6 @@ class VoiceEngine:
         self._cancel_speech = settings.listener.barge_in
         """Cancel the echo of speech as well as of the ring."""
         self._ring = RingDucker(earcon(Earcon.RING))
-        self._reply_ducker = Ducker()
-        """With barge-in, the reply 20 dB down while a person speaks over it (audio/ducking.py)."""
         self._ring_echo_until = 0
         """Audio-clock sample until which the ring's echo is cancelled (the last period's end and
         the room's tail)."""
@@ -628,7 +626,7 @@ class VoiceEngine:
                     # of its sentence are two pieces, and their join can be measured.
                     self._record("speak_piece", job=job.job, text=chunk.text,
                                  at_sample=self._clock, samples=len(chunk.samples))  # fmt: skip
-                    self._mouth.start(self._reply_piece(job, chunk.samples), self._clock)
+                    self._mouth.start(self._volume(job, chunk.samples), self._clock)
                 case Said(job=job, more=more):
                     self._record("speak_end", job=job.job)
                     self._send(Spoken(job.job))
@@ -738,16 +736,6 @@ class VoiceEngine:
         self._context = finish.context
         self._answer = finish if finish.answer_phrases else None
 
-    def _reply_piece(self, job: Speak, samples: np.ndarray) -> np.ndarray:
-        """A piece of speech as it is played: at its volume, and with barge-in ducked while a
-        person is speaking over the reply (each piece full again once they have stopped)."""
-        samples = self._volume(job, samples)
-        if not self._settings.listener.barge_in:
-            return samples
-        if self._segmenter.phase is Phase.WAITING:
-            self._reply_ducker.reset()
-        return self._reply_ducker.play(samples, self._clock)
-
     def _volume(self, job: Speak, samples: np.ndarray) -> np.ndarray:
         if job.job < 0:  # local hints
             samples = (samples.astype(np.float32) * HINT_VOLUME).astype(np.int16)
@@ -783,9 +771,7 @@ class VoiceEngine:
         )
         probability = self._speech_probability(heard)
         if ringing:
-            self._duck(self._ring, probability, "ring_ducked")
-        elif self._listener.state is State.SPEAKING and self._settings.listener.barge_in:
-            self._duck(self._reply_ducker, probability, "reply_ducked")
+            self._duck_ring(probability)
         detections = self._models.wake.process(frame, start + len(frame))
         if open_:
             self._pending_wakes.extend(detections)
@@ -806,12 +792,12 @@ class VoiceEngine:
             self._act(self._listener.handle(held))
         self._act(self._listener.handle(Tick(t, saying=not self._playback.idle)))
 
-    def _duck(self, ducker: Ducker, probability: float | None, event: str) -> None:
-        """A person speaking over the ring or a reply: what sounds goes on 20 dB quieter."""
-        rest = ducker.duck(probability, self._clock)
+    def _duck_ring(self, probability: float | None) -> None:
+        """A person speaking over the ring: the ring goes on 20 dB quieter until it ends."""
+        rest = self._ring.duck(probability, self._clock)
         if rest is None:
             return
-        self._record(event)
+        self._record("ring_ducked")
         if len(rest) and self._mouth.busy(self._clock):
             self._mouth.stop(self._clock)
             self._mouth.start(rest, self._clock)
@@ -965,10 +951,6 @@ class VoiceEngine:
         hotwords = [*self._wake_names(), *self._settings.stt.hotwords, *self._hotwords]
         if follow_up and self._answer is not None:
             hotwords = [*self._answer.hotwords, *hotwords]
-        if state is State.SPEAKING and self._settings.listener.barge_in:
-            # Over a reply only a stop word (or the wake word) acts: Whisper told so hears a
-            # "Stop." whose onset AEC3 cut, which it wrote as "Up." (bench.echo --stop).
-            hotwords = [*self._settings.listener.stop_words, *hotwords]
         # A short follow-up ("And what about Uganda?") needs the last exchange to be heard right;
         # a longer one carries its own context, and the prompt would only pull it toward words
         # said before ("my editor is Vim" heard as "... has been" after an unrelated exchange).

