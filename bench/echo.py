@@ -275,10 +275,12 @@ STOP_CONDITIONS = (
     "aec+duck",
     "aec+hot",
     "aec+duck+hot",
+    "aec+duck@start+hot",
 )
 """``aec``: today's voice loop (AEC3, Silero, the over-reply start); ``vad 0.35``: a lower
 threshold; ``ref``: AEC3 fed an attenuated or late reference; ``duck``: the reply 20 dB down from
-the frame Silero first scores 0.3; ``hot``: Whisper told the stop words (and the wake phrase), the
+the frame Silero first scores 0.3 (``@start``: from the segmenter's start of an utterance instead);
+``hot``: Whisper told the stop words (and the wake phrase), the
 only words that act over a reply."""
 QUICK_CONDITIONS = ("none", "aec", "aec+duck", "aec+hot", "aec+duck+hot")
 
@@ -347,7 +349,7 @@ class StopEars:
         from audio.echo import EchoCanceller
         from audio.listener import is_stop_phrase
         from audio.ring_ducking import DUCK_GAIN, DUCK_PROBABILITY
-        from audio.segmenter import Segmenter, SpeechEnded, SpeechPaused
+        from audio.segmenter import Segmenter, SpeechEnded, SpeechPaused, SpeechStarted
         from audio.vad import VoiceActivity
 
         played = scene.reply.copy()
@@ -372,14 +374,18 @@ class StopEars:
                 frame = aec.process(frame, reference)
             out[start : start + FRAME] = frame
             probability = vad.process(frame)
-            if "duck" in condition and not ducked and (probability or 0.0) >= DUCK_PROBABILITY:
+            event = segmenter.process(FRAME / SAMPLE_RATE, probability, over_reply=True)
+            if "@start" in condition:
+                trigger = isinstance(event, SpeechStarted)
+            else:
+                trigger = (probability or 0.0) >= DUCK_PROBABILITY
+            if "duck" in condition and not ducked and trigger:
                 ducked = True  # from the next frame on the reply, and so its echo, is quieter
                 after = start + FRAME
                 tail = np.zeros(len(played))
                 tail[after:] = played[after:] * (1 - DUCK_GAIN)
                 microphone = microphone - fftconvolve(tail, scene.response)[: len(played)]
                 played[after:] *= DUCK_GAIN
-            event = segmenter.process(FRAME / SAMPLE_RATE, probability, over_reply=True)
             # As the engine: the transcript made at the first pause decides a stop at once.
             if isinstance(event, SpeechPaused | SpeechEnded) and event.end > event.start:
                 if isinstance(event, SpeechEnded) and not event.is_utterance:
