@@ -275,6 +275,7 @@ STOP_CONDITIONS = (
     "aec+duck",
     "aec+hot",
     "aec+duck+hot",
+    "aec+duck@start",
     "aec+duck@start+hot",
 )
 """``aec``: today's voice loop (AEC3, Silero, the over-reply start); ``vad 0.35``: a lower
