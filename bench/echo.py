@@ -1,6 +1,7 @@
 """Which echo canceller takes Hearth's own voice out of its microphone best, at what CPU cost.
 
     python -m bench.echo [--data DIR]      (from the repository root)
+    python -m bench.echo --stop [--quick]  ("stop" over the reply, with the voice loop's ears)
 
 Hearth's speech (Piper, a reply of several sentences) comes back to the microphone through a room:
 the two measured room impulse responses of ``--data`` (by default ``shared/data/audio`` beside the
@@ -18,6 +19,13 @@ the double talk (correlation of the output with their clean voice); CPU seconds 
 (``time.process_time``, this process); and what Hearth's ears make of the output: the raw wake
 model's highest score on the echo alone (a false wake above 0.5) and on the person's "Hey Jarvis",
 and what tiny.en hears of their "Stop.".
+
+``--stop``: a person says "Stop." (Piper and espeak-ng voices, across a measured or simulated room,
+under real noise) over the reply's echo, and the voice loop's ears as it runs them over a reply
+(AEC3, Silero, the segmenter's over-reply start, tiny.en at the first pause) decide whether it is
+a stop; per condition (``STOP_CONDITIONS``): stops heard by voice family, how late after the word
+(90th percentile), false stops on the whole reply's echo alone and on real people's sentences said
+over it, and how often the echo alone ducked the reply.
 """
 
 from __future__ import annotations
@@ -25,7 +33,9 @@ from __future__ import annotations
 import argparse
 import itertools
 import statistics
+import sys
 import time
+from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -247,10 +257,225 @@ def figures(canceller: Canceller, scene: Scene, stt) -> Figures:
                    person_wake, heard)  # fmt: skip
 
 
+# -- --stop: "stop" said over the reply's echo ----------------------------------------------------
+
+STOP_PHRASES = ("Stop.", "Okay, stop.")
+STOP_ECHO_DB = (-6.0, 0.0, 6.0)
+"""The reply's echo at the microphone against the person: 6 dB quieter (the e2e test's room), as
+loud, 6 dB louder (a shelf speaker beside the microphone)."""
+STOP_MOMENTS = (2.5, 4.5)
+"""Seconds into the reply where the person starts: over words, AEC3 converged."""
+NOISE_UNDER_PERSON_DB = 25.0
+STOP_CONDITIONS = (
+    "none",
+    "aec",
+    "aec vad 0.35",
+    "aec ref -10 dB",
+    "aec ref 20 ms late",
+    "aec+duck",
+    "aec+hot",
+    "aec+duck+hot",
+    "aec+duck@start",
+    "aec+duck@start+hot",
+)
+"""``aec``: today's voice loop (AEC3, Silero, the over-reply start); ``vad 0.35``: a lower
+threshold; ``ref``: AEC3 fed an attenuated or late reference; ``duck``: the reply 20 dB down from
+the frame Silero first scores 0.3 (``@start``: from the segmenter's start of an utterance instead);
+``hot``: Whisper told the stop words (and the wake phrase), the
+only words that act over a reply."""
+QUICK_CONDITIONS = ("none", "aec", "aec+duck", "aec+hot", "aec+duck+hot")
+
+
+@dataclass(frozen=True)
+class StopScene:
+    """A person (or nobody) across a room while Hearth's reply plays into it."""
+
+    person: np.ndarray
+    """float64, the person at the microphone (zeros: nobody)."""
+    reply: np.ndarray
+    """float64, the reply as played: the canceller's reference."""
+    response: np.ndarray
+    noise: np.ndarray
+    said_until: int
+    """The sample the person's word ends on (0: nobody)."""
+
+
+@dataclass(frozen=True)
+class StopHeard:
+    stopped_at: int | None
+    """The sample the voice loop knew it was a stop (None: never)."""
+    ducked: bool
+
+
+def stop_scene(
+    reply: np.ndarray, person: np.ndarray, at: float, response: np.ndarray, noise: str, db: float
+) -> StopScene:
+    from scipy.signal import fftconvolve
+
+    from tests.rooms import noise_bed, speech_level
+
+    start = round(at * SAMPLE_RATE)
+    length = start + len(person) + 2 * SAMPLE_RATE
+    played = np.zeros(length)
+    played[: min(length, len(reply))] = reply[:length]
+    voice = np.zeros(length)
+    voice[start : start + len(person)] = person
+    voice = fftconvolve(voice, response)[:length]
+    level = speech_level(person) if np.any(person) else 3000.0
+    if np.any(voice):
+        voice *= level / speech_level(voice)
+    echo_level = speech_level(fftconvolve(reply, response)[: len(reply)])
+    played *= level * 10 ** (db / 20) / echo_level
+    bed = noise_bed(noise, length).astype(np.float64)
+    bed *= level * 10 ** (-NOISE_UNDER_PERSON_DB / 20) / rms(bed)
+    voiced = np.flatnonzero(np.abs(voice) > 0.05 * np.abs(voice).max()) if np.any(voice) else []
+    return StopScene(voice, played, response, bed, int(voiced[-1]) if len(voiced) else 0)
+
+
+class StopEars:
+    """The voice loop's hearing over a reply with barge-in: AEC3, Silero, segmenter, tiny.en."""
+
+    def __init__(self) -> None:
+        from audio.stt import SpeechToText
+        from config import ListenerSettings, SpeechToTextSettings, VadSettings
+
+        self.stt = SpeechToText(SpeechToTextSettings())
+        self.stt.load()
+        self.vad = VadSettings()
+        self.stop_words = ListenerSettings().stop_words
+
+    def hear(self, scene: StopScene, condition: str) -> StopHeard:
+        from scipy.signal import fftconvolve
+
+        from audio.echo import EchoCanceller
+        from audio.listener import is_stop_phrase
+        from audio.ring_ducking import DUCK_GAIN, DUCK_PROBABILITY
+        from audio.segmenter import Segmenter, SpeechEnded, SpeechPaused, SpeechStarted
+        from audio.vad import VoiceActivity
+
+        played = scene.reply.copy()
+        microphone = scene.person + fftconvolve(played, scene.response)[: len(played)]
+        microphone += scene.noise
+        settings = self.vad
+        if "vad 0.35" in condition:
+            settings = settings.model_copy(update={"threshold": 0.35})
+        segmenter = Segmenter(settings)
+        vad = VoiceActivity()
+        aec = EchoCanceller() if "aec" in condition else None
+        late = round(0.020 * SAMPLE_RATE) if "late" in condition else 0
+        gain = 10 ** (-10 / 20) if "ref -10" in condition else 1.0
+        out = np.zeros(len(microphone), dtype=np.int16)
+        ducked = False
+        for start in range(0, len(microphone) - FRAME + 1, FRAME):
+            frame = np.clip(microphone[start : start + FRAME], -32768, 32767).astype(np.int16)
+            if aec is not None:
+                where = max(0, start - late)
+                reference = played[where : where + FRAME] * gain
+                reference = np.clip(reference, -32768, 32767).astype(np.int16)
+                frame = aec.process(frame, reference)
+            out[start : start + FRAME] = frame
+            probability = vad.process(frame)
+            event = segmenter.process(FRAME / SAMPLE_RATE, probability, over_reply=True)
+            if "@start" in condition:
+                trigger = isinstance(event, SpeechStarted)
+            else:
+                trigger = (probability or 0.0) >= DUCK_PROBABILITY
+            if "duck" in condition and not ducked and trigger:
+                ducked = True  # from the next frame on the reply, and so its echo, is quieter
+                after = start + FRAME
+                tail = np.zeros(len(played))
+                tail[after:] = played[after:] * (1 - DUCK_GAIN)
+                microphone = microphone - fftconvolve(tail, scene.response)[: len(played)]
+                played[after:] *= DUCK_GAIN
+            # As the engine: the transcript made at the first pause decides a stop at once.
+            if isinstance(event, SpeechPaused | SpeechEnded) and event.end > event.start:
+                if isinstance(event, SpeechEnded) and not event.is_utterance:
+                    continue
+                first = max(0, round(event.start * SAMPLE_RATE) - 3200)
+                piece = out[first : round(event.end * SAMPLE_RATE) + 1600]
+                hotwords = [*self.stop_words, "Hey Jarvis"] if "hot" in condition else []
+                text = self.stt.transcribe(piece, hotwords=["Hey Jarvis", *hotwords]).text
+                if is_stop_phrase(text, self.stop_words):
+                    return StopHeard(start + FRAME, ducked)
+        return StopHeard(None, ducked)
+
+
+def stop_bench(data: Path, quick: bool) -> None:
+    """Stops heard over the reply's echo, per condition, with false stops on the echo alone."""
+    from tests.rooms import MEASURED_ROOMS, TRANSCRIPTS, measured_room, recording, simulated_room
+    from tests.voices import ESPEAK_VOICES, PIPER_VOICES, espeak_available
+
+    rooms = [measured_room(name).response for name in MEASURED_ROOMS]
+    try:
+        rooms.append(simulated_room().response)
+    except ImportError:
+        print("(pyroomacoustics is not installed: measured rooms only)")
+    voices = list(PIPER_VOICES[::2] if quick else PIPER_VOICES)
+    if espeak_available():
+        voices += list(ESPEAK_VOICES[:2] if quick else ESPEAK_VOICES)
+    phrases = STOP_PHRASES[:1] if quick else STOP_PHRASES
+    conditions = QUICK_CONDITIONS if quick else STOP_CONDITIONS
+    echo_db = STOP_ECHO_DB[:2] if quick else STOP_ECHO_DB
+    moments = STOP_MOMENTS[1:] if quick else STOP_MOMENTS
+    reply = piper(REPLY).astype(np.float64)
+    ears = StopEars()
+    heard: dict[str, dict[str, list[bool]]] = {c: defaultdict(list) for c in conditions}
+    late: dict[str, list[float]] = defaultdict(list)
+    for voice, phrase, response, db, at in itertools.product(
+        voices, phrases, rooms, echo_db, moments
+    ):
+        print(f"  {voice.label} {phrase!r} {db:+.0f} dB at {at} s", file=sys.stderr, flush=True)
+        said = voice.say(phrase).astype(np.float64)
+        room = stop_scene(reply, said, at, response, "noise1", db)
+        for condition in conditions:
+            result = ears.hear(room, condition)
+            hit = result.stopped_at is not None
+            heard[condition][voice.family].append(hit)
+            if hit:
+                late[condition].append((result.stopped_at - room.said_until) / SAMPLE_RATE)
+    false_alone: dict[str, list[bool]] = defaultdict(list)
+    false_talk: dict[str, list[bool]] = defaultdict(list)
+    ducked_alone: dict[str, list[bool]] = defaultdict(list)
+    real = [name for name in TRANSCRIPTS if name.startswith("harvard")][: 2 if quick else None]
+    silent = np.zeros(SAMPLE_RATE)
+    for response, db, noise in itertools.product(rooms, echo_db, ("noise2", "noise4")):
+        # The whole reply, which says "just say stop" and "Hey Jarvis" itself.
+        alone = stop_scene(reply, silent, len(reply) / SAMPLE_RATE - 3, response, noise, db)
+        for condition in conditions:
+            result = ears.hear(alone, condition)
+            false_alone[condition].append(result.stopped_at is not None)
+            ducked_alone[condition].append(result.ducked)
+    for response, db, name in itertools.product(rooms, echo_db, real):
+        talking = stop_scene(reply, recording(name).astype(np.float64), 2.5, response, "noise3", db)
+        for condition in conditions:
+            false_talk[condition].append(ears.hear(talking, condition).stopped_at is not None)
+    print(f"\"stop\" over the reply: {len(rooms)} rooms, echo {echo_db} dB against the "
+          f"person, said {moments} s in, phrases {phrases}, {len(voices)} voices")  # fmt: skip
+    print(f"{'condition':20} {'stops heard':>12} {'piper':>7} {'espeak':>7} {'late p90 s':>11} "
+          f"{'false: echo':>12} {'ducked':>8} {'false: real talk':>17}")  # fmt: skip
+    for condition in conditions:
+        every = [hit for hits in heard[condition].values() for hit in hits]
+        by = {family: f"{100 * sum(h) / len(h):.0f}%" for family, h in heard[condition].items()}
+        p90 = f"{np.percentile(late[condition], 90):.2f}" if late[condition] else "-"
+        alone, ducked = _count(false_alone[condition]), _count(ducked_alone[condition])
+        print(f"{condition:20} {sum(every):>4} of {len(every):<4} {by.get('piper', '-'):>7} "
+              f"{by.get('espeak', '-'):>7} {p90:>11} {alone:>12} {ducked:>8} "
+              f"{_count(false_talk[condition]):>17}")  # fmt: skip
+
+
+def _count(hits: list[bool]) -> str:
+    return f"{sum(hits)} of {len(hits)}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--data", type=Path, default=DATA, help="the real recordings' folder")
+    parser.add_argument("--stop", action="store_true", help='"stop" said over the reply instead')
+    parser.add_argument("--quick", action="store_true", help="with --stop: fewer voices and talk")
     args = parser.parse_args()
+    if args.stop:
+        stop_bench(args.data, args.quick)
+        return
     from audio.stt import SpeechToText
     from audio.wav import read_wav
     from config import SpeechToTextSettings
