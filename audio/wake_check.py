@@ -123,6 +123,8 @@ class WakeVerdict:
     """Whisper's free transcript of the window (empty when none was needed)."""
     margin: float | None = None
     """With forced decoding: how far the phrase beat (or lost to) its best competitor."""
+    fit: float | None = None
+    """With forced decoding: the phrase's own best forced score (mean log-probability per token)."""
 
 
 @dataclass(frozen=True)
@@ -168,11 +170,11 @@ class WakeVerifier:
         # "Alexis is late" as "Alexa, this is like..." (+0.62), where a real wake heard right
         # wins by +1.66 and more (bench/hearing.py --full)
         if said and margin >= HEARD_MARGIN:
-            return WakeVerdict(True, Evidence.HEARD, heard, margin)
+            return WakeVerdict(True, Evidence.HEARD, heard, margin, mine)
         fits = calibration.min_score is None or mine >= calibration.min_score
         if not said and fits and margin >= calibration.margin:
-            return WakeVerdict(True, Evidence.SCORED, heard, margin)
-        return WakeVerdict(False, Evidence.REFUSED, heard, margin)
+            return WakeVerdict(True, Evidence.SCORED, heard, margin, mine)
+        return WakeVerdict(False, Evidence.REFUSED, heard, margin, mine)
 
     def _scores(self, window: np.ndarray, check: _Check) -> tuple[float, float] | None:
         """The phrase's best forced score and its best competitor's (None: nothing to score)."""
