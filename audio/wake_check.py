@@ -14,8 +14,8 @@ measured on ``bench/hearing.py``:
 3. Forced decoding: Whisper scores the phrase against the near-misses it competes with, each
    forced through the decoder as the whole window's text (``SpeechToText.score``), and the phrase
    must win by ``margin``, or by less when it fits the audio well (``weigh``). A near-miss loses
-   to its own words; a real voice Whisper misspells
-   still fits the phrase far better than any competitor, because likelihood, not spelling, decides.
+   to its own words; a real voice Whisper misspells still fits the phrase far better than any
+   competitor, because likelihood, not spelling, decides.
 """
 
 from __future__ import annotations
