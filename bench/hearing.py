@@ -33,13 +33,16 @@ noise (close speech, real noise at 5 dB SNR).
 from __future__ import annotations
 
 import argparse
+import json
 import tempfile
 import time
 from collections import Counter, defaultdict, deque
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from itertools import count, cycle
 from pathlib import Path
+from typing import TextIO
 
 import numpy as np
 
@@ -48,8 +51,9 @@ from audio.files import WavSource
 from audio.messages import Command, FinishReply, Heard, Record, Report
 from audio.models import VoiceModels
 from audio.mouth import TimelineMouth
+from audio.phrase import contains_phrase
 from audio.stt import PACKAGED_MODEL, resolve_model
-from audio.wake_check import WakeVerdict, WakeVerifier
+from audio.wake_check import WakeVerifier
 from audio.wakeword import BUILTIN_MODELS, WakeWordDetector
 from audio.wav import write_wav
 from config import Settings, WakeModelSettings, WakeSettings
@@ -210,29 +214,61 @@ class WakeTally:
     accepted_falsely: dict = field(default_factory=lambda: defaultdict(list))
 
 
+@dataclass(frozen=True)
+class Found:
+    """One raw detection and what Hearth's verification made of it."""
+
+    model: str
+    accepted: bool
+    said: str
+    """The verdict as the verbose report lists it: evidence, margin, fit, score, window, heard."""
+    facts: dict
+    """The verdict's numbers, for ``--dump``."""
+
+
 class WakeJudge:
     """Every built-in wake model over one front end, and Hearth's verification of each detection."""
 
-    def __init__(self, models: VoiceModels) -> None:
+    def __init__(self, models: VoiceModels, dump: TextIO | None = None) -> None:
         wake = WakeSettings(models=tuple(WakeModelSettings(model=m) for m in BUILTIN_MODELS))
         self.detector = WakeWordDetector(wake)
         self.verifier = WakeVerifier(wake, models.stt)
+        self.dump = dump
 
-    def run(self, audio: np.ndarray) -> list[tuple[str, bool, str]]:
-        """(model, accepted by Hearth, what verification heard) for each raw detection."""
+    def run(self, audio: np.ndarray) -> list[Found]:
+        """Each raw detection in ``audio`` and Hearth's verdict on it."""
         self.detector.reset()
         audio = timeline(audio, silence(0.5))  # room for the verification window's tail
         found = []
         for detection in self.detector.process(audio, len(audio)):
             start, end = detection.verify_window
             verdict = self.verifier.judge(detection, audio[start:end])
-            found.append((detection.model, verdict.accepted, _said(verdict)))
+            facts = {
+                "model": detection.model,
+                "score": round(detection.score, 4),
+                "window": [round(start / SAMPLE_RATE, 2), round(end / SAMPLE_RATE, 2)],
+                "evidence": verdict.evidence.value,
+                "accepted": verdict.accepted,
+                "heard": verdict.heard,
+                "said": contains_phrase(verdict.heard, detection.phrase),
+                "margin": verdict.margin,
+                "fit": None if verdict.fit is None else round(verdict.fit, 3),
+            }
+            found.append(Found(detection.model, verdict.accepted, _said(facts), facts))
         return found
 
+    def record(self, found: Found, kind: str, what: str) -> None:
+        """With ``--dump``: a JSON line for a detection of ``kind`` (wake or false) in ``what``."""
+        if self.dump is not None:
+            self.dump.write(json.dumps({"kind": kind, "what": what, **found.facts}) + "\n")
 
-def _said(verdict: WakeVerdict) -> str:
-    margin = "" if verdict.margin is None else f" {verdict.margin:+.2f}"
-    return f"{verdict.evidence.value}{margin} {verdict.heard!r}"
+
+def _said(facts: dict) -> str:
+    margin = "" if facts["margin"] is None else f" {facts['margin']:+.2f}"
+    fit = "" if facts["fit"] is None else f" fit {facts['fit']:.2f}"
+    start, end = facts["window"]
+    return (f"{facts['evidence']}{margin}{fit} score {facts['score']:.3f} "
+            f"[{start:.2f}-{end:.2f} s] {facts['heard']!r}")  # fmt: skip
 
 
 def wake_trials(judge: WakeJudge, mode: Mode, tally: WakeTally) -> None:
@@ -252,25 +288,29 @@ def wake_trials(judge: WakeJudge, mode: Mode, tally: WakeTally) -> None:
                 audio = placer.place(dry, condition, SPEECH_RMS)
                 tally.trials[model, condition] += 1
                 found = judge.run(audio)
-                mine = [(accepted, heard) for m, accepted, heard in found if m == model]
+                what = f"{voice.label}/{condition}"
+                mine = [one for one in found if one.model == model]
+                for one in mine:
+                    judge.record(one, "wake", what)
                 tally.raw_hits[model, condition] += bool(mine)
-                tally.hearth_hits[model, condition] += any(accepted for accepted, _ in mine)
-                if mine and not any(accepted for accepted, _ in mine):
-                    tally.refused[model].append(f"{voice.label}/{condition}: {mine[0][1]}")
+                tally.hearth_hits[model, condition] += any(one.accepted for one in mine)
+                if mine and not any(one.accepted for one in mine):
+                    tally.refused[model].append(f"{what}: {mine[0].said}")
                 seconds = len(audio) / SAMPLE_RATE
                 for other in WAKE_PHRASES:
                     if other != model:
                         tally.seconds[other, "near-miss"] += seconds
-                for other, accepted, heard in found:
-                    if other != model:
-                        _false(tally, other, "near-miss", accepted, f"{phrase!r} {heard}")
+                for one in found:
+                    if one.model != model:
+                        _false(judge, tally, "near-miss", one, f"{what} {phrase!r}")
 
 
-def _false(tally: WakeTally, model: str, corpus: str, accepted: bool, what: str) -> None:
-    tally.raw_false[model, corpus] += 1
-    if accepted:
-        tally.hearth_false[model, corpus] += 1
-        tally.accepted_falsely[model].append(what)
+def _false(judge: WakeJudge, tally: WakeTally, corpus: str, found: Found, what: str) -> None:
+    judge.record(found, "false", what)
+    tally.raw_false[found.model, corpus] += 1
+    if found.accepted:
+        tally.hearth_false[found.model, corpus] += 1
+        tally.accepted_falsely[found.model].append(f"{what}: {found.said}")
 
 
 def near_miss_trials(judge: WakeJudge, mode: Mode, tally: WakeTally) -> None:
@@ -302,8 +342,8 @@ def real_speech_trials(judge: WakeJudge, mode: Mode, tally: WakeTally) -> None:
 def _corpus(judge: WakeJudge, tally: WakeTally, corpus: str, audio: np.ndarray, what: str) -> None:
     for model in WAKE_PHRASES:
         tally.seconds[model, corpus] += len(audio) / SAMPLE_RATE
-    for model, accepted, heard in judge.run(audio):
-        _false(tally, model, corpus, accepted, f"{what}: {heard}")
+    for found in judge.run(audio):
+        _false(judge, tally, corpus, found, what)
 
 
 # Word error rate ---------------------------------------------------------------------------------
@@ -513,6 +553,7 @@ def main() -> None:
     parser.add_argument("--full", action="store_true", help="every voice, room and noise")
     parser.add_argument("--only", choices=("wake", "wer"), help="run one half")
     parser.add_argument("-v", "--verbose", action="store_true", help="list every miss")
+    parser.add_argument("--dump", type=Path, help="write each wake detection as a JSON line")
     parser.add_argument("--beam", type=int, help="Hearth's stt.beam_size instead of the default")
     args = parser.parse_args()
     mode = full_mode() if args.full else quick_mode()
@@ -530,10 +571,12 @@ def main() -> None:
           f"{settings.stt.beam_size}")  # fmt: skip
     if args.only != "wer":
         wakes = WakeTally()
-        judge = WakeJudge(models)
-        wake_trials(judge, mode, wakes)
-        near_miss_trials(judge, mode, wakes)
-        real_speech_trials(judge, mode, wakes)
+        with ExitStack() as stack:
+            dump = stack.enter_context(args.dump.open("w")) if args.dump else None
+            judge = WakeJudge(models, dump)
+            wake_trials(judge, mode, wakes)
+            near_miss_trials(judge, mode, wakes)
+            real_speech_trials(judge, mode, wakes)
         report_wakes(wakes, args.verbose)
     if args.only != "wake":
         wer, follow = WerTally(), WerTally()

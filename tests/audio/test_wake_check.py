@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from audio.stt import SpeechToText
-from audio.wake_check import CALIBRATIONS, Evidence, WakeVerifier
+from audio.wake_check import CALIBRATIONS, HEARD_MARGIN, Evidence, WakeVerifier, weigh
 from audio.wakeword import BUILTIN_MODELS, WakeDetection, WakeWordDetector
 from config import SpeechToTextSettings, WakeModelSettings, WakeSettings
 from tests.rooms import across, at_level, measured_room, noise_bed, under_noise
@@ -58,6 +58,36 @@ def test_a_confident_score_is_taken_only_for_models_calibrated_so(verifier: Wake
     assert (verdict.accepted, verdict.evidence, verdict.heard) == (True, Evidence.CONFIDENT, "")
     # hey_jarvis fires at 0.98 on "Hey, jars of jam": no score is confident enough
     assert CALIBRATIONS["hey_jarvis"].confident_score is None
+
+
+def test_a_phrase_heard_must_still_beat_the_near_misses() -> None:
+    jarvis = CALIBRATIONS["hey_jarvis"]
+    assert weigh(jarvis, True, -4.0, HEARD_MARGIN) is Evidence.HEARD  # min_score is for unheard
+    # "Alexis is late" heard as "Alexa, this is like..." wins by +0.62 only
+    assert weigh(CALIBRATIONS["alexa"], True, -2.43, 0.62) is Evidence.REFUSED
+
+
+def test_hearing_the_name_never_asks_for_more_than_not_hearing_it() -> None:
+    # hey_mycroft's near-misses lose by 1.0 and more: a small lead is a wake, heard or not
+    mycroft = CALIBRATIONS["hey_mycroft"]
+    assert 0.0 <= mycroft.margin < 0.5 < HEARD_MARGIN
+    for said in (False, True):
+        assert weigh(mycroft, said, -1.8, 0.5) is Evidence.SCORED
+
+
+def test_a_phrase_that_fits_well_needs_a_smaller_lead() -> None:
+    # bench/hearing.py --full: espeak-ng's "Hey Rhasspy" heard as "Hey, Rastie." and the closest
+    # near-miss, "Hey, raspberry jam for breakfast?" heard right, both under hey_rhasspy's margin
+    rhasspy = CALIBRATIONS["hey_rhasspy"]
+    assert rhasspy.margin > 1.55
+    assert weigh(rhasspy, False, -1.03, 1.46) is Evidence.SCORED
+    assert weigh(rhasspy, False, -1.94, 1.55) is Evidence.REFUSED
+    assert weigh(rhasspy, False, -1.57, 1.19) is Evidence.REFUSED
+    # A clear lead is a wake however the phrase fits, above the model's min_score only
+    assert weigh(rhasspy, False, -3.0, rhasspy.margin) is Evidence.SCORED
+    jarvis = CALIBRATIONS["hey_jarvis"]
+    assert jarvis.min_score is not None
+    assert weigh(jarvis, False, jarvis.min_score - 0.8, 1.68) is Evidence.REFUSED
 
 
 @pytest.mark.slow
