@@ -441,14 +441,17 @@ class ScheduleDesk:
 
     def _cancel_reminder(self, intent: CancelReminder, now: Now) -> list[ReplyPart]:
         reminders = self._scheduler().active(ItemKind.REMINDER)
+        if intent.about:
+            # Named, it may be one set here for another room: the household's reminders count.
+            household = self._scheduler().active(ItemKind.REMINDER, all_rooms=True)
+            named = max(household, key=lambda item: _likeness(intent.about or "", item.text or ""),
+                        default=None)  # fmt: skip
+            if named is not None and _likeness(intent.about, named.text or "") >= NAME_SIMILARITY:
+                return self._cancel_items([named], now, "reminder")
         if not reminders:
             return [Sentence("You have no reminders set.")]
         if intent.every:
             return self._cancel_items(reminders, now, "reminder")
-        if intent.about:
-            best = max(reminders, key=lambda item: _likeness(intent.about or "", item.text or ""))
-            if _likeness(intent.about, best.text or "") >= NAME_SIMILARITY:
-                return self._cancel_items([best], now, "reminder")
         if len(reminders) == 1:
             return self._cancel_items(reminders, now, "reminder")
         said = say_list([to_second_person(item.text or "") for item in reminders])

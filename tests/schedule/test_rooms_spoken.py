@@ -321,3 +321,16 @@ def test_one_hearth_on_its_own_file_knows_only_its_own_room(tmp_path):
     [item] = store.items()
     assert item.room == "kitchen" and item.text == "water it"
     store.close()
+
+
+def test_a_reminder_set_here_for_another_room_is_cancelled_from_here_by_its_words(hearths):
+    kitchen, living_room = hearths
+    kitchen.hears("Remind me in the living room to water the plants at 6.")
+    assert kitchen.hears("Cancel the reminder to water the plants.")[0] == [
+        "Cancelled your reminder to water the plants."
+    ]
+    assert living_room.wake(3600 + 5) == []
+    # Unnamed, "cancel my reminder" is about this room's own: there are none here.
+    living_room.hears("Remind me to feed the cat at 7.")
+    assert kitchen.hears("Cancel my reminder.")[0] == ["You have no reminders set."]
+    assert living_room.wake(2 * 3600 + 5) == ["feed the cat"]
