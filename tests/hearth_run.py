@@ -20,6 +20,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -182,6 +183,20 @@ def run_hearth(
     return HearthRun(
         result.returncode, result.stdout, result.stderr, EventsFile(files.events).all(), audio
     )
+
+
+def run_in_room(
+    folder: Path, room: str, room_audio: np.ndarray, ollama_url: str, db: str, at: datetime
+) -> HearthRun:
+    """``hearth run`` in file mode, to a clean end, for the Hearth in ``room`` of a household
+    sharing the database ``db``; its recording begins at ``at`` on the household's clock."""
+    runs = folder / f"{room.replace(' ', '-')}-{at:%H%M%S%f}"
+    runs.mkdir()
+    settings = (f"ollama:\n  url: {ollama_url}\nclock:\n  timezone: UTC\n"
+                f"household:\n  room: {room}\n")  # fmt: skip
+    done = run_hearth(runs, room_audio, settings, db=db, args=["--start-time", at.isoformat()])
+    assert done.returncode == 0, done.summary()
+    return done
 
 
 class RunningHearth:

@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from memory import Memory
-from tests.hearth_run import run_hearth
+from tests.hearth_run import run_in_room
 from tests.speech import silence, speech, timeline
 
 pytestmark = pytest.mark.slow
@@ -27,14 +27,8 @@ def test_a_reminder_set_in_the_kitchen_for_the_living_room_is_said_only_there(
     Memory.open(url).close()  # the household's memory exists before either device starts
 
     def run(room: str, audio, seconds_after_start: float):
-        folder = tmp_path / f"{room.replace(' ', '-')}-{seconds_after_start:g}"
-        folder.mkdir()
-        settings = (f"ollama:\n  url: {ollama.url}\nclock:\n  timezone: UTC\n"
-                    f"household:\n  room: {room}\n")  # fmt: skip
-        moment = (START + timedelta(seconds=seconds_after_start)).isoformat()
-        done = run_hearth(folder, audio, settings, db=url, args=["--start-time", moment])
-        assert done.returncode == 0, done.summary()
-        return done
+        moment = START + timedelta(seconds=seconds_after_start)
+        return run_in_room(tmp_path, room, audio, ollama.url, url, moment)
 
     run("living room", silence(2.0), 0)  # the household now knows a Hearth in the living room
     request = "Hey Jarvis, remind me in the living room to water the plants in two minutes."
