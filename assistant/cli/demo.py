@@ -19,8 +19,8 @@ from config import Settings
 # Without these in stt.hotwords tiny.en hears Piper's "... editor is Vim." as "... editor has
 # been" (Hearth asks "Your favorite editor is what?" and stores nothing) and "Emacs" as "Enax" or
 # "DMX": there is no disagreement left to ask about. A household lists such names in
-# stt.hotwords; the demo does the same for the words of its script. (They do not yet take on the
-# "... is Vim." follow-up, heard in Whisper's whole window for being short: see the README.)
+# stt.hotwords; the demo does the same for the words of its script (tests/assistant/test_demo_e2e.py
+# runs it to the end of its story).
 VOCABULARY = ("Vim", "Emacs")
 SCRIPT = (
     "Hey Jarvis, what is the capital of Kenya?",
