@@ -184,6 +184,26 @@ def test_the_last_exchange_as_context_hears_a_short_follow_up(stt: SpeechToText)
         assert stt.transcribe(said, context=context).text == "And what about Uganda?"
 
 
+# Forced decoding: how well a phrase fits ---------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("context", ["", "Which one is current, Vim or Emacs?"])
+def test_a_phrase_is_scored_to_its_end_whatever_else_is_scored_with_it(
+    stt: SpeechToText, context: str
+) -> None:
+    # Each phrase's score runs to its end-of-text: it once stopped part way when a batch's longest
+    # phrase had three tokens or more, so a phrase scored alone and in company disagreed.
+    said = in_a_room(speech("The new one, please."))
+    phrase = "The new one, please."
+    alone = stt.score(said, {"phrase": phrase}, context=context)["phrase"]
+    company = {"phrase": phrase, "longer": "The new one, please, and the old one too, thank you."}
+    together = stt.score(said, company, context=context)
+    assert together["phrase"] == pytest.approx(alone, abs=1e-4)
+    # Said whole, the phrase fits far better than one that runs on past what was said.
+    assert together["phrase"] > together["longer"] + 0.5
+
+
 # Verifying a wake from the transcript of its window ---------------------------------------------
 
 
