@@ -17,6 +17,13 @@ wake phrase rather than lost between two turns. And a statement that ends in a p
 join the next request to it ("... has been Remember that my favourite editor is Emacs"), stored
 as one fact. It ends after the usual silence, and Hearth asks for the missing value.
 
+Whisper also misleads: at a pause after "send a message to" it writes "Send a message to you",
+and after "what is the capital of" it writes "what is the capital on?". The words then look
+complete. So a request that reads as complete is weighed once more by the ear itself
+(``SpeechToText.end_readings``): when Whisper finds a reading in which the speaker stopped
+mid-way (without the last word, or going on with a word that leaves a request hanging) nearly as
+likely as the words it wrote, the pause gets the long wait too.
+
 English only, like the speech-to-text model Hearth ships. The last word is the strongest sign: a
 request cut off after "the" is trailing whatever mark Whisper put after it. Whisper's punctuation
 is its reading of the intonation, used where the words alone are ambiguous ("turn the lights on"
@@ -63,6 +70,9 @@ _FILLERS = "um uh er erm hmm mm ah eh".split()
 TRAILING_WORDS = frozenset(_CONJUNCTIONS + _ARTICLES + _PREPOSITIONS + _AUXILIARIES + _FILLERS)
 """A request whose last word is one of these is unfinished, whatever mark Whisper put after it
 (it writes "What's the weather like in?" for a speaker who stopped after "in")."""
+UNFINISHED_NEXT_WORDS = tuple(sorted(word for word in TRAILING_WORDS if "'" not in word))
+"""Words a reading may go on with to be unfinished (``SpeechToText.end_readings``); contractions
+are left out, since only a word's first token is weighed, and "you" of "you're" begins anything."""
 SOFT_TRAILING_WORDS = frozenset(
     "on off up down out over back away around through too like so well that this there".split()
 )
@@ -86,6 +96,13 @@ PERFECT_AUXILIARIES = frozenset("has have had".split())
 "has been"."""
 MIN_SUBJECT_WORDS = 1
 """Words before "has been" that make it a statement with a subject ("editor has been")."""
+UNFINISHED_READING_LEAD = 3.0
+"""Natural-log likelihood by which the words as heard must beat the likeliest unfinished reading
+of them for a pause to end as complete (see ``SpeechToText.end_readings``). Measured at pauses
+after the wake phrase, Piper's and espeak-ng's voices (bench/end_of_turn.py): requests said whole
+led by 3.7 and more (53 of them), real speakers' sentences by 5.1 and more; requests cut at a word
+Whisper then misheard or invented led by -0.6 to 2.5 (14 of 19), the rest misheard past any
+reading (a lead of 4 to 5.3: "the live cinema" for "the lights in the")."""
 
 
 class TurnShape(StrEnum):
@@ -102,6 +119,9 @@ class TurnShape(StrEnum):
     Hearth asks for the value; never the long wait, which would join the next request to it."""
     WAKE_ONLY = "wake_only"
     """Only the wake phrase so far: the request is coming, so the long wait."""
+    HEARD_UNFINISHED = "heard_unfinished"
+    """Words that read as complete, but the ear finds it nearly as likely that the speaker
+    stopped mid-way ("send a message to you" for "send a message to ..."): the long wait."""
 
 
 @dataclass(frozen=True)
@@ -112,10 +132,24 @@ class TurnJudgement:
     end_silence_seconds: float
 
 
-def turn_shape(transcript: str, *, wake_phrase_only: bool = False) -> TurnShape:
+def turn_shape(
+    transcript: str, *, wake_phrase_only: bool = False, reading_lead: float | None = None
+) -> TurnShape:
     """How ``transcript`` (the request's words said before a pause, the wake phrase stripped)
-    ends: complete, trailing, unsure, or a statement whose value was lost. ``wake_phrase_only``
-    says the words before the pause were the wake phrase and nothing else."""
+    ends: complete, trailing, unsure, heard unfinished, or a statement whose value was lost.
+    ``wake_phrase_only`` says the words before the pause were the wake phrase and nothing else;
+    ``reading_lead`` is ``EndReadings.lead`` for the words (None: not weighed)."""
+    shape = _shape_of_words(transcript, wake_phrase_only)
+    if (
+        shape is TurnShape.COMPLETE
+        and reading_lead is not None
+        and reading_lead < UNFINISHED_READING_LEAD
+    ):
+        return TurnShape.HEARD_UNFINISHED
+    return shape
+
+
+def _shape_of_words(transcript: str, wake_phrase_only: bool) -> TurnShape:
     text = transcript.strip()
     said = _WORD.findall(text.lower().replace("\u2019", "'"))
     if not said:
@@ -155,12 +189,14 @@ def judge_pause(
     vad: VadSettings,
     *,
     wake_phrase_only: bool = False,
+    reading_lead: float | None = None,
 ) -> TurnJudgement:
     """The silence that ends a turn whose request words before this pause are ``transcript``
-    (``wake_phrase_only`` when only the wake phrase was said), for a speaker whose longest pause
-    earlier in the same request was ``longest_pause_seconds``."""
-    shape = turn_shape(transcript, wake_phrase_only=wake_phrase_only)
-    if shape in (TurnShape.TRAILING, TurnShape.WAKE_ONLY):
+    (``wake_phrase_only`` when only the wake phrase was said, ``reading_lead`` as for
+    ``turn_shape``), for a speaker whose longest pause earlier in the same request was
+    ``longest_pause_seconds``."""
+    shape = turn_shape(transcript, wake_phrase_only=wake_phrase_only, reading_lead=reading_lead)
+    if shape in (TurnShape.TRAILING, TurnShape.WAKE_ONLY, TurnShape.HEARD_UNFINISHED):
         return TurnJudgement(shape, vad.trailing_silence_seconds)
     if shape in (TurnShape.UNSURE, TurnShape.VALUE_LOST):
         return TurnJudgement(shape, vad.end_silence_seconds)

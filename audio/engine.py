@@ -24,7 +24,7 @@ from audio.devices import AudioDeviceError
 from audio.earcons import Earcon, earcon
 from audio.echo import TAIL_SECONDS as ECHO_TAIL_SECONDS
 from audio.echo import EchoCanceller
-from audio.end_of_turn import judge_pause
+from audio.end_of_turn import UNFINISHED_NEXT_WORDS, TurnShape, judge_pause, turn_shape
 from audio.format import VAD_FRAME_SAMPLES, samples_to_seconds, seconds_to_samples
 from audio.io import AudioSource, LiveSource
 from audio.listener import (
@@ -118,8 +118,10 @@ from audio.segmenter import (
     SpeechResumed,
     SpeechStarted,
 )
+from audio.silences import shortened
 from audio.speakable import speakable
 from audio.speech_worker import Made, SpeechWorker
+from audio.stt import SpeechToText
 from audio.tts import SpeechParameters
 from audio.wake_check import WakeVerifier
 from audio.wake_measure import FLOOR_SECONDS, WakeMeasure, level_db, noise_floor_db
@@ -184,6 +186,8 @@ class _TranscriptionRequest:
     answer_context: str = ""
     wake_end: int = 0
     """Where in ``samples`` the wake word was detected, when they begin with its phrase; else 0."""
+    at_pause: bool = False
+    """Begun at a pause: words that read as complete are weighed by the ear too, to judge it."""
 
 
 @dataclass
@@ -210,6 +214,8 @@ class _Transcription:
     """Wall time the transcription took."""
     began: float = 0.0
     """When it began (monotonic)."""
+    reading_lead: float | None = None
+    """At a pause, for words that read as complete: ``EndReadings.lead`` (None: not weighed)."""
 
 
 class VoiceEngine:
@@ -275,6 +281,8 @@ class VoiceEngine:
         self._cut: tuple[float, str] | None = None
         """Where the last request was cut at the length cap, and its transcript."""
         self._speculation: _Speculation | None = None
+        self._silences: list[tuple[float, float]] = []
+        """The pauses the speaker went on from in the utterance in progress (audio seconds)."""
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hearth-stt")
         self._playback = Playback(self._base_params)
         self._wakeup = Wakeup()
@@ -854,10 +862,11 @@ class VoiceEngine:
         )
         match event:
             case SpeechStarted():
+                self._silences.clear()
                 self._act(self._listener.handle(event))
             case SpeechPaused() if taking_requests:
                 self._drop_speculation()
-                request = self._transcription_request(event.start, event.end, state)
+                request = self._transcription_request(event.start, event.end, state, pause=True)
                 future = self._executor.submit(self._transcribe, request)
                 future.add_done_callback(lambda _: self._wakeup.signal())
                 self._speculation = _Speculation(event, future)
@@ -866,7 +875,8 @@ class VoiceEngine:
                 if not self._mouth.live:
                     # File mode: judged at once, so a recording runs the same way every time.
                     self._judge_pause(wait=True)
-            case SpeechResumed():
+            case SpeechResumed(silence_start=silence_start, silence_end=silence_end):
+                self._silences.append((silence_start, silence_end))
                 self._drop_speculation()
             case SpeechEnded() if event.is_utterance and state is State.STANDBY:
                 if self._pending_wakes:
@@ -922,12 +932,13 @@ class VoiceEngine:
         wake_phrase_only = not words.strip() and any(char.isalnum() for char in text)
         judgement = judge_pause(
             words, speculation.pause.longest_pause, self._settings.vad,
-            wake_phrase_only=wake_phrase_only,
+            wake_phrase_only=wake_phrase_only, reading_lead=heard.reading_lead,
         )  # fmt: skip
         # "Stop" over a reply needs no more silence: nothing else said then would count.
         silence = 0.0 if self._listener.interrupts(text) else judgement.end_silence_seconds
+        lead = None if heard.reading_lead is None else round(heard.reading_lead, 2)
         self._record("pause_judged", text=text, shape=judgement.shape.value,
-                     end_silence=silence)  # fmt: skip
+                     end_silence=silence, reading_lead=lead)  # fmt: skip
         self._end_pause_after(silence)
 
     def _end_pause_after(self, silence_seconds: float) -> None:
@@ -957,10 +968,10 @@ class VoiceEngine:
             self._speculation = None
 
     def _transcription_request(
-        self, start: float, end: float, state: State
+        self, start: float, end: float, state: State, *, pause: bool = False
     ) -> _TranscriptionRequest:
         """What transcribing the utterance heard in ``state`` from ``start`` to ``end`` needs,
-        read now."""
+        read now; ``pause`` when it is heard at a pause, to judge whether the turn ends."""
         samples, wake_end = self._utterance_audio(start, end)
         follow_up = state is State.FOLLOW_UP
         hotwords = [*self._wake_names(), *self._settings.stt.hotwords, *self._hotwords]
@@ -975,7 +986,7 @@ class VoiceEngine:
         answers = self._answer.answer_phrases if follow_up and self._answer is not None else {}
         return _TranscriptionRequest(
             samples, tuple(hotwords), context, dict(answers), self._context if answers else "",
-            wake_end,
+            wake_end, at_pause=pause,
         )  # fmt: skip
 
     def _transcribe(self, request: _TranscriptionRequest) -> _Transcription:
@@ -983,7 +994,7 @@ class VoiceEngine:
         began = time.monotonic()
         self._failpoints.crash_if(Failpoint.TRANSCRIBE_CRASH)
         stt = self._models.stt
-        samples = request.samples
+        samples = heard_in = request.samples
         transcript = stt.transcribe(samples, hotwords=request.hotwords, context=request.context)
         rest = samples[request.wake_end :] if request.wake_end else samples[:0]
         # The listener's wake phrases never change: reading them here, off the loop, is safe.
@@ -993,11 +1004,23 @@ class VoiceEngine:
             # Whisper, given the wake phrase, a pause and then the request, may write the wake
             # phrase's sentence and stop ("Hey, Jarvis." for a whole request across a room):
             # the speech after the wake is heard again on its own.
+            heard_in = rest
             transcript = stt.transcribe(rest, hotwords=request.hotwords, context=request.context)
         scores = {}
         if request.answer_phrases:
             scores = stt.score(samples, request.answer_phrases, context=request.answer_context)
-        return _Transcription(transcript.text, scores, time.monotonic() - began, began)
+        lead = None
+        # Weighed by the model that wrote the words, and only here: a service's transcript would
+        # cost a device that hands its hearing off a local encoding at every pause.
+        if request.at_pause and isinstance(stt, SpeechToText):
+            words = self._listener.request_words(transcript.text)
+            if turn_shape(words) is TurnShape.COMPLETE:
+                readings = stt.end_readings(
+                    heard_in, transcript.text, UNFINISHED_NEXT_WORDS,
+                    hotwords=request.hotwords, context=request.context,
+                )  # fmt: skip
+                lead = readings.lead if readings is not None else None
+        return _Transcription(transcript.text, scores, time.monotonic() - began, began, lead)
 
     def _said_just_before(self, start: float) -> str:
         """What the speaker said just before ``start``, if their speech runs on from a request the
@@ -1016,6 +1039,8 @@ class VoiceEngine:
         A request said straight after the wake word ("Hey Jarvis, what's ...") is taken from the
         start of the wake phrase: Whisper hears a whole sentence better than one that begins in
         the middle of "Jarvis", and the listener strips the wake phrase from the transcript.
+        The pauses the speaker went on from after the wake phrase are shortened
+        (``audio.silences``): after a long one Whisper writes what came before and stops.
         """
         first = seconds_to_samples(start) - self._pre_roll
         wake = self._wake
@@ -1028,7 +1053,12 @@ class VoiceEngine:
         ):
             first = wake.verify_window[0]
             wake_end = max(0, wake.end_sample - first)
-        return self._recent.between(first, seconds_to_samples(end)), wake_end
+        samples = self._recent.between(first, seconds_to_samples(end))
+        inside = [
+            (seconds_to_samples(silence_start) - first, seconds_to_samples(silence_end) - first)
+            for silence_start, silence_end in self._silences
+        ]
+        return shortened(samples, [(a, b) for a, b in inside if a >= wake_end]), wake_end
 
     def _wake_names(self) -> list[str]:
         return [wake_name(phrase) for phrase in self._models.wake.phrases]

@@ -92,9 +92,13 @@ class SpeechPaused(ClockEvent):
 
 @dataclass(frozen=True)
 class SpeechResumed(ClockEvent):
-    """Speech came back before the end: a transcription begun at the pause is out of date."""
+    """Speech came back before the end: a transcription begun at the pause is out of date.
+    ``silence_start``..``silence_end`` is the pause the speaker went on from (its silent frames
+    and any of unknown voice activity between them)."""
 
     event: ClassVar[str] = "speech_resume"
+    silence_start: float
+    silence_end: float
 
 
 @dataclass(frozen=True)
@@ -210,7 +214,7 @@ class Segmenter:
             return event
         if self._phase is Phase.SPEAKING:
             return self._speaking(frame_start, frame, speech)
-        return self._paused(frame, speech)
+        return self._paused(frame_start, frame, speech)
 
     def _classify(self, probability: float | None) -> bool | None:
         if probability is None:
@@ -255,13 +259,17 @@ class Segmenter:
             longest_pause=samples_to_seconds(self._longest_pause),
         )
 
-    def _paused(self, frame: int, speech: bool | None) -> SegmenterEvent | None:
+    def _paused(self, frame_start: int, frame: int, speech: bool | None) -> SegmenterEvent | None:
         if self._capped():
             return self._end(EndReason.CAP, self._utterance_start, self._clock)
         if speech:
             self._longest_pause = max(self._longest_pause, self._silence)
             self._enter(Phase.SPEAKING)
-            return SpeechResumed(self.now)
+            return SpeechResumed(
+                self.now,
+                silence_start=samples_to_seconds(self._speech_end),
+                silence_end=samples_to_seconds(frame_start),
+            )
         if speech is False:
             self._silence += frame
         return self._ended_pause()

@@ -97,6 +97,24 @@ class Transcript:
     judged it silence) or ``phantom`` (a known invention)."""
 
 
+@dataclass(frozen=True)
+class EndReadings:
+    """How Whisper reads the end of a transcript on its audio: the natural-log likelihood of the
+    transcript ending where it does, and of the readings in which the speaker stopped before its
+    last word or went on with another (``SpeechToText.end_readings``)."""
+
+    as_heard: float
+    without_last_word: float
+    going_on: Mapping[str, float]
+    """Per next word: the transcript up to its closing mark, then that word's first token."""
+
+    @property
+    def lead(self) -> float:
+        """How much likelier the transcript is, as heard, than the likeliest unfinished reading:
+        small when Whisper itself finds that the speaker may have stopped mid-way."""
+        return self.as_heard - max(self.without_last_word, *self.going_on.values())
+
+
 def resolve_model(name: str) -> Path:
     """The folder of a faster-whisper model given by name or path, never downloading.
 
@@ -133,6 +151,11 @@ def resolve_model(name: str) -> Path:
             f"speech-to-text model {name!r} is not installed and Hearth never downloads at run "
             f"time: {advice}"
         ) from error
+
+
+def _hotword_text(hotwords: Iterable[str]) -> str:
+    """Hot words as Whisper's prompt gets them: each once, in order, comma separated."""
+    return ", ".join(dict.fromkeys(word.strip() for word in hotwords if word.strip()))
 
 
 def _normalise(text: str) -> str:
@@ -216,7 +239,7 @@ class SpeechToText:
             raise TypeError(f"audio to transcribe is int16 or float, not {samples.dtype}")
         long = len(audio) > seconds_to_samples(GREEDY_AFTER_SECONDS)
         whole_window = whole_window or len(audio) < seconds_to_samples(WHOLE_WINDOW_UNDER_SECONDS)
-        hotword_text = ", ".join(dict.fromkeys(word.strip() for word in hotwords if word.strip()))
+        hotword_text = _hotword_text(hotwords)
         options = {
             "beam_size": 1 if long else beam_size or self._settings.beam_size,
             "hotwords": hotword_text or None,
@@ -279,28 +302,100 @@ class SpeechToText:
         phrase that is only the start of what was said scores lower. The whole 30 s window is
         encoded: the margins wake verification asks for were measured so.
         """
-        import ctranslate2
-        from faster_whisper.tokenizer import Tokenizer
-
         names = [name for name, phrase in phrases.items() if phrase.strip()]
         if not names or len(samples) == 0:
             return {}
+        texts = [phrases[name] for name in names]
+        forced = self._forced(samples, texts, context=context, whole_window=True)
+        return {
+            name: float(np.mean(steps.logprobs)) for name, steps in zip(names, forced, strict=True)
+        }
+
+    def end_readings(
+        self,
+        samples: np.ndarray,
+        text: str,
+        next_words: Iterable[str],
+        *,
+        hotwords: Iterable[str] = (),
+        context: str = "",
+    ) -> EndReadings | None:
+        """How likely, on this audio, ``text`` (its transcript) is to end where it does, beside
+        the readings in which the speaker stopped before its last word or went on with one of
+        ``next_words`` (None for a text of fewer than two words).
+
+        Whisper at a pause writes a whole sentence where the speaker stopped after "to" ("send a
+        message to you") or drops the hanging word ("... of spirits" for "... of spirits, but"):
+        the words then look complete, but Whisper itself finds the unfinished reading nearly as
+        likely. One forced pass of ``text``, in the window and with the hot words and context it
+        was transcribed with, gives all of them: the reading without the last word ends where
+        that word begins, and one going on is the text up to its closing mark and the next word's
+        first token (without an end of its own, so it is never underrated).
+        """
+        from faster_whisper.tokenizer import Tokenizer
+
+        if len(samples) == 0:
+            return None
+        self.load()
+        tokenizer = Tokenizer(
+            self._model.hf_tokenizer, self._model.model.is_multilingual, task="transcribe",
+            language=self._settings.language,
+        )  # fmt: skip
+        words, word_tokens = tokenizer.split_to_word_tokens(tokenizer.encode(" " + text.strip()))
+        spoken = [i for i, word in enumerate(words) if any(c.isalnum() for c in word)]
+        if len(spoken) < 2:
+            return None
+        whole_window = len(samples) < seconds_to_samples(WHOLE_WINDOW_UNDER_SECONDS)
+        [heard] = self._forced(samples, [text], hotwords=hotwords, context=context,
+                               whole_window=whole_window)  # fmt: skip
+        before = [sum(len(tokens) for tokens in word_tokens[:i]) for i in range(len(words) + 1)]
+        last_word, said_to = before[spoken[-1]], before[spoken[-1] + 1]
+        going_on = {}
+        for word in dict.fromkeys(next_words):
+            first = tokenizer.encode(" " + word)[0]
+            going_on[word] = heard.sum(said_to) + heard.logprob_at(said_to, first)
+        return EndReadings(
+            as_heard=heard.sum(),
+            without_last_word=heard.sum(last_word) + heard.logprob_at(last_word, tokenizer.eot),
+            going_on=going_on,
+        )
+
+    def _forced(
+        self,
+        samples: np.ndarray,
+        texts: list[str],
+        *,
+        hotwords: Iterable[str] = (),
+        context: str = "",
+        whole_window: bool = False,
+    ) -> list[_ForcedSteps]:
+        """Each of ``texts`` forced through the decoder on ``samples``, with its end-of-text,
+        after the prompt Whisper would have had (hot words, then ``context``)."""
+        import ctranslate2
+        from faster_whisper.tokenizer import Tokenizer
+
         self.load()
         model = self._model
         audio = samples.astype(np.float32) / 32768 if samples.dtype == np.int16 else samples
-        features = model.feature_extractor(audio.astype(np.float32, copy=False))
+        # The window exactly as faster-whisper's transcription makes it (it leaves out the last
+        # frame), so the encoding of a transcription just made is reused.
+        features = model.feature_extractor(audio.astype(np.float32, copy=False))[:, :-1]
         frames = model.feature_extractor.nb_max_frames
         features = np.pad(features[:, :frames], ((0, 0), (0, max(0, frames - features.shape[1]))))
-        with model.whole_windows():
+        with model.whole_windows() if whole_window else contextlib.nullcontext():
             encoded = model.encode(features)
         tokenizer = Tokenizer(
             model.hf_tokenizer, model.model.is_multilingual, task="transcribe",
             language=self._settings.language,
         )  # fmt: skip
-        start = [tokenizer.sot_prev, *tokenizer.encode(" " + context.strip())] if context else []
+        # As faster-whisper builds it: the previous-text marker, the hot words, the context.
+        prompt = [text for text in (_hotword_text(hotwords), context.strip()) if text]
+        start = [tokenizer.sot_prev] if prompt else []
+        for text in prompt:
+            start += tokenizer.encode(" " + text)
         start += [*tokenizer.sot_sequence, tokenizer.no_timestamps]
-        targets = [tokenizer.encode(" " + phrases[name].strip()) for name in names]
-        batch = np.repeat(np.asarray(encoded), len(names), axis=0)
+        targets = [tokenizer.encode(" " + text.strip()) for text in texts]
+        batch = np.repeat(np.asarray(encoded), len(texts), axis=0)
         results = model.model.generate(
             ctranslate2.StorageView.from_array(np.ascontiguousarray(batch)),
             [start + tokens for tokens in targets],
@@ -310,8 +405,8 @@ class SpeechToText:
             suppress_blank=False,
             suppress_tokens=[],
         )
-        scores = {}
-        for name, tokens, result in zip(names, targets, results, strict=True):
+        forced = []
+        for tokens, result in zip(targets, results, strict=True):
             steps = result.logits[0] if result.logits else []
             wanted = [*tokens, tokenizer.eot]
             if len(steps) < len(wanted):
@@ -320,9 +415,8 @@ class SpeechToText:
                 raise RuntimeError(
                     f"the decoder gave {len(steps)} steps for {len(wanted)} forced tokens"
                 )
-            logprobs = [_log_softmax(np.asarray(steps[i]))[token] for i, token in enumerate(wanted)]
-            scores[name] = float(np.mean(logprobs))
-        return scores
+            forced.append(_ForcedSteps(wanted, steps))
+        return forced
 
     @staticmethod
     def _result(
@@ -331,6 +425,26 @@ class SpeechToText:
         if rejected:
             logger.debug("transcript %r rejected (%s, no speech %.2f)", heard, rejected, no_speech)
         return Transcript(text, no_speech, logprob, heard, rejected)
+
+
+class _ForcedSteps:
+    """One forced sequence's decoder steps: the log-probability of its own token at each (its
+    last token is end-of-text), and of any other token at a step, read when asked."""
+
+    def __init__(self, tokens: list[int], steps: list) -> None:
+        self._steps = steps
+        self._log_softmax: dict[int, np.ndarray] = {}
+        self.logprobs = [self.logprob_at(i, token) for i, token in enumerate(tokens)]
+
+    def logprob_at(self, step: int, token: int) -> float:
+        """The log-probability of ``token`` at ``step`` (after the first ``step`` tokens)."""
+        if step not in self._log_softmax:
+            self._log_softmax[step] = _log_softmax(np.asarray(self._steps[step]))
+        return float(self._log_softmax[step][token])
+
+    def sum(self, tokens: int | None = None) -> float:
+        """The log-probability of the first ``tokens`` tokens (all, end-of-text included)."""
+        return float(sum(self.logprobs[:tokens]))
 
 
 def _forced_max_length(prompt_tokens: int, phrase_tokens: int) -> int:

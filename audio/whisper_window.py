@@ -19,6 +19,7 @@ writes the final full stop less often (53 of 84 against 75), which the end of a 
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -42,6 +43,8 @@ class SpeechWindowWhisper(WhisperModel):
         self._padding = np.asarray(super().encode(blank))
         """The encoding of a window of padding alone: (1, positions, width)."""
         self._whole = threading.local()
+        self._last = threading.local()
+        """This thread's last window encoded: its key and the encoder's output."""
 
     @contextmanager
     def whole_windows(self) -> Iterator[None]:
@@ -57,8 +60,21 @@ class SpeechWindowWhisper(WhisperModel):
         """The encoder's output for ``features`` ((mels, frames) or (batch, mels, frames)): the
         columns up to the last non-padding one and :data:`PADDING_FRAMES` more are encoded, the
         remaining positions are the padding's own encoding. Windows of another length, or that
-        need nearly all of it, are encoded whole."""
-        if getattr(self._whole, "on", False):
+        need nearly all of it, are encoded whole.
+
+        The last window encoded on this thread is kept: the forced decoding that follows a
+        transcription of the same audio (``SpeechToText.end_readings``) reuses it."""
+        whole = getattr(self._whole, "on", False)
+        window = np.ascontiguousarray(features)
+        key = (whole, window.shape, hashlib.blake2b(window.view(np.uint8)).digest())
+        if getattr(self._last, "key", None) == key:
+            return self._last.output
+        output = self._encode(window, whole)
+        self._last.key, self._last.output = key, output
+        return output
+
+    def _encode(self, features: np.ndarray, whole: bool) -> ctranslate2.StorageView:
+        if whole:
             return super().encode(features)
         window = features if features.ndim == 3 else features[np.newaxis]
         frames = window.shape[-1]

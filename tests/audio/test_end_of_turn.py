@@ -6,6 +6,9 @@ import pytest
 
 from audio.end_of_turn import (
     PAUSE_MARGIN_SECONDS,
+    TRAILING_WORDS,
+    UNFINISHED_NEXT_WORDS,
+    UNFINISHED_READING_LEAD,
     TurnJudgement,
     TurnShape,
     judge_pause,
@@ -181,3 +184,38 @@ def test_only_the_wake_phrase_waits_for_the_request_that_follows():
     # Nothing heard at all is still unsure; and words after the wake phrase are judged as words.
     assert judge_pause("", 0.0, VAD).shape is TurnShape.UNSURE
     assert turn_shape("What time is it?", wake_phrase_only=True) is TurnShape.COMPLETE
+
+
+# Words weighed by the ear: Whisper's own doubt about where the request ends ---------------------
+
+
+def test_complete_words_the_ear_finds_unfinished_nearly_as_likely_wait_the_long_time():
+    """ "Send a message to you", written for a speaker who stopped after "to": Whisper finds the
+    reading without "you" nearly as likely, so the pause may be a speaker looking for a word."""
+    judged = judge_pause("Send a message to you", 0.0, VAD, reading_lead=0.5)
+    assert judged == TurnJudgement(TurnShape.HEARD_UNFINISHED, VAD.trailing_silence_seconds)
+    just_short = UNFINISHED_READING_LEAD - 0.01
+    assert turn_shape("What is the capital on?", reading_lead=just_short) is (
+        TurnShape.HEARD_UNFINISHED
+    )
+
+
+def test_complete_words_the_ear_is_sure_of_end_after_the_short_silence():
+    judged = judge_pause("What is the capital of Kenya?", 0.0, VAD, reading_lead=8.2)
+    assert judged == TurnJudgement(TurnShape.COMPLETE, VAD.complete_silence_seconds)
+    assert turn_shape("Tell me a joke", reading_lead=UNFINISHED_READING_LEAD) is (
+        TurnShape.COMPLETE
+    )
+
+
+@pytest.mark.parametrize("text", ["Remind me to", "Stop.", "My favourite editor has been"])
+def test_the_ear_only_ever_lengthens_the_wait_of_complete_words(text):
+    # Words that trail, are unsure or lost their value keep their own shape whatever the lead.
+    for lead in (-5.0, 0.0, 10.0):
+        assert turn_shape(text, reading_lead=lead) is turn_shape(text)
+
+
+def test_the_next_words_weighed_are_the_trailing_words_without_contractions():
+    assert "of" in UNFINISHED_NEXT_WORDS and "and" in UNFINISHED_NEXT_WORDS
+    assert not any("'" in word for word in UNFINISHED_NEXT_WORDS)
+    assert set(UNFINISHED_NEXT_WORDS) <= TRAILING_WORDS

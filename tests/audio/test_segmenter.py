@@ -89,7 +89,7 @@ def test_a_pause_offers_the_speech_so_far_and_a_resume_withdraws_it():
     assert events == [
         SpeechStarted(0.2, start=0.0),
         SpeechPaused(0.55, start=0.0, end=0.5),
-        SpeechResumed(0.7),
+        SpeechResumed(0.7, silence_start=0.5, silence_end=0.65),
         SpeechPaused(0.9, start=0.0, end=0.85, longest_pause=0.15),  # the pause before it
         SpeechEnded(1.35, EndReason.SILENCE, start=0.0, end=0.85),
     ]
@@ -291,7 +291,12 @@ def test_events_serialise_as_event_stream_lines():
     record = {"t": 1.35, "event": "speech_end", "reason": "silence", "start": 0.0, "end": 0.85}
     assert event.as_record() == record
     assert json.loads(event.to_json()) == record
-    assert SpeechResumed(0.7).as_record() == {"t": 0.7, "event": "speech_resume"}
+    assert SpeechResumed(0.7, silence_start=0.5, silence_end=0.65).as_record() == {
+        "t": 0.7,
+        "event": "speech_resume",
+        "silence_start": 0.5,
+        "silence_end": 0.65,
+    }
     names = {kind.event for kind in (SpeechStarted, SpeechPaused, SpeechResumed, SpeechEnded)}
     assert names == {"speech_start", "speech_pause", "speech_resume", "speech_end"}
 

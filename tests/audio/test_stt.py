@@ -10,12 +10,15 @@ import numpy as np
 import pytest
 
 import audio.stt
+from audio.end_of_turn import UNFINISHED_NEXT_WORDS, TurnShape, turn_shape
 from audio.format import seconds_to_samples
 from audio.phrase import contains_phrase
-from audio.stt import PACKAGED_MODEL, SpeechModelError, SpeechToText, resolve_model
+from audio.stt import PACKAGED_MODEL, EndReadings, SpeechModelError, SpeechToText, resolve_model
 from audio.wakeword import WakeDetection, WakeWordDetector
 from config.schema import SpeechToTextSettings, WakeSettings
+from tests.rooms import recording
 from tests.speech import room_noise, silence, speech, timeline
+from tests.voices import ESPEAK_VOICES, PIPER_VOICES, Voice, espeak_available
 
 
 def words(text: str) -> list[str]:
@@ -202,6 +205,43 @@ def test_a_phrase_is_scored_to_its_end_whatever_else_is_scored_with_it(
     assert together["phrase"] == pytest.approx(alone, abs=1e-4)
     # Said whole, the phrase fits far better than one that runs on past what was said.
     assert together["phrase"] > together["longer"] + 0.5
+
+
+def judged_at_a_pause(stt: SpeechToText, said: np.ndarray) -> TurnShape:
+    """The shape of the words heard at a pause, weighed by the ear as the voice loop does."""
+    heard = stt.transcribe(said, hotwords=["Jarvis"]).text
+    words = re.sub(r"^hey,? jarvis[,.!]?\s*", "", heard, flags=re.I)
+    readings = stt.end_readings(said, heard, UNFINISHED_NEXT_WORDS, hotwords=["Jarvis"])
+    return turn_shape(words, reading_lead=readings.lead if readings else None)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("voice", [PIPER_VOICES[0], ESPEAK_VOICES[0]], ids=lambda v: v.label)
+def test_a_request_stopped_mid_way_is_never_judged_complete_by_the_ear(
+    stt: SpeechToText, voice: Voice
+) -> None:
+    if voice.family == "espeak" and not espeak_available():
+        pytest.skip("no espeak-ng")
+    # tiny.en writes these as whole sentences ("Send a message to you"); the ear weighs them.
+    for unfinished in ("Hey Jarvis, send a message to", "Hey Jarvis, what is the capital of"):
+        said = in_a_room(voice.say(unfinished), 0.2)
+        assert judged_at_a_pause(stt, said) is not TurnShape.COMPLETE, unfinished
+    for whole in ("Hey Jarvis, what is the capital of Kenya?", "Hey Jarvis, tell me a joke."):
+        said = in_a_room(voice.say(whole), 0.2)
+        assert judged_at_a_pause(stt, said) is TurnShape.COMPLETE, whole
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["harvard-spk1-1", "harvard-birch-canoe", "arithmetic-question"])
+def test_real_speakers_whole_sentences_are_complete_to_the_ear(
+    stt: SpeechToText, name: str
+) -> None:
+    assert judged_at_a_pause(stt, in_a_room(recording(name), 0.2)) is TurnShape.COMPLETE
+
+
+def test_end_readings_compare_the_words_with_their_likeliest_unfinished_reading() -> None:
+    readings = EndReadings(as_heard=-3.0, without_last_word=-4.5, going_on={"of": -6.0, "to": -3.5})
+    assert readings.lead == pytest.approx(0.5)
 
 
 # Verifying a wake from the transcript of its window ---------------------------------------------
