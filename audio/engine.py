@@ -24,7 +24,13 @@ from audio.devices import AudioDeviceError
 from audio.earcons import Earcon, earcon
 from audio.echo import TAIL_SECONDS as ECHO_TAIL_SECONDS
 from audio.echo import EchoCanceller
-from audio.end_of_turn import UNFINISHED_NEXT_WORDS, TurnShape, judge_pause, turn_shape
+from audio.end_of_turn import (
+    UNFINISHED_NEXT_WORDS,
+    TurnShape,
+    judge_pause,
+    turn_shape,
+    weighs_by_ear,
+)
 from audio.format import VAD_FRAME_SAMPLES, samples_to_seconds, seconds_to_samples
 from audio.io import AudioSource, LiveSource
 from audio.listener import (
@@ -121,7 +127,7 @@ from audio.segmenter import (
 from audio.silences import shortened
 from audio.speakable import speakable
 from audio.speech_worker import Made, SpeechWorker
-from audio.stt import SpeechToText
+from audio.stt import EndReadings, SpeechToText
 from audio.tts import SpeechParameters
 from audio.wake_check import WakeVerifier
 from audio.wake_measure import FLOOR_SECONDS, WakeMeasure, level_db, noise_floor_db
@@ -186,8 +192,9 @@ class _TranscriptionRequest:
     answer_context: str = ""
     wake_end: int = 0
     """Where in ``samples`` the wake word was detected, when they begin with its phrase; else 0."""
-    at_pause: bool = False
-    """Begun at a pause: words that read as complete are weighed by the ear too, to judge it."""
+    weigh_end: bool = False
+    """Begun at a pause the ear judges (``end_of_turn.weighs_by_ear``): words that read as
+    complete are weighed by it too."""
 
 
 @dataclass
@@ -214,8 +221,8 @@ class _Transcription:
     """Wall time the transcription took."""
     began: float = 0.0
     """When it began (monotonic)."""
-    reading_lead: float | None = None
-    """At a pause, for words that read as complete: ``EndReadings.lead`` (None: not weighed)."""
+    readings: EndReadings | None = None
+    """At a pause, for words that read as complete: how the ear reads their end (else None)."""
 
 
 class VoiceEngine:
@@ -866,7 +873,9 @@ class VoiceEngine:
                 self._act(self._listener.handle(event))
             case SpeechPaused() if taking_requests:
                 self._drop_speculation()
-                request = self._transcription_request(event.start, event.end, state, pause=True)
+                request = self._transcription_request(
+                    event.start, event.end, state, weigh_end=weighs_by_ear(event.longest_pause)
+                )
                 future = self._executor.submit(self._transcribe, request)
                 future.add_done_callback(lambda _: self._wakeup.signal())
                 self._speculation = _Speculation(event, future)
@@ -932,13 +941,14 @@ class VoiceEngine:
         wake_phrase_only = not words.strip() and any(char.isalnum() for char in text)
         judgement = judge_pause(
             words, speculation.pause.longest_pause, self._settings.vad,
-            wake_phrase_only=wake_phrase_only, reading_lead=heard.reading_lead,
+            wake_phrase_only=wake_phrase_only,
+            reading_lead=None if heard.readings is None else heard.readings.lead,
         )  # fmt: skip
         # "Stop" over a reply needs no more silence: nothing else said then would count.
         silence = 0.0 if self._listener.interrupts(text) else judgement.end_silence_seconds
-        lead = None if heard.reading_lead is None else round(heard.reading_lead, 2)
+        readings = {} if heard.readings is None else heard.readings.as_record()
         self._record("pause_judged", text=text, shape=judgement.shape.value,
-                     end_silence=silence, reading_lead=lead)  # fmt: skip
+                     end_silence=silence, **readings)  # fmt: skip
         self._end_pause_after(silence)
 
     def _end_pause_after(self, silence_seconds: float) -> None:
@@ -968,10 +978,10 @@ class VoiceEngine:
             self._speculation = None
 
     def _transcription_request(
-        self, start: float, end: float, state: State, *, pause: bool = False
+        self, start: float, end: float, state: State, *, weigh_end: bool = False
     ) -> _TranscriptionRequest:
         """What transcribing the utterance heard in ``state`` from ``start`` to ``end`` needs,
-        read now; ``pause`` when it is heard at a pause, to judge whether the turn ends."""
+        read now; ``weigh_end`` at a pause where the ear's reading of the end judges the turn."""
         samples, wake_end = self._utterance_audio(start, end)
         follow_up = state is State.FOLLOW_UP
         hotwords = [*self._wake_names(), *self._settings.stt.hotwords, *self._hotwords]
@@ -986,7 +996,7 @@ class VoiceEngine:
         answers = self._answer.answer_phrases if follow_up and self._answer is not None else {}
         return _TranscriptionRequest(
             samples, tuple(hotwords), context, dict(answers), self._context if answers else "",
-            wake_end, at_pause=pause,
+            wake_end, weigh_end=weigh_end,
         )  # fmt: skip
 
     def _transcribe(self, request: _TranscriptionRequest) -> _Transcription:
@@ -1009,18 +1019,17 @@ class VoiceEngine:
         scores = {}
         if request.answer_phrases:
             scores = stt.score(samples, request.answer_phrases, context=request.answer_context)
-        lead = None
+        readings: EndReadings | None = None
         # Weighed by the model that wrote the words, and only here: a service's transcript would
         # cost a device that hands its hearing off a local encoding at every pause.
-        if request.at_pause and isinstance(stt, SpeechToText):
+        if request.weigh_end and isinstance(stt, SpeechToText):
             words = self._listener.request_words(transcript.text)
             if turn_shape(words) is TurnShape.COMPLETE:
                 readings = stt.end_readings(
                     heard_in, transcript.text, UNFINISHED_NEXT_WORDS,
                     hotwords=request.hotwords, context=request.context,
                 )  # fmt: skip
-                lead = readings.lead if readings is not None else None
-        return _Transcription(transcript.text, scores, time.monotonic() - began, began, lead)
+        return _Transcription(transcript.text, scores, time.monotonic() - began, began, readings)
 
     def _said_just_before(self, start: float) -> str:
         """What the speaker said just before ``start``, if their speech runs on from a request the

@@ -99,20 +99,37 @@ class Transcript:
 
 @dataclass(frozen=True)
 class EndReadings:
-    """How Whisper reads the end of a transcript on its audio: the natural-log likelihood of the
-    transcript ending where it does, and of the readings in which the speaker stopped before its
-    last word or went on with another (``SpeechToText.end_readings``)."""
+    """How Whisper reads the end of a transcript on its audio (``SpeechToText.end_readings``):
+    natural-log probabilities, each given the audio and the words before it."""
 
-    as_heard: float
-    without_last_word: float
-    going_on: Mapping[str, float]
-    """Per next word: the transcript up to its closing mark, then that word's first token."""
+    last_word: float
+    """Of the last word, after the words before it."""
+    closing: float
+    """Of the marks after the last word and the end of the text ("?" and end, say)."""
+    end_before_last_word: float
+    """Of the text ending right before its last word: the speaker stopped there."""
+    next_words: Mapping[str, float]
+    """Per word, of its first token right after the last word: the speaker went on with it."""
 
     @property
     def lead(self) -> float:
-        """How much likelier the transcript is, as heard, than the likeliest unfinished reading:
-        small when Whisper itself finds that the speaker may have stopped mid-way."""
-        return self.as_heard - max(self.without_last_word, *self.going_on.values())
+        """How much likelier Whisper finds the text to end where it does than to end before its
+        last word or go on with a next word: small when the speaker may well have stopped
+        mid-way. How sure Whisper is of the last word itself does not count (a name at the end
+        of a real request is often unsure), only whether there was one and it ended there."""
+        unfinished = max([self.end_before_last_word, *self.next_words.values()])
+        return self.closing - unfinished
+
+    def as_record(self) -> dict[str, float | str]:
+        """Rounded, for the event stream: the best next word is named."""
+        best = max(self.next_words, key=self.next_words.__getitem__, default="")
+        return {
+            "last_word": round(self.last_word, 2),
+            "closing": round(self.closing, 2),
+            "end_before_last_word": round(self.end_before_last_word, 2),
+            "next_word": best,
+            "next_word_logprob": round(self.next_words.get(best, float("-inf")), 2),
+        }
 
 
 def resolve_model(name: str) -> Path:
@@ -350,14 +367,14 @@ class SpeechToText:
                                whole_window=whole_window)  # fmt: skip
         before = [sum(len(tokens) for tokens in word_tokens[:i]) for i in range(len(words) + 1)]
         last_word, said_to = before[spoken[-1]], before[spoken[-1] + 1]
-        going_on = {}
-        for word in dict.fromkeys(next_words):
-            first = tokenizer.encode(" " + word)[0]
-            going_on[word] = heard.sum(said_to) + heard.logprob_at(said_to, first)
         return EndReadings(
-            as_heard=heard.sum(),
-            without_last_word=heard.sum(last_word) + heard.logprob_at(last_word, tokenizer.eot),
-            going_on=going_on,
+            last_word=heard.sum(said_to) - heard.sum(last_word),
+            closing=heard.sum() - heard.sum(said_to),
+            end_before_last_word=heard.logprob_at(last_word, tokenizer.eot),
+            next_words={
+                word: heard.logprob_at(said_to, tokenizer.encode(" " + word)[0])
+                for word in dict.fromkeys(next_words)
+            },
         )
 
     def _forced(

@@ -13,7 +13,9 @@ from audio.end_of_turn import (
     TurnShape,
     judge_pause,
     turn_shape,
+    weighs_by_ear,
 )
+from audio.silences import SILENCE_HEARD_SECONDS
 from config.schema import VadSettings
 
 VAD = VadSettings()
@@ -219,3 +221,13 @@ def test_the_next_words_weighed_are_the_trailing_words_without_contractions():
     assert "of" in UNFINISHED_NEXT_WORDS and "and" in UNFINISHED_NEXT_WORDS
     assert not any("'" in word for word in UNFINISHED_NEXT_WORDS)
     assert set(UNFINISHED_NEXT_WORDS) <= TRAILING_WORDS
+
+
+def test_the_ear_is_not_heard_once_the_speaker_went_on_from_a_pause():
+    """After a pause the speaker went on from, ending there reads to Whisper as likely as the
+    words that followed it; the speaker's own rhythm lengthens the wait instead."""
+    assert weighs_by_ear(0.0) and weighs_by_ear(SILENCE_HEARD_SECONDS - 0.01)
+    assert not weighs_by_ear(SILENCE_HEARD_SECONDS)
+    after_a_pause = judge_pause("How many days are there until Christmas?", 1.2, VAD,
+                                reading_lead=0.5)  # fmt: skip
+    assert after_a_pause == TurnJudgement(TurnShape.COMPLETE, VAD.end_silence_seconds)
