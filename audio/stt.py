@@ -26,6 +26,7 @@ from audio.format import seconds_to_samples
 from config import SpeechToTextSettings
 
 if TYPE_CHECKING:
+    from faster_whisper.tokenizer import Tokenizer
     from faster_whisper.transcribe import Segment
 
     from audio.whisper_window import SpeechWindowWhisper
@@ -342,22 +343,15 @@ class SpeechToText:
         ``next_words`` (None for a text of fewer than two words).
 
         Whisper at a pause writes a whole sentence where the speaker stopped after "to" ("send a
-        message to you") or drops the hanging word ("... of spirits" for "... of spirits, but"):
-        the words then look complete, but Whisper itself finds the unfinished reading nearly as
-        likely. One forced pass of ``text``, in the window and with the hot words and context it
-        was transcribed with, gives all of them: the reading without the last word ends where
-        that word begins, and one going on is the text up to its closing mark and the next word's
-        first token (without an end of its own, so it is never underrated).
+        message to you") or after "of" ("what is the capital on?"): the words then look
+        complete, but Whisper itself finds the unfinished reading nearly as likely. One forced
+        pass of ``text``, in the window and with the hot words and context it was transcribed
+        with, gives all of them: the reading without the last word ends where that word begins,
+        and one going on is the text up to its closing mark and the next word's first token.
         """
-        from faster_whisper.tokenizer import Tokenizer
-
         if len(samples) == 0:
             return None
-        self.load()
-        tokenizer = Tokenizer(
-            self._model.hf_tokenizer, self._model.model.is_multilingual, task="transcribe",
-            language=self._settings.language,
-        )  # fmt: skip
+        tokenizer = self._tokenizer()
         words, word_tokens = tokenizer.split_to_word_tokens(tokenizer.encode(" " + text.strip()))
         spoken = [i for i, word in enumerate(words) if any(c.isalnum() for c in word)]
         if len(spoken) < 2:
@@ -389,9 +383,8 @@ class SpeechToText:
         """Each of ``texts`` forced through the decoder on ``samples``, with its end-of-text,
         after the prompt Whisper would have had (hot words, then ``context``)."""
         import ctranslate2
-        from faster_whisper.tokenizer import Tokenizer
 
-        self.load()
+        tokenizer = self._tokenizer()
         model = self._model
         audio = samples.astype(np.float32) / 32768 if samples.dtype == np.int16 else samples
         # The window exactly as faster-whisper's transcription makes it (it leaves out the last
@@ -401,10 +394,6 @@ class SpeechToText:
         features = np.pad(features[:, :frames], ((0, 0), (0, max(0, frames - features.shape[1]))))
         with model.whole_windows() if whole_window else contextlib.nullcontext():
             encoded = model.encode(features)
-        tokenizer = Tokenizer(
-            model.hf_tokenizer, model.model.is_multilingual, task="transcribe",
-            language=self._settings.language,
-        )  # fmt: skip
         # As faster-whisper builds it: the previous-text marker, the hot words, the context.
         prompt = [text for text in (_hotword_text(hotwords), context.strip()) if text]
         start = [tokenizer.sot_prev] if prompt else []
@@ -434,6 +423,17 @@ class SpeechToText:
                 )
             forced.append(_ForcedSteps(wanted, steps))
         return forced
+
+    def _tokenizer(self) -> Tokenizer:
+        """Whisper's tokenizer for this model and language (the model is loaded first)."""
+        from faster_whisper.tokenizer import Tokenizer
+
+        self.load()
+        model = self._model
+        return Tokenizer(
+            model.hf_tokenizer, model.model.is_multilingual, task="transcribe",
+            language=self._settings.language,
+        )  # fmt: skip
 
     @staticmethod
     def _result(
