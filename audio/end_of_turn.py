@@ -22,7 +22,7 @@ and after "what is the capital of" it writes "what is the capital on?". The word
 complete. So a request that reads as complete is weighed once more by the ear itself
 (``SpeechToText.end_readings``): when Whisper finds a reading in which the speaker stopped
 mid-way (without the last word, or going on with a word that leaves a request hanging) nearly as
-likely as the words it wrote, the pause gets the long wait too.
+likely as the words it wrote, the pause gets a longer wait too (the doubtful silence).
 
 English only, like the speech-to-text model Hearth ships. The last word is the strongest sign: a
 request cut off after "the" is trailing whatever mark Whisper put after it. Whisper's punctuation
@@ -105,7 +105,8 @@ speakers), at a request's first pause: where Whisper wrote a whole request for o
 mid-way, -0.4 to 3.0 (8 of 9 under this: "send a message to you", "what is the capital on?",
 "play the next episode done!"); where a request said whole ended, 3.1 and more (78), but for two
 requests Whisper misheard ("play some music by my old game") and a fragment after a cut, which
-then wait the long silence. A complete request taken for an unfinished one waits 2 s longer."""
+then wait the doubtful silence. A complete request taken for an unfinished one waits 1.2 s
+longer."""
 
 
 class TurnShape(StrEnum):
@@ -124,7 +125,8 @@ class TurnShape(StrEnum):
     """Only the wake phrase so far: the request is coming, so the long wait."""
     HEARD_UNFINISHED = "heard_unfinished"
     """Words that read as complete, but the ear finds it nearly as likely that the speaker
-    stopped mid-way ("send a message to you" for "send a message to ..."): the long wait."""
+    stopped mid-way ("send a message to you" for "send a message to ..."): the doubtful
+    silence, longer than the usual one."""
 
 
 @dataclass(frozen=True)
@@ -210,8 +212,10 @@ def judge_pause(
     if not weighs_by_ear(longest_pause_seconds):
         reading_lead = None
     shape = turn_shape(transcript, wake_phrase_only=wake_phrase_only, reading_lead=reading_lead)
-    if shape in (TurnShape.TRAILING, TurnShape.WAKE_ONLY, TurnShape.HEARD_UNFINISHED):
+    if shape in (TurnShape.TRAILING, TurnShape.WAKE_ONLY):
         return TurnJudgement(shape, vad.trailing_silence_seconds)
+    if shape is TurnShape.HEARD_UNFINISHED:
+        return TurnJudgement(shape, vad.doubtful_silence_seconds)
     if shape in (TurnShape.UNSURE, TurnShape.VALUE_LOST):
         return TurnJudgement(shape, vad.end_silence_seconds)
     own_rhythm = min(longest_pause_seconds + PAUSE_MARGIN_SECONDS, vad.end_silence_seconds)

@@ -409,7 +409,8 @@ def main() -> None:
         minutes = len(room) / SAMPLE_RATE / 60
         print(f"{len(requests)} requests ({pauses} labelled pauses), {minutes:.1f} min of audio, "
               "heard twice ...", flush=True)  # fmt: skip
-        fixed = "vad:\n  complete_silence_seconds: 0.7\n  trailing_silence_seconds: 0.7\n"
+        fixed = ("vad:\n  complete_silence_seconds: 0.7\n  trailing_silence_seconds: 0.7\n"
+                 "  doubtful_silence_seconds: 0.7\n")  # fmt: skip
         if args.fixed_from:
             fixed_events = [json.loads(line) for line in
                             (args.fixed_from / "fixed.jsonl").read_text().splitlines()]  # fmt: skip

@@ -138,6 +138,8 @@ def test_the_silences_must_be_in_order():
         VadSettings(complete_silence_seconds=0.9, end_silence_seconds=0.7)
     with pytest.raises(ValueError, match="trailing_silence_seconds"):
         VadSettings(trailing_silence_seconds=0.5, end_silence_seconds=0.7)
+    with pytest.raises(ValueError, match="doubtful_silence_seconds"):
+        VadSettings(doubtful_silence_seconds=0.5, end_silence_seconds=0.7)
 
 
 VALUE_LOST = [
@@ -195,7 +197,8 @@ def test_complete_words_the_ear_finds_unfinished_nearly_as_likely_wait_the_long_
     """ "Send a message to you", written for a speaker who stopped after "to": Whisper finds the
     reading without "you" nearly as likely, so the pause may be a speaker looking for a word."""
     judged = judge_pause("Send a message to you", 0.0, VAD, reading_lead=0.5)
-    assert judged == TurnJudgement(TurnShape.HEARD_UNFINISHED, VAD.trailing_silence_seconds)
+    assert judged == TurnJudgement(TurnShape.HEARD_UNFINISHED, VAD.doubtful_silence_seconds)
+    assert VAD.end_silence_seconds < VAD.doubtful_silence_seconds < VAD.trailing_silence_seconds
     just_short = UNFINISHED_READING_LEAD - 0.01
     assert turn_shape("What is the capital on?", reading_lead=just_short) is (
         TurnShape.HEARD_UNFINISHED
