@@ -205,12 +205,23 @@ class _Speculation:
     future: Future[_Transcription]
     judged: bool = False
     """Its words have set the silence that ends the pause."""
+    weighed: bool = False
+    """The ear's reading of where the words end has been heard (or none is coming)."""
     submitted: float = field(default_factory=time.monotonic)
     """When it was handed to the worker (monotonic): a trace tells the queue from the work."""
 
     @property
     def span(self) -> tuple[float, float]:
         return self.pause.start, self.pause.end
+
+    def cancel(self) -> None:
+        """Drop the work still waiting for the worker: the transcription, or the ear's reading
+        of its end (a running one finishes, unread)."""
+        self.future.cancel()
+        if self.future.done() and not self.future.cancelled() and self.future.exception() is None:
+            readings = self.future.result().readings
+            if readings is not None:
+                readings.cancel()
 
 
 @dataclass(frozen=True)
@@ -221,8 +232,9 @@ class _Transcription:
     """Wall time the transcription took."""
     began: float = 0.0
     """When it began (monotonic)."""
-    readings: EndReadings | None = None
-    """At a pause, for words that read as complete: how the ear reads their end (else None)."""
+    readings: Future[EndReadings | None] | None = None
+    """At a pause, for words that read as complete: how the ear reads their end, made on the
+    worker after the words (None: not weighed)."""
 
 
 class VoiceEngine:
@@ -922,33 +934,60 @@ class VoiceEngine:
 
     def _judge_pause(self, wait: bool = False) -> None:
         """Once the words before a pause are known, let them say how long a silence ends it: a
-        complete request ends sooner, one that trails off later (audio/end_of_turn.py)."""
+        complete request ends sooner, one that trails off later (audio/end_of_turn.py). Words
+        that read as complete are weighed by the ear as well, which may only lengthen the wait:
+        live, the words judge at once and the ear counts if it answers before the pause ended;
+        in file mode (``wait``) both are waited for, so a recording runs the same way every
+        time."""
         speculation = self._speculation
-        if speculation is None or speculation.judged:
+        if speculation is None or speculation.weighed:
             return
-        if not (wait or speculation.future.done()):
+        if not speculation.judged:
+            if not (wait or speculation.future.done()):
+                return
+            self._begin_job(JobKind.TRANSCRIBE)
+            try:
+                heard = speculation.future.result()
+            finally:
+                self._end_job(JobKind.TRANSCRIBE)
+            speculation.judged = True
+            queued = round(heard.began - speculation.submitted, 4)
+            self._trace("speculation_judged", queued=queued, stt_seconds=round(heard.seconds, 4))
+            if heard.readings is None:
+                speculation.weighed = True
+                self._judge_words(speculation, heard, None)
+                return
+            if not wait:
+                self._judge_words(speculation, heard, None)
+        heard = speculation.future.result()
+        if heard.readings is None or not (wait or heard.readings.done()):
             return
         self._begin_job(JobKind.TRANSCRIBE)
         try:
-            heard = speculation.future.result()
+            readings = heard.readings.result()
         finally:
             self._end_job(JobKind.TRANSCRIBE)
+        speculation.weighed = True
+        self._judge_words(speculation, heard, readings)
+
+    def _judge_words(
+        self, speculation: _Speculation, heard: _Transcription, readings: EndReadings | None
+    ) -> None:
+        """Set the silence that ends the pause from its words (and the ear's reading of their
+        end, once known), and record the judgement."""
         text = heard.text
-        speculation.judged = True
-        queued = round(heard.began - speculation.submitted, 4)
-        self._trace("speculation_judged", queued=queued, stt_seconds=round(heard.seconds, 4))
         words = self._listener.request_words(text)
         wake_phrase_only = not words.strip() and any(char.isalnum() for char in text)
         judgement = judge_pause(
             words, speculation.pause.longest_pause, self._settings.vad,
             wake_phrase_only=wake_phrase_only,
-            reading_lead=None if heard.readings is None else heard.readings.lead,
+            reading_lead=None if readings is None else readings.lead,
         )  # fmt: skip
         # "Stop" over a reply needs no more silence: nothing else said then would count.
         silence = 0.0 if self._listener.interrupts(text) else judgement.end_silence_seconds
-        readings = {} if heard.readings is None else heard.readings.as_record()
+        record = {} if readings is None else readings.as_record()
         self._record("pause_judged", text=text, shape=judgement.shape.value,
-                     end_silence=silence, **readings)  # fmt: skip
+                     end_silence=silence, **record)  # fmt: skip
         self._end_pause_after(silence)
 
     def _end_pause_after(self, silence_seconds: float) -> None:
@@ -964,7 +1003,9 @@ class VoiceEngine:
         try:
             if speculation is not None and speculation.span == (event.start, event.end):
                 self._speculation = None
-                return speculation.future.result()
+                heard = speculation.future.result()
+                speculation.cancel()  # the ear, if still to come, can no longer lengthen it
+                return heard
             self._drop_speculation()
             return self._transcribe(self._transcription_request(event.start, event.end, state))
         finally:
@@ -974,7 +1015,7 @@ class VoiceEngine:
         """Forget a transcription begun at a pause the speaker went on from; one still waiting
         for the worker is cancelled, so a long monologue's pauses do not queue up stale work."""
         if self._speculation is not None:
-            self._speculation.future.cancel()
+            self._speculation.cancel()
             self._speculation = None
 
     def _transcription_request(
@@ -1019,16 +1060,18 @@ class VoiceEngine:
         scores = {}
         if request.answer_phrases:
             scores = stt.score(samples, request.answer_phrases, context=request.answer_context)
-        readings: EndReadings | None = None
+        readings = None
         # Weighed by the model that wrote the words, and only here: a service's transcript would
-        # cost a device that hands its hearing off a local encoding at every pause.
+        # cost a device that hands its hearing off a local encoding at every pause. Made after
+        # the words, as a job of its own, so the words judge the pause without waiting for it.
         if request.weigh_end and isinstance(stt, SpeechToText):
             words = self._listener.request_words(transcript.text)
             if turn_shape(words) is TurnShape.COMPLETE:
-                readings = stt.end_readings(
-                    heard_in, transcript.text, UNFINISHED_NEXT_WORDS,
+                readings = self._executor.submit(
+                    stt.end_readings, heard_in, transcript.text, UNFINISHED_NEXT_WORDS,
                     hotwords=request.hotwords, context=request.context,
                 )  # fmt: skip
+                readings.add_done_callback(lambda _: self._wakeup.signal())
         return _Transcription(transcript.text, scores, time.monotonic() - began, began, readings)
 
     def _said_just_before(self, start: float) -> str:
