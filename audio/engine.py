@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import connection
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 import numpy as np
 
@@ -145,6 +145,8 @@ DEVICE_RETRY_SECONDS = 0.5
 STANDBY_SPEECH_FLOOR = 100.0
 """RMS (of int16 samples, about -50 dBFS) under which a standby frame holds no speech to hint at;
 speech at a normal distance is 30 times louder, and a quiet request is still heard once awake."""
+_Done = TypeVar("_Done")
+"""What a job on the worker thread gives back."""
 WAKE_CONTINUATION_SECONDS = 1.0
 """A request starting this soon after the wake word is heard together with it."""
 REQUEST_AFTER_WAKE_SECONDS = 0.6
@@ -945,30 +947,30 @@ class VoiceEngine:
         if not speculation.judged:
             if not (wait or speculation.future.done()):
                 return
-            self._begin_job(JobKind.TRANSCRIBE)
-            try:
-                heard = speculation.future.result()
-            finally:
-                self._end_job(JobKind.TRANSCRIBE)
+            heard = self._worker_result(speculation.future)
             speculation.judged = True
             queued = round(heard.began - speculation.submitted, 4)
             self._trace("speculation_judged", queued=queued, stt_seconds=round(heard.seconds, 4))
-            if heard.readings is None:
-                speculation.weighed = True
+            speculation.weighed = heard.readings is None
+            if speculation.weighed or not wait:
                 self._judge_words(speculation, heard, None)
+            if speculation.weighed:
                 return
-            if not wait:
-                self._judge_words(speculation, heard, None)
         heard = speculation.future.result()
-        if heard.readings is None or not (wait or heard.readings.done()):
+        readings = heard.readings
+        if readings is None or not (wait or readings.done()):
             return
+        speculation.weighed = True
+        self._judge_words(speculation, heard, self._worker_result(readings))
+
+    def _worker_result(self, future: Future[_Done]) -> _Done:
+        """What the worker made, waited for as a transcription job: the supervisor holds a job
+        that does not come back to its deadline."""
         self._begin_job(JobKind.TRANSCRIBE)
         try:
-            readings = heard.readings.result()
+            return future.result()
         finally:
             self._end_job(JobKind.TRANSCRIBE)
-        speculation.weighed = True
-        self._judge_words(speculation, heard, readings)
 
     def _judge_words(
         self, speculation: _Speculation, heard: _Transcription, readings: EndReadings | None
