@@ -954,11 +954,13 @@ class VoiceEngine:
             speculation.weighed = heard.readings is None
             if speculation.weighed or not wait:
                 self._judge_words(speculation, heard, None)
-            if speculation.weighed:
+            # The words may have ended the turn already, which takes the speculation (and
+            # cancels the ear's reading, too late to lengthen anything).
+            if speculation.weighed or self._speculation is not speculation:
                 return
         heard = speculation.future.result()
         readings = heard.readings
-        if readings is None or not (wait or readings.done()):
+        if readings is None or readings.cancelled() or not (wait or readings.done()):
             return
         speculation.weighed = True
         self._judge_words(speculation, heard, self._worker_result(readings))
