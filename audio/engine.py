@@ -963,7 +963,13 @@ class VoiceEngine:
         if readings is None or readings.cancelled() or not (wait or readings.done()):
             return
         speculation.weighed = True
-        self._judge_words(speculation, heard, self._worker_result(readings))
+        try:
+            reading = self._worker_result(readings)
+        except Exception as error:  # extra evidence: its failure never stops the hearing
+            log.warning("the ear could not weigh %r: %s", heard.text, error)
+            reading = None
+        if reading is not None or wait:
+            self._judge_words(speculation, heard, reading)
 
     def _worker_result(self, future: Future[_Done]) -> _Done:
         """What the worker made, waited for as a transcription job: the supervisor holds a job
