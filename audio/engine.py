@@ -665,6 +665,8 @@ class VoiceEngine:
                     # of its sentence are two pieces, and their join can be measured.
                     self._record("speak_piece", job=job.job, text=chunk.text,
                                  at_sample=self._clock, samples=len(chunk.samples))  # fmt: skip
+                    if self._linear is not None:  # the stop check's guard reads Hearth's words
+                        self._linear.playing(chunk.text, self._clock, len(chunk.samples))
                     self._mouth.start(self._volume(job, chunk.samples), self._clock)
                 case Said(job=job, more=more):
                     self._record("speak_end", job=job.job)
@@ -1020,9 +1022,9 @@ class VoiceEngine:
             # From just before the utterance to now: the pause after it, where a sentence that
             # goes on would be heard, is part of what must fit "Stop.".
             first = seconds_to_samples(due.pause.start - stop_check.PRE_ROLL_SECONDS)
-            filtered, played = self._linear.between(first, self._clock)
+            heard = self._linear.between(first, self._clock)
             hotwords = (*self._wake_names(), *self._settings.stt.hotwords, *self._hotwords)
-            due.future = self._executor.submit(self._check_stop, filtered, played, hotwords)
+            due.future = self._executor.submit(self._check_stop, heard, hotwords)
             due.future.add_done_callback(lambda _: self._wakeup.signal())
         if self._mouth.live and not due.future.done():
             return
@@ -1047,11 +1049,9 @@ class VoiceEngine:
                          echo_words=due.check.echo_words, heard=due.check.heard)  # fmt: skip
         return due.check.heard
 
-    def _check_stop(
-        self, filtered: np.ndarray, played: np.ndarray, hotwords: tuple[str, ...]
-    ) -> StopCheck:
+    def _check_stop(self, heard: stop_check.Overheard, hotwords: tuple[str, ...]) -> StopCheck:
         """Run on the worker: forced decoding needs the local model, whatever hears requests."""
-        return stop_check.check_stop(local_hearing(self._models.stt), filtered, played, hotwords)
+        return stop_check.check_stop(local_hearing(self._models.stt), heard, hotwords)
 
     def _stop_heard(self, event: SpeechEnded) -> bool:
         """Whether the stop check heard "Stop." in the utterance ``event`` ends, waiting for one

@@ -25,8 +25,9 @@ alone at -1.9), so forcing them proves nothing; they are heard by free transcrip
 
 Hearth's own voice must never stop it, and Hearth may be saying "stop" itself ("If I talk for
 too long, just say stop."): a stop found by the check is taken only if what Hearth played around
-that moment, transcribed, does not say "stop". That transcription runs only when the fit clears
-the line, which is rare, so the check costs one forced pass per utterance over a reply.
+that moment does not say "stop". The sentences it was playing tell that at no cost; only when
+one of them says "stop" is the sound played then transcribed, to know whether the word itself
+fell in the stretch. So the check costs one forced pass per utterance heard over a reply.
 """
 
 from __future__ import annotations
@@ -89,7 +90,8 @@ class StopCheck:
     fit: float
     """How well "Stop." fits the filtered audio (the best of ``STOP_PHRASES``)."""
     echo_words: str | None = None
-    """What Hearth played meanwhile, transcribed; None when the fit did not clear the line."""
+    """What Hearth played meanwhile (the sentences, or the sound transcribed when they say
+    "stop"); None when the fit did not clear the line."""
 
     @property
     def heard(self) -> bool:
@@ -99,23 +101,34 @@ class StopCheck:
         )
 
 
-def check_stop(
-    stt: SpeechToText, filtered: np.ndarray, played: np.ndarray, hotwords: Iterable[str] = ()
-) -> StopCheck:
-    """Check ``filtered`` (``LinearHearing.between`` over the utterance) for "Stop.";
-    ``played`` is what Hearth played over the same stretch and before it, transcribed with
-    ``hotwords`` only if "Stop." fits."""
+@dataclass(frozen=True)
+class Overheard:
+    """A stretch of the stop check's ear (``LinearHearing.between``)."""
+
+    filtered: np.ndarray
+    """The microphone with Hearth's voice subtracted, over the stretch."""
+    played: np.ndarray
+    """What Hearth played, from ``ECHO_DELAY_SECONDS`` before the stretch to its end."""
+    said: tuple[str, ...] | None = None
+    """The text of the sentences Hearth was playing over the same span (None: not known)."""
+
+
+def check_stop(stt: SpeechToText, heard: Overheard, hotwords: Iterable[str] = ()) -> StopCheck:
+    """Check ``heard`` for "Stop."; what Hearth played is transcribed (with ``hotwords``) only if
+    "Stop." fits and the sentences it was playing, if known, say "stop"."""
     # No prompt for the fit: the line was measured without one, and hot words move it.
-    fits = stt.score(filtered, {phrase: phrase for phrase in STOP_PHRASES})
+    fits = stt.score(heard.filtered, {phrase: phrase for phrase in STOP_PHRASES})
     fit = max(fits.values(), default=float("-inf"))
     if fit < MIN_FIT:
         return StopCheck(fit)
-    return StopCheck(fit, stt.transcribe(played, hotwords=hotwords).text)
+    if heard.said is not None and not says_stop(" ".join(heard.said)):
+        return StopCheck(fit, " ".join(heard.said))
+    return StopCheck(fit, stt.transcribe(heard.played, hotwords=hotwords).text)
 
 
 class LinearHearing:
-    """The microphone with Hearth's voice subtracted but not suppressed, and what was played,
-    kept by audio-clock sample for the stop check.
+    """The microphone with Hearth's voice subtracted but not suppressed, what was played and the
+    text of the sentences played, kept by audio-clock sample for the stop check.
 
     Fed every frame; while nothing has been played for the room's tail the microphone is kept
     as it is and the filter is not run, so an idle Hearth pays nothing for it.
@@ -129,6 +142,15 @@ class LinearHearing:
             recent.skip_to(start_sample)
         self._tail = tail_samples
         self._quiet = tail_samples + 1  # samples since something was played: none yet
+        self._sentences: list[tuple[int, int, str]] = []
+        """Sentences played: first sample, the sample after the last, text."""
+        self._told = False
+
+    def playing(self, text: str, at: int, samples: int) -> None:
+        """Hearth plays ``text``, ``samples`` long, from audio-clock sample ``at`` on."""
+        self._told = True
+        self._sentences = [s for s in self._sentences if s[1] > self._filtered.start]
+        self._sentences.append((at, at + samples, text))
 
     def hear(self, microphone: np.ndarray, played: np.ndarray | None, *, speaking: bool) -> None:
         """One frame of the microphone and what was played meanwhile (None: nothing);
@@ -143,8 +165,14 @@ class LinearHearing:
         self._filtered.append(filtered)
         self._played.append(played)
 
-    def between(self, start: int, end: int) -> tuple[np.ndarray, np.ndarray]:
-        """The filtered microphone from ``start`` to ``end`` and what was played from
-        ``ECHO_DELAY_SECONDS`` before ``start`` to ``end``: the stop check's two inputs."""
-        delay = seconds_to_samples(ECHO_DELAY_SECONDS)
-        return self._filtered.between(start, end), self._played.between(start - delay, end)
+    def between(self, start: int, end: int) -> Overheard:
+        """The filtered microphone from ``start`` to ``end``, and what was played from
+        ``ECHO_DELAY_SECONDS`` before ``start`` to ``end`` with its sentences (if ever told:
+        ``playing``)."""
+        first = start - seconds_to_samples(ECHO_DELAY_SECONDS)
+        said = tuple(text for at, until, text in self._sentences if at < end and until > first)
+        return Overheard(
+            self._filtered.between(start, end),
+            self._played.between(first, end),
+            said if self._told else None,
+        )

