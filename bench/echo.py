@@ -507,6 +507,8 @@ def stop_bench(data: Path, quick: bool, only: tuple[str, ...] = ()) -> None:
     ears = StopEars()
     heard: dict[str, dict[str, list[bool]]] = {c: defaultdict(list) for c in conditions}
     late: dict[str, list[float]] = defaultdict(list)
+    parts: dict[tuple[str, str], list[bool]] = defaultdict(list)
+    """Per condition, stops heard by phrase, moment and echo level."""
     early: dict[str, int] = defaultdict(int)
     """Per condition: stops decided before the person's word began (the echo's doing)."""
     checked: dict[tuple[str, str], list[Checked]] = defaultdict(list)
@@ -521,6 +523,8 @@ def stop_bench(data: Path, quick: bool, only: tuple[str, ...] = ()) -> None:
             result = ears.hear(room, condition)
             hit = result.stopped_at is not None
             heard[condition][voice.family].append(hit)
+            for part in (repr(phrase), f"{at} s in", f"echo {db:+.0f} dB"):
+                parts[condition, part].append(hit)
             if result.checks:  # the scene's best: the fit that stopped, or the nearest miss
                 checked[condition, "stop"].append(max(result.checks, key=lambda c: c.fit))
             if hit:
@@ -560,6 +564,9 @@ def stop_bench(data: Path, quick: bool, only: tuple[str, ...] = ()) -> None:
         print(f"{condition:20} {sum(every):>4} of {len(every):<4} {by.get('piper', '-'):>7} "
               f"{by.get('espeak', '-'):>7} {p90:>11} {alone:>12} {ducked:>8} "
               f"{_count(false_talk[condition]):>17} {early[condition]:>6}")  # fmt: skip
+    for condition in conditions:
+        found = [f"{part} {_count(hits)}" for (c, part), hits in parts.items() if c == condition]
+        print(f"{condition}: {', '.join(found)}")
     for condition in conditions:
         every = [c for kind in ("stop", "echo", "talk") for c in checked[condition, kind]]
         if not every:
