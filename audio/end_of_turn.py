@@ -22,7 +22,7 @@ and after "what is the capital of" it writes "what is the capital on?". The word
 complete. So a request that reads as complete is weighed once more by the ear itself
 (``SpeechToText.end_readings``): when Whisper finds a reading in which the speaker stopped
 mid-way (without the last word, or going on with a word that leaves a request hanging) nearly as
-likely as the words it wrote, the pause gets the long wait too.
+likely as the words it wrote, the pause gets a longer wait too (the doubtful silence).
 
 English only, like the speech-to-text model Hearth ships. The last word is the strongest sign: a
 request cut off after "the" is trailing whatever mark Whisper put after it. Whisper's punctuation
@@ -38,6 +38,7 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
+from audio.silences import SILENCE_HEARD_SECONDS
 from config import VadSettings
 
 PAUSE_MARGIN_SECONDS = 0.15
@@ -96,13 +97,16 @@ PERFECT_AUXILIARIES = frozenset("has have had".split())
 "has been"."""
 MIN_SUBJECT_WORDS = 1
 """Words before "has been" that make it a statement with a subject ("editor has been")."""
-UNFINISHED_READING_LEAD = 3.0
-"""Natural-log likelihood by which the words as heard must beat the likeliest unfinished reading
-of them for a pause to end as complete (see ``SpeechToText.end_readings``). Measured at pauses
-after the wake phrase, Piper's and espeak-ng's voices (bench/end_of_turn.py): requests said whole
-led by 3.7 and more (53 of them), real speakers' sentences by 5.1 and more; requests cut at a word
-Whisper then misheard or invented led by -0.6 to 2.5 (14 of 19), the rest misheard past any
-reading (a lead of 4 to 5.3: "the live cinema" for "the lights in the")."""
+UNFINISHED_READING_LEAD = 2.75
+"""Natural-log probability by which Whisper must find the words ending where they do likelier than
+ending before their last word or going on (``EndReadings.lead``) for a pause to end as complete.
+Measured in bench/end_of_turn.py (Piper's and espeak-ng's voices after "Hey Jarvis", and real
+speakers), at a request's first pause: where Whisper wrote a whole request for one stopped
+mid-way, -0.4 to 3.0 (8 of 9 under this: "send a message to you", "what is the capital on?",
+"play the next episode done!"); where a request said whole ended, 3.1 and more (78), but for two
+requests Whisper misheard ("play some music by my old game") and a fragment after a cut, which
+then wait the doubtful silence. A complete request taken for an unfinished one waits 1.2 s
+longer."""
 
 
 class TurnShape(StrEnum):
@@ -121,7 +125,8 @@ class TurnShape(StrEnum):
     """Only the wake phrase so far: the request is coming, so the long wait."""
     HEARD_UNFINISHED = "heard_unfinished"
     """Words that read as complete, but the ear finds it nearly as likely that the speaker
-    stopped mid-way ("send a message to you" for "send a message to ..."): the long wait."""
+    stopped mid-way ("send a message to you" for "send a message to ..."): the doubtful
+    silence, longer than the usual one."""
 
 
 @dataclass(frozen=True)
@@ -130,6 +135,15 @@ class TurnJudgement:
 
     shape: TurnShape
     end_silence_seconds: float
+
+
+def weighs_by_ear(longest_pause_seconds: float) -> bool:
+    """Whether the ear's reading of where the words end counts at a pause, for a speaker whose
+    longest pause earlier in the request was ``longest_pause_seconds``: only before they went on
+    from one Whisper hears as a pause (``SILENCE_HEARD_SECONDS``). After one, ending there reads as
+    likely as the words said after it ("how many days are there until ... Christmas?", a lead of
+    0.5), and the speaker's own rhythm already lengthens the wait."""
+    return longest_pause_seconds < SILENCE_HEARD_SECONDS
 
 
 def turn_shape(
@@ -195,9 +209,13 @@ def judge_pause(
     (``wake_phrase_only`` when only the wake phrase was said, ``reading_lead`` as for
     ``turn_shape``), for a speaker whose longest pause earlier in the same request was
     ``longest_pause_seconds``."""
+    if not weighs_by_ear(longest_pause_seconds):
+        reading_lead = None
     shape = turn_shape(transcript, wake_phrase_only=wake_phrase_only, reading_lead=reading_lead)
-    if shape in (TurnShape.TRAILING, TurnShape.WAKE_ONLY, TurnShape.HEARD_UNFINISHED):
+    if shape in (TurnShape.TRAILING, TurnShape.WAKE_ONLY):
         return TurnJudgement(shape, vad.trailing_silence_seconds)
+    if shape is TurnShape.HEARD_UNFINISHED:
+        return TurnJudgement(shape, vad.doubtful_silence_seconds)
     if shape in (TurnShape.UNSURE, TurnShape.VALUE_LOST):
         return TurnJudgement(shape, vad.end_silence_seconds)
     own_rhythm = min(longest_pause_seconds + PAUSE_MARGIN_SECONDS, vad.end_silence_seconds)

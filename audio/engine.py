@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from multiprocessing import connection
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 import numpy as np
 
@@ -24,7 +24,13 @@ from audio.devices import AudioDeviceError
 from audio.earcons import Earcon, earcon
 from audio.echo import TAIL_SECONDS as ECHO_TAIL_SECONDS
 from audio.echo import EchoCanceller
-from audio.end_of_turn import UNFINISHED_NEXT_WORDS, TurnShape, judge_pause, turn_shape
+from audio.end_of_turn import (
+    UNFINISHED_NEXT_WORDS,
+    TurnShape,
+    judge_pause,
+    turn_shape,
+    weighs_by_ear,
+)
 from audio.format import VAD_FRAME_SAMPLES, samples_to_seconds, seconds_to_samples
 from audio.io import AudioSource, LiveSource
 from audio.listener import (
@@ -122,7 +128,7 @@ from audio.silences import shortened
 from audio.speakable import speakable
 from audio.speech_worker import Made, SpeechWorker
 from audio.stop_check import StopCheck
-from audio.stt import SpeechToText
+from audio.stt import EndReadings, SpeechToText
 from audio.tts import SpeechParameters
 from audio.wake_check import WakeVerifier
 from audio.wake_measure import FLOOR_SECONDS, WakeMeasure, level_db, noise_floor_db
@@ -140,6 +146,8 @@ DEVICE_RETRY_SECONDS = 0.5
 STANDBY_SPEECH_FLOOR = 100.0
 """RMS (of int16 samples, about -50 dBFS) under which a standby frame holds no speech to hint at;
 speech at a normal distance is 30 times louder, and a quiet request is still heard once awake."""
+_Done = TypeVar("_Done")
+"""What a job on the worker thread gives back."""
 WAKE_CONTINUATION_SECONDS = 1.0
 """A request starting this soon after the wake word is heard together with it."""
 REQUEST_AFTER_WAKE_SECONDS = 0.6
@@ -187,8 +195,9 @@ class _TranscriptionRequest:
     answer_context: str = ""
     wake_end: int = 0
     """Where in ``samples`` the wake word was detected, when they begin with its phrase; else 0."""
-    at_pause: bool = False
-    """Begun at a pause: words that read as complete are weighed by the ear too, to judge it."""
+    weigh_end: bool = False
+    """Begun at a pause the ear judges (``end_of_turn.weighs_by_ear``): words that read as
+    complete are weighed by it too."""
 
 
 @dataclass
@@ -199,12 +208,23 @@ class _Speculation:
     future: Future[_Transcription]
     judged: bool = False
     """Its words have set the silence that ends the pause."""
+    weighed: bool = False
+    """The ear's reading of where the words end has been heard (or none is coming)."""
     submitted: float = field(default_factory=time.monotonic)
     """When it was handed to the worker (monotonic): a trace tells the queue from the work."""
 
     @property
     def span(self) -> tuple[float, float]:
         return self.pause.start, self.pause.end
+
+    def cancel(self) -> None:
+        """Drop the work still waiting for the worker: the transcription, or the ear's reading
+        of its end (a running one finishes, unread)."""
+        self.future.cancel()
+        if self.future.done() and not self.future.cancelled() and self.future.exception() is None:
+            readings = self.future.result().readings
+            if readings is not None:
+                readings.cancel()
 
 
 @dataclass
@@ -232,8 +252,9 @@ class _Transcription:
     """Wall time the transcription took."""
     began: float = 0.0
     """When it began (monotonic)."""
-    reading_lead: float | None = None
-    """At a pause, for words that read as complete: ``EndReadings.lead`` (None: not weighed)."""
+    readings: Future[EndReadings | None] | None = None
+    """At a pause, for words that read as complete: how the ear reads their end, made on the
+    worker after the words (None: not weighed)."""
 
 
 class VoiceEngine:
@@ -903,7 +924,9 @@ class VoiceEngine:
                 self._act(self._listener.handle(event))
             case SpeechPaused() if taking_requests:
                 self._drop_speculation()
-                request = self._transcription_request(event.start, event.end, state, pause=True)
+                request = self._transcription_request(
+                    event.start, event.end, state, weigh_end=weighs_by_ear(event.longest_pause)
+                )
                 future = self._executor.submit(self._transcribe, request)
                 future.add_done_callback(lambda _: self._wakeup.signal())
                 self._speculation = _Speculation(event, future)
@@ -956,32 +979,68 @@ class VoiceEngine:
 
     def _judge_pause(self, wait: bool = False) -> None:
         """Once the words before a pause are known, let them say how long a silence ends it: a
-        complete request ends sooner, one that trails off later (audio/end_of_turn.py)."""
+        complete request ends sooner, one that trails off later (audio/end_of_turn.py). Words
+        that read as complete are weighed by the ear as well, which may only lengthen the wait:
+        live, the words judge at once and the ear counts if it answers before the pause ended;
+        in file mode (``wait``) both are waited for, so a recording runs the same way every
+        time."""
         speculation = self._speculation
-        if speculation is None or speculation.judged:
+        if speculation is None or speculation.weighed:
             return
-        if not (wait or speculation.future.done()):
+        if not speculation.judged:
+            if not (wait or speculation.future.done()):
+                return
+            heard = self._worker_result(speculation.future)
+            speculation.judged = True
+            queued = round(heard.began - speculation.submitted, 4)
+            self._trace("speculation_judged", queued=queued, stt_seconds=round(heard.seconds, 4))
+            speculation.weighed = heard.readings is None
+            if speculation.weighed or not wait:
+                self._judge_words(speculation, heard, None)
+            # The words may have ended the turn already, which takes the speculation (and
+            # cancels the ear's reading, too late to lengthen anything).
+            if speculation.weighed or self._speculation is not speculation:
+                return
+        heard = speculation.future.result()
+        readings = heard.readings
+        if readings is None or readings.cancelled() or not (wait or readings.done()):
             return
+        speculation.weighed = True
+        try:
+            reading = self._worker_result(readings)
+        except Exception as error:  # extra evidence: its failure never stops the hearing
+            log.warning("the ear could not weigh %r: %s", heard.text, error)
+            reading = None
+        if reading is not None or wait:
+            self._judge_words(speculation, heard, reading)
+
+    def _worker_result(self, future: Future[_Done]) -> _Done:
+        """What the worker made, waited for as a transcription job: the supervisor holds a job
+        that does not come back to its deadline."""
         self._begin_job(JobKind.TRANSCRIBE)
         try:
-            heard = speculation.future.result()
+            return future.result()
         finally:
             self._end_job(JobKind.TRANSCRIBE)
+
+    def _judge_words(
+        self, speculation: _Speculation, heard: _Transcription, readings: EndReadings | None
+    ) -> None:
+        """Set the silence that ends the pause from its words (and the ear's reading of their
+        end, once known), and record the judgement."""
         text = heard.text
-        speculation.judged = True
-        queued = round(heard.began - speculation.submitted, 4)
-        self._trace("speculation_judged", queued=queued, stt_seconds=round(heard.seconds, 4))
         words = self._listener.request_words(text)
         wake_phrase_only = not words.strip() and any(char.isalnum() for char in text)
         judgement = judge_pause(
             words, speculation.pause.longest_pause, self._settings.vad,
-            wake_phrase_only=wake_phrase_only, reading_lead=heard.reading_lead,
+            wake_phrase_only=wake_phrase_only,
+            reading_lead=None if readings is None else readings.lead,
         )  # fmt: skip
         # "Stop" over a reply needs no more silence: nothing else said then would count.
         silence = 0.0 if self._listener.interrupts(text) else judgement.end_silence_seconds
-        lead = None if heard.reading_lead is None else round(heard.reading_lead, 2)
+        record = {} if readings is None else readings.as_record()
         self._record("pause_judged", text=text, shape=judgement.shape.value,
-                     end_silence=silence, reading_lead=lead)  # fmt: skip
+                     end_silence=silence, **record)  # fmt: skip
         self._end_pause_after(silence)
 
     def _end_pause_after(self, silence_seconds: float) -> None:
@@ -998,6 +1057,7 @@ class VoiceEngine:
             if speculation is not None and speculation.span == (event.start, event.end):
                 self._speculation = None
                 heard = speculation.future.result()
+                speculation.cancel()  # the ear, if still to come, can no longer lengthen it
             else:
                 self._drop_speculation()
                 heard = self._transcribe(self._transcription_request(event.start, event.end, state))
@@ -1040,11 +1100,7 @@ class VoiceEngine:
         if due.check is None:
             if due.future is None or due.future.cancelled():
                 return False
-            self._begin_job(JobKind.TRANSCRIBE)
-            try:
-                due.check = due.future.result()
-            finally:
-                self._end_job(JobKind.TRANSCRIBE)
+            due.check = self._worker_result(due.future)
             self._record("stop_check", fit=round(due.check.fit, 2),
                          echo_words=due.check.echo_words, heard=due.check.heard)  # fmt: skip
         return due.check.heard
@@ -1073,14 +1129,14 @@ class VoiceEngine:
         """Forget a transcription begun at a pause the speaker went on from; one still waiting
         for the worker is cancelled, so a long monologue's pauses do not queue up stale work."""
         if self._speculation is not None:
-            self._speculation.future.cancel()
+            self._speculation.cancel()
             self._speculation = None
 
     def _transcription_request(
-        self, start: float, end: float, state: State, *, pause: bool = False
+        self, start: float, end: float, state: State, *, weigh_end: bool = False
     ) -> _TranscriptionRequest:
         """What transcribing the utterance heard in ``state`` from ``start`` to ``end`` needs,
-        read now; ``pause`` when it is heard at a pause, to judge whether the turn ends."""
+        read now; ``weigh_end`` at a pause where the ear's reading of the end judges the turn."""
         samples, wake_end = self._utterance_audio(start, end)
         follow_up = state is State.FOLLOW_UP
         hotwords = [*self._wake_names(), *self._settings.stt.hotwords, *self._hotwords]
@@ -1095,7 +1151,7 @@ class VoiceEngine:
         answers = self._answer.answer_phrases if follow_up and self._answer is not None else {}
         return _TranscriptionRequest(
             samples, tuple(hotwords), context, dict(answers), self._context if answers else "",
-            wake_end, at_pause=pause,
+            wake_end, weigh_end=weigh_end,
         )  # fmt: skip
 
     def _transcribe(self, request: _TranscriptionRequest) -> _Transcription:
@@ -1118,18 +1174,19 @@ class VoiceEngine:
         scores = {}
         if request.answer_phrases:
             scores = stt.score(samples, request.answer_phrases, context=request.answer_context)
-        lead = None
+        readings = None
         # Weighed by the model that wrote the words, and only here: a service's transcript would
-        # cost a device that hands its hearing off a local encoding at every pause.
-        if request.at_pause and isinstance(stt, SpeechToText):
+        # cost a device that hands its hearing off a local encoding at every pause. Made after
+        # the words, as a job of its own, so the words judge the pause without waiting for it.
+        if request.weigh_end and isinstance(stt, SpeechToText):
             words = self._listener.request_words(transcript.text)
             if turn_shape(words) is TurnShape.COMPLETE:
-                readings = stt.end_readings(
-                    heard_in, transcript.text, UNFINISHED_NEXT_WORDS,
+                readings = self._executor.submit(
+                    stt.end_readings, heard_in, transcript.text, UNFINISHED_NEXT_WORDS,
                     hotwords=request.hotwords, context=request.context,
                 )  # fmt: skip
-                lead = readings.lead if readings is not None else None
-        return _Transcription(transcript.text, scores, time.monotonic() - began, began, lead)
+                readings.add_done_callback(lambda _: self._wakeup.signal())
+        return _Transcription(transcript.text, scores, time.monotonic() - began, began, readings)
 
     def _said_just_before(self, start: float) -> str:
         """What the speaker said just before ``start``, if their speech runs on from a request the

@@ -26,6 +26,7 @@ from audio.format import seconds_to_samples
 from config import SpeechToTextSettings
 
 if TYPE_CHECKING:
+    from faster_whisper.tokenizer import Tokenizer
     from faster_whisper.transcribe import Segment
 
     from audio.whisper_window import SpeechWindowWhisper
@@ -99,20 +100,37 @@ class Transcript:
 
 @dataclass(frozen=True)
 class EndReadings:
-    """How Whisper reads the end of a transcript on its audio: the natural-log likelihood of the
-    transcript ending where it does, and of the readings in which the speaker stopped before its
-    last word or went on with another (``SpeechToText.end_readings``)."""
+    """How Whisper reads the end of a transcript on its audio (``SpeechToText.end_readings``):
+    natural-log probabilities, each given the audio and the words before it."""
 
-    as_heard: float
-    without_last_word: float
-    going_on: Mapping[str, float]
-    """Per next word: the transcript up to its closing mark, then that word's first token."""
+    last_word: float
+    """Of the last word, after the words before it."""
+    closing: float
+    """Of the marks after the last word and the end of the text ("?" and end, say)."""
+    end_before_last_word: float
+    """Of the text ending right before its last word: the speaker stopped there."""
+    next_words: Mapping[str, float]
+    """Per word, of its first token right after the last word: the speaker went on with it."""
 
     @property
     def lead(self) -> float:
-        """How much likelier the transcript is, as heard, than the likeliest unfinished reading:
-        small when Whisper itself finds that the speaker may have stopped mid-way."""
-        return self.as_heard - max(self.without_last_word, *self.going_on.values())
+        """How much likelier Whisper finds the text to end where it does than to end before its
+        last word or go on with a next word: small when the speaker may well have stopped
+        mid-way. How sure Whisper is of the last word itself does not count (a name at the end
+        of a real request is often unsure), only whether there was one and it ended there."""
+        unfinished = max([self.end_before_last_word, *self.next_words.values()])
+        return self.closing - unfinished
+
+    def as_record(self) -> dict[str, float | str]:
+        """Rounded, for the event stream: the best next word is named."""
+        best = max(self.next_words, key=self.next_words.__getitem__, default="")
+        return {
+            "last_word": round(self.last_word, 2),
+            "closing": round(self.closing, 2),
+            "end_before_last_word": round(self.end_before_last_word, 2),
+            "next_word": best,
+            "next_word_logprob": round(self.next_words.get(best, float("-inf")), 2),
+        }
 
 
 def resolve_model(name: str) -> Path:
@@ -325,22 +343,15 @@ class SpeechToText:
         ``next_words`` (None for a text of fewer than two words).
 
         Whisper at a pause writes a whole sentence where the speaker stopped after "to" ("send a
-        message to you") or drops the hanging word ("... of spirits" for "... of spirits, but"):
-        the words then look complete, but Whisper itself finds the unfinished reading nearly as
-        likely. One forced pass of ``text``, in the window and with the hot words and context it
-        was transcribed with, gives all of them: the reading without the last word ends where
-        that word begins, and one going on is the text up to its closing mark and the next word's
-        first token (without an end of its own, so it is never underrated).
+        message to you") or after "of" ("what is the capital on?"): the words then look
+        complete, but Whisper itself finds the unfinished reading nearly as likely. One forced
+        pass of ``text``, in the window and with the hot words and context it was transcribed
+        with, gives all of them: the reading without the last word ends where that word begins,
+        and one going on is the text up to its closing mark and the next word's first token.
         """
-        from faster_whisper.tokenizer import Tokenizer
-
         if len(samples) == 0:
             return None
-        self.load()
-        tokenizer = Tokenizer(
-            self._model.hf_tokenizer, self._model.model.is_multilingual, task="transcribe",
-            language=self._settings.language,
-        )  # fmt: skip
+        tokenizer = self._tokenizer()
         words, word_tokens = tokenizer.split_to_word_tokens(tokenizer.encode(" " + text.strip()))
         spoken = [i for i, word in enumerate(words) if any(c.isalnum() for c in word)]
         if len(spoken) < 2:
@@ -350,14 +361,14 @@ class SpeechToText:
                                whole_window=whole_window)  # fmt: skip
         before = [sum(len(tokens) for tokens in word_tokens[:i]) for i in range(len(words) + 1)]
         last_word, said_to = before[spoken[-1]], before[spoken[-1] + 1]
-        going_on = {}
-        for word in dict.fromkeys(next_words):
-            first = tokenizer.encode(" " + word)[0]
-            going_on[word] = heard.sum(said_to) + heard.logprob_at(said_to, first)
         return EndReadings(
-            as_heard=heard.sum(),
-            without_last_word=heard.sum(last_word) + heard.logprob_at(last_word, tokenizer.eot),
-            going_on=going_on,
+            last_word=heard.sum(said_to) - heard.sum(last_word),
+            closing=heard.sum() - heard.sum(said_to),
+            end_before_last_word=heard.logprob_at(last_word, tokenizer.eot),
+            next_words={
+                word: heard.logprob_at(said_to, tokenizer.encode(" " + word)[0])
+                for word in dict.fromkeys(next_words)
+            },
         )
 
     def _forced(
@@ -372,9 +383,8 @@ class SpeechToText:
         """Each of ``texts`` forced through the decoder on ``samples``, with its end-of-text,
         after the prompt Whisper would have had (hot words, then ``context``)."""
         import ctranslate2
-        from faster_whisper.tokenizer import Tokenizer
 
-        self.load()
+        tokenizer = self._tokenizer()
         model = self._model
         audio = samples.astype(np.float32) / 32768 if samples.dtype == np.int16 else samples
         # The window exactly as faster-whisper's transcription makes it (it leaves out the last
@@ -384,10 +394,6 @@ class SpeechToText:
         features = np.pad(features[:, :frames], ((0, 0), (0, max(0, frames - features.shape[1]))))
         with model.whole_windows() if whole_window else contextlib.nullcontext():
             encoded = model.encode(features)
-        tokenizer = Tokenizer(
-            model.hf_tokenizer, model.model.is_multilingual, task="transcribe",
-            language=self._settings.language,
-        )  # fmt: skip
         # As faster-whisper builds it: the previous-text marker, the hot words, the context.
         prompt = [text for text in (_hotword_text(hotwords), context.strip()) if text]
         start = [tokenizer.sot_prev] if prompt else []
@@ -417,6 +423,17 @@ class SpeechToText:
                 )
             forced.append(_ForcedSteps(wanted, steps))
         return forced
+
+    def _tokenizer(self) -> Tokenizer:
+        """Whisper's tokenizer for this model and language (the model is loaded first)."""
+        from faster_whisper.tokenizer import Tokenizer
+
+        self.load()
+        model = self._model
+        return Tokenizer(
+            model.hf_tokenizer, model.model.is_multilingual, task="transcribe",
+            language=self._settings.language,
+        )  # fmt: skip
 
     @staticmethod
     def _result(

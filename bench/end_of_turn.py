@@ -19,9 +19,15 @@ The requests:
   "remind me to ... call the plumber"), in Piper (three speeds, with its natural variation) and
   in espeak-ng's voices (Debian's ``espeak-ng``), and the same requests said whole.
 
-A cut is a turn that ended at a labelled pause: the request was taken without its end. The wait
-is audio time from where the voice fades out (the last 10 ms within 40 dB of the loudest) to the
-request being taken, over requests said whole; it includes the VAD's lag of a frame or two.
+A cut is a turn that ended at a labelled pause: the request was taken without its end. A request
+not cut may still lose its end in the transcript (Whisper, after a long silence, writes what came
+before and stops): "end after the pause heard" counts the synthetic requests not cut whose
+transcript holds a word said after the pause. The wait is audio time from where the voice fades
+out (the last 10 ms within 40 dB of the loudest) to the request being taken, over requests said
+whole; it includes the VAD's lag of a frame or two.
+
+``--fixed-from DIR`` takes the fixed policy's events from an earlier ``--keep DIR`` run (the
+requests and that policy are the same every run), to measure a change to the judged one sooner.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -262,6 +269,10 @@ class Outcome:
     wait: float | None
     """Seconds from the voice's end to the request taken (requests said whole)."""
     shapes: list[str]
+    heard_at_cuts: list[str]
+    """What the words were judged to be at each pause that cut the request, and their shape."""
+    heard: str
+    """The request's utterances as heard, joined."""
 
 
 def outcomes(events: list[dict[str, Any]], placed: list[Placed]) -> list[Outcome]:
@@ -283,8 +294,26 @@ def outcomes(events: list[dict[str, Any]], placed: list[Placed]) -> list[Outcome
             wait = mine[-1]["t"] - item.speech_end
         # The judgements of this request's own pauses, not of the next one's wake phrase.
         shapes = [e["shape"] for e in judged if item.start <= e["t"] <= item.speech_end + 1.0]
-        results.append(Outcome(cut_at, wait, shapes))
+        heard_at_cuts = [
+            f"{e['text']!r} ({e['shape']})"
+            for pause in cut_at
+            for e in judged
+            if item.start + pause.start <= e["t"] <= item.start + pause.end
+        ]
+        heard = " ".join(u["text"] for u in mine)
+        results.append(Outcome(cut_at, wait, shapes, heard_at_cuts, heard))
     return results
+
+
+def kept_its_end(request: Request, heard: str) -> bool:
+    """Whether a word said after a request's pause is in what was heard (numbers as digits)."""
+    from text_to_num import alpha2digit
+
+    def words(text: str) -> set[str]:
+        digits = alpha2digit(text.lower(), "en")
+        return set(re.findall(r"[a-z]{3,}|[0-9]", digits.replace("'", "")))
+
+    return bool(words(request.name.split(" ... ")[1]) & words(heard))
 
 
 def report(placed: list[Placed], runs: dict[str, list[Outcome]]) -> None:
@@ -303,6 +332,17 @@ def report(placed: list[Placed], runs: dict[str, list[Outcome]]) -> None:
                 cut = sum(1 for i, pause in labelled if pause in outcome[i].cut_at)
                 cells.append(f"{cut:>3} of {len(labelled):<3} cut ({cut / len(labelled):5.1%})")
             print(f"pauses {kind:<17} {source:<9}" + "".join(f"{c:>26}" for c in cells))
+    for source in sources:
+        paused = [i for i, item in enumerate(placed) if item.request.source == source
+                  and item.request.name.count(" ... ") == 1]  # fmt: skip
+        if not paused:
+            continue
+        cells = []
+        for outcome in runs.values():
+            uncut = [i for i in paused if not outcome[i].cut_at]
+            kept = sum(1 for i in uncut if kept_its_end(placed[i].request, outcome[i].heard))
+            cells.append(f"{kept:>3} of {len(uncut):<3} uncut kept")
+        print(f"end after the pause heard  {source:<8}" + "".join(f"{c:>26}" for c in cells))
     for source in sources:
         whole = [i for i, item in enumerate(placed)
                  if item.request.source == source and not item.request.pauses]  # fmt: skip
@@ -338,6 +378,10 @@ def report(placed: list[Placed], runs: dict[str, list[Outcome]]) -> None:
                 cuts[policy].append(item.request.name)
     for policy, names in cuts.items():
         print(f"Cut with {policy}: " + "; ".join(names[:12]) + (" ..." if len(names) > 12 else ""))
+    print("\nWhat the words were at each pause judged by its words that cut a request:")
+    for i, item in enumerate(placed):
+        if judged[i].cut_at:
+            print(f"  {item.request.name}: " + ", ".join(judged[i].heard_at_cuts))
 
 
 def main() -> None:
@@ -345,6 +389,11 @@ def main() -> None:
     parser.add_argument("--voices", type=int, default=7, help="synthetic voices (at most 7)")
     parser.add_argument("--data", type=Path, default=DATA, help="the real recordings' folder")
     parser.add_argument("--keep", type=Path, help="keep the recording and events here")
+    parser.add_argument(
+        "--fixed-from", type=Path,
+        help="take the fixed policy's events from an earlier --keep folder (the requests and "
+        "that policy are the same every run) instead of hearing them again",
+    )  # fmt: skip
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as temporary:
         folder = args.keep or Path(temporary)
@@ -360,9 +409,15 @@ def main() -> None:
         minutes = len(room) / SAMPLE_RATE / 60
         print(f"{len(requests)} requests ({pauses} labelled pauses), {minutes:.1f} min of audio, "
               "heard twice ...", flush=True)  # fmt: skip
-        fixed = "vad:\n  complete_silence_seconds: 0.7\n  trailing_silence_seconds: 0.7\n"
+        fixed = ("vad:\n  complete_silence_seconds: 0.7\n  trailing_silence_seconds: 0.7\n"
+                 "  doubtful_silence_seconds: 0.7\n")  # fmt: skip
+        if args.fixed_from:
+            fixed_events = [json.loads(line) for line in
+                            (args.fixed_from / "fixed.jsonl").read_text().splitlines()]  # fmt: skip
+        else:
+            fixed_events = listen(folder, wav, fixed, "fixed")
         runs = {
-            "fixed 0.7 s (before)": outcomes(listen(folder, wav, fixed, "fixed"), placed),
+            "fixed 0.7 s (before)": outcomes(fixed_events, placed),
             "judged by its words": outcomes(listen(folder, wav, "", "judged"), placed),
         }
     print()

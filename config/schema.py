@@ -227,6 +227,11 @@ class VadSettings(Section):
     trailing_silence_seconds: PositiveSeconds = 2.5
     """Trailing silence that ends a request whose words trail off ("and", "what about", "remind
     me to", mid-number, "um"): the speaker is looking for the next word."""
+    doubtful_silence_seconds: PositiveSeconds = 1.5
+    """Trailing silence that ends a request whose words read as complete but that Whisper itself
+    finds it about as likely the speaker stopped mid-way ("send a message to you" for "send a
+    message to ..."). Shorter than the trailing silence: Whisper also doubts some whole requests
+    it mishears across a room, and a question said again 2 s later must not be joined to it."""
     min_utterance_seconds: PositiveSeconds = 0.3
     max_utterance_seconds: PositiveSeconds = 15.0
     no_speech_timeout_seconds: PositiveSeconds = 6.0
@@ -238,6 +243,8 @@ class VadSettings(Section):
             raise ValueError("complete_silence_seconds must not exceed end_silence_seconds")
         if not self.end_silence_seconds <= self.trailing_silence_seconds:
             raise ValueError("trailing_silence_seconds must not be less than end_silence_seconds")
+        if not self.end_silence_seconds <= self.doubtful_silence_seconds:
+            raise ValueError("doubtful_silence_seconds must not be less than end_silence_seconds")
         return self
 
 

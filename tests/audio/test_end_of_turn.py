@@ -13,7 +13,9 @@ from audio.end_of_turn import (
     TurnShape,
     judge_pause,
     turn_shape,
+    weighs_by_ear,
 )
+from audio.silences import SILENCE_HEARD_SECONDS
 from config.schema import VadSettings
 
 VAD = VadSettings()
@@ -136,6 +138,8 @@ def test_the_silences_must_be_in_order():
         VadSettings(complete_silence_seconds=0.9, end_silence_seconds=0.7)
     with pytest.raises(ValueError, match="trailing_silence_seconds"):
         VadSettings(trailing_silence_seconds=0.5, end_silence_seconds=0.7)
+    with pytest.raises(ValueError, match="doubtful_silence_seconds"):
+        VadSettings(doubtful_silence_seconds=0.5, end_silence_seconds=0.7)
 
 
 VALUE_LOST = [
@@ -193,7 +197,8 @@ def test_complete_words_the_ear_finds_unfinished_nearly_as_likely_wait_the_long_
     """ "Send a message to you", written for a speaker who stopped after "to": Whisper finds the
     reading without "you" nearly as likely, so the pause may be a speaker looking for a word."""
     judged = judge_pause("Send a message to you", 0.0, VAD, reading_lead=0.5)
-    assert judged == TurnJudgement(TurnShape.HEARD_UNFINISHED, VAD.trailing_silence_seconds)
+    assert judged == TurnJudgement(TurnShape.HEARD_UNFINISHED, VAD.doubtful_silence_seconds)
+    assert VAD.end_silence_seconds < VAD.doubtful_silence_seconds < VAD.trailing_silence_seconds
     just_short = UNFINISHED_READING_LEAD - 0.01
     assert turn_shape("What is the capital on?", reading_lead=just_short) is (
         TurnShape.HEARD_UNFINISHED
@@ -219,3 +224,13 @@ def test_the_next_words_weighed_are_the_trailing_words_without_contractions():
     assert "of" in UNFINISHED_NEXT_WORDS and "and" in UNFINISHED_NEXT_WORDS
     assert not any("'" in word for word in UNFINISHED_NEXT_WORDS)
     assert set(UNFINISHED_NEXT_WORDS) <= TRAILING_WORDS
+
+
+def test_the_ear_is_not_heard_once_the_speaker_went_on_from_a_pause():
+    """After a pause the speaker went on from, ending there reads to Whisper as likely as the
+    words that followed it; the speaker's own rhythm lengthens the wait instead."""
+    assert weighs_by_ear(0.0) and weighs_by_ear(SILENCE_HEARD_SECONDS - 0.01)
+    assert not weighs_by_ear(SILENCE_HEARD_SECONDS)
+    after_a_pause = judge_pause("How many days are there until Christmas?", 1.2, VAD,
+                                reading_lead=0.5)  # fmt: skip
+    assert after_a_pause == TurnJudgement(TurnShape.COMPLETE, VAD.end_silence_seconds)
