@@ -13,13 +13,13 @@ import logging
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from multiprocessing import connection
 from typing import Protocol, TypeVar
 
 import numpy as np
 
-from audio import trace
+from audio import stop_check, trace
 from audio.devices import AudioDeviceError
 from audio.earcons import Earcon, earcon
 from audio.echo import TAIL_SECONDS as ECHO_TAIL_SECONDS
@@ -127,6 +127,7 @@ from audio.segmenter import (
 from audio.silences import shortened
 from audio.speakable import speakable
 from audio.speech_worker import Made, SpeechWorker
+from audio.stop_check import StopCheck
 from audio.stt import EndReadings, SpeechToText
 from audio.tts import SpeechParameters
 from audio.wake_check import WakeVerifier
@@ -226,6 +227,23 @@ class _Speculation:
                 readings.cancel()
 
 
+@dataclass
+class _StopCheckDue:
+    """A stop check (``audio.stop_check``) on an utterance heard over the reply whose transcript
+    was not a stop word, made once the pause after it has lasted ``QUIET_AFTER_SECONDS``."""
+
+    pause: SpeechPaused
+    due: int
+    """The audio-clock sample to check at."""
+    future: Future[StopCheck] | None = None
+    check: StopCheck | None = None
+    """What it found, once taken from ``future``."""
+
+    @property
+    def span(self) -> tuple[float, float]:
+        return self.pause.start, self.pause.end
+
+
 @dataclass(frozen=True)
 class _Transcription:
     text: str
@@ -286,6 +304,15 @@ class VoiceEngine:
         self._echo = EchoCanceller() if settings.audio.echo_cancellation else None
         self._cancel_speech = settings.listener.barge_in
         """Cancel the echo of speech as well as of the ring."""
+        self._linear: stop_check.LinearHearing | None = None
+        """With barge-in, the stop check's ear: the microphone with Hearth's voice subtracted but
+        not suppressed by AEC3, where a person's "Stop." over the reply is whole."""
+        checking = stop_check.checks(settings.listener.stop_words)
+        if self._echo is not None and self._cancel_speech and checking:
+            self._linear = stop_check.LinearHearing(
+                seconds_to_samples(history), seconds_to_samples(ECHO_TAIL_SECONDS), start_sample
+            )
+        self._stop_check: _StopCheckDue | None = None
         self._ring = RingDucker(earcon(Earcon.RING))
         self._ring_echo_until = 0
         """Audio-clock sample until which the ring's echo is cancelled (the last period's end and
@@ -659,6 +686,8 @@ class VoiceEngine:
                     # of its sentence are two pieces, and their join can be measured.
                     self._record("speak_piece", job=job.job, text=chunk.text,
                                  at_sample=self._clock, samples=len(chunk.samples))  # fmt: skip
+                    if self._linear is not None:  # the stop check's guard reads Hearth's words
+                        self._linear.playing(chunk.text, self._clock, len(chunk.samples))
                     self._mouth.start(self._volume(job, chunk.samples), self._clock)
                 case Said(job=job, more=more):
                     self._record("speak_end", job=job.job)
@@ -787,8 +816,10 @@ class VoiceEngine:
             # Closed: the room is not heard at all, the wake word included; the clock goes on.
             frame = np.zeros_like(frame)
         microphone = frame
+        played = None
         if self._echo is not None and (self._cancel_speech or start < self._ring_echo_until):
-            frame = self._echo.process(frame, self._said_during(start, len(frame)))
+            played = self._said_during(start, len(frame))
+            frame = self._echo.process(frame, played)
         self._clock += len(frame)
         # Over a ring the microphone is heard as it is: the ring's tones are no speech to Silero
         # (0.01 on its echo) nor words to Whisper, while AEC3, suppressing the near end against a
@@ -804,6 +835,10 @@ class VoiceEngine:
             and self._clock >= self._settled_at
         )
         probability = self._speech_probability(heard)
+        if self._linear is not None:
+            # It learns the room only while nobody is heard speaking.
+            speaking = (probability or 0.0) >= stop_check.ADAPT_BELOW
+            self._linear.hear(microphone, played, speaking=speaking)
         if ringing:
             self._duck_ring(probability)
         detections = self._models.wake.process(frame, start + len(frame))
@@ -821,6 +856,7 @@ class VoiceEngine:
         )
         if event is not None:
             self._on_segment(event)
+        self._step_stop_check()
         if self._held_end is not None and not self._pending_wakes:
             held, self._held_end = self._held_end, None
             self._act(self._listener.handle(held))
@@ -884,6 +920,7 @@ class VoiceEngine:
         match event:
             case SpeechStarted():
                 self._silences.clear()
+                self._drop_stop_check()
                 self._act(self._listener.handle(event))
             case SpeechPaused() if taking_requests:
                 self._drop_speculation()
@@ -895,12 +932,16 @@ class VoiceEngine:
                 self._speculation = _Speculation(event, future)
                 # Until its words are known, the pause may be a speaker looking for a word.
                 self._end_pause_after(self._settings.vad.trailing_silence_seconds)
+                if state is State.SPEAKING and self._linear is not None:
+                    quiet = seconds_to_samples(stop_check.QUIET_AFTER_SECONDS)
+                    self._stop_check = _StopCheckDue(event, self._clock + quiet)
                 if not self._mouth.live:
                     # File mode: judged at once, so a recording runs the same way every time.
                     self._judge_pause(wait=True)
             case SpeechResumed(silence_start=silence_start, silence_end=silence_end):
                 self._silences.append((silence_start, silence_end))
                 self._drop_speculation()
+                self._drop_stop_check()
             case SpeechEnded() if event.is_utterance and state is State.STANDBY:
                 if self._pending_wakes:
                     self._held_end = event
@@ -921,6 +962,8 @@ class VoiceEngine:
                 self._act(self._listener.handle(transcript))
             case SpeechEnded():
                 self._act(self._listener.handle(event))
+        if isinstance(event, SpeechEnded):
+            self._drop_stop_check()  # the utterance is over (its transcript, if any, has it)
 
     def _said_with_wake(self, event: SpeechEnded, state: State) -> bool:
         """A request too short to be an utterance on its own, said straight on from the wake
@@ -1015,11 +1058,72 @@ class VoiceEngine:
                 self._speculation = None
                 heard = speculation.future.result()
                 speculation.cancel()  # the ear, if still to come, can no longer lengthen it
-                return heard
-            self._drop_speculation()
-            return self._transcribe(self._transcription_request(event.start, event.end, state))
+            else:
+                self._drop_speculation()
+                heard = self._transcribe(self._transcription_request(event.start, event.end, state))
+            if self._stop_heard(event):
+                # The stop check heard "Stop." where the transcript did not: the stop word it is.
+                heard = replace(heard, text=stop_check.STOP_PHRASES[0])
+            return heard
         finally:
             self._end_job(JobKind.TRANSCRIBE)
+
+    # -- the stop check over a reply (audio/stop_check.py) ---------------------------------------
+
+    def _step_stop_check(self) -> None:
+        """Make the stop check that is due (live on the worker, in file mode at once), and end the
+        utterance as a stop when it hears one."""
+        due = self._stop_check
+        if due is None:
+            return
+        if due.future is None:
+            if self._clock < due.due:
+                return
+            # From just before the utterance to now: the pause after it, where a sentence that
+            # goes on would be heard, is part of what must fit "Stop.".
+            first = seconds_to_samples(due.pause.start - stop_check.PRE_ROLL_SECONDS)
+            heard = self._linear.between(first, self._clock)
+            hotwords = (*self._wake_names(), *self._settings.stt.hotwords, *self._hotwords)
+            due.future = self._executor.submit(self._check_stop, heard, hotwords)
+            due.future.add_done_callback(lambda _: self._wakeup.signal())
+        if self._mouth.live and not due.future.done():
+            return
+        if not self._took_stop_check(due):
+            self._stop_check = None
+            return
+        self._end_pause_after(0.0)  # the utterance ends now, its transcript the stop word
+        if self._stop_check is due:  # it was no longer paused: nothing to end
+            self._drop_stop_check()
+
+    def _took_stop_check(self, due: _StopCheckDue) -> bool:
+        """Whether the stop check made heard "Stop.", waited for, and recorded once."""
+        if due.check is None:
+            if due.future is None or due.future.cancelled():
+                return False
+            due.check = self._worker_result(due.future)
+            self._record("stop_check", fit=round(due.check.fit, 2),
+                         echo_words=due.check.echo_words, heard=due.check.heard)  # fmt: skip
+        return due.check.heard
+
+    def _check_stop(self, heard: stop_check.Overheard, hotwords: tuple[str, ...]) -> StopCheck:
+        """Run on the worker: forced decoding needs the local model, whatever hears requests."""
+        return stop_check.check_stop(local_hearing(self._models.stt), heard, hotwords)
+
+    def _stop_heard(self, event: SpeechEnded) -> bool:
+        """Whether the stop check heard "Stop." in the utterance ``event`` ends, waiting for one
+        still being made (and forget it: the utterance is over)."""
+        due = self._stop_check
+        heard = (
+            due is not None and due.span == (event.start, event.end) and self._took_stop_check(due)
+        )
+        self._drop_stop_check()
+        return heard
+
+    def _drop_stop_check(self) -> None:
+        """Forget a stop check: the speaker went on, or the utterance is over."""
+        if self._stop_check is not None and self._stop_check.future is not None:
+            self._stop_check.future.cancel()
+        self._stop_check = None
 
     def _drop_speculation(self) -> None:
         """Forget a transcription begun at a pause the speaker went on from; one still waiting
@@ -1134,6 +1238,7 @@ class VoiceEngine:
                 case WakeAccepted():
                     self._pending_wakes.clear()
                     self._drop_speculation()
+                    self._drop_stop_check()
                     # Still talking: the request goes on from the wake phrase in one breath, and
                     # counting it from here keeps a short one ("mute") a fresh start would miss.
                     talking = self._segmenter.phase is Phase.SPEAKING

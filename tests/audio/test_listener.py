@@ -42,6 +42,7 @@ from audio.listener import (
     WakeDetected,
     WakeRefused,
     is_stop_phrase,
+    stops_reply,
     strip_wake_phrase,
     wake_name,
 )
@@ -273,7 +274,9 @@ def test_every_configured_wake_phrase_is_stripped_and_the_first_names_the_hint()
     )
 
 
-@pytest.mark.parametrize("text", ["Stop.", "Never mind.", "okay, be quiet", "Hey Jarvis, stop!"])
+@pytest.mark.parametrize(
+    "text", ["Stop.", "Never mind.", "okay, be quiet", "Hey Jarvis, stop!", "Thank you."]
+)
 @pytest.mark.parametrize("where", [State.LISTENING, State.FOLLOW_UP])
 def test_a_stop_word_alone_ends_the_conversation(text, where):
     listener = make()
@@ -537,6 +540,27 @@ def test_barge_in_by_a_stop_word_stops_speaking_and_ends_the_conversation():
         ConversationEnded(6.0, ConversationEndReason.STOP_WORD),
         StateChanged(6.0, State.SPEAKING, State.STANDBY),
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "stops"),
+    [
+        ("Stop.", True),
+        ("That's all, thank you.", True),
+        ("Thank you, stop.", True),
+        ("Okay, never mind.", True),
+        ("Thank you.", False),  # what Whisper writes on AEC3's leftovers of the echo
+        ("thank you thank you", False),
+        ("Stop the music.", False),
+    ],
+)
+def test_over_a_reply_a_stop_word_whisper_invents_stops_it_only_with_another(text, stops):
+    assert stops_reply(text, STOP_WORDS) is stops
+    listener = speaking(barge_in=True)
+    assert listener.interrupts(text) is stops
+    outputs = listener.handle(heard(6.0, text))
+    assert (StopSpeaking(6.0) in outputs) is stops
+    assert listener.state is (State.STANDBY if stops else State.SPEAKING)
 
 
 def test_with_barge_in_other_speech_over_the_reply_is_ignored():
