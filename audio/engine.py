@@ -158,6 +158,11 @@ CONTEXT_MAX_SECONDS = 2.0
 as context."""
 HINT_VOLUME = 0.6
 """The "say the wake word first" hint is said quietly."""
+END_OF_LISTENING_GRACE_SECONDS = 0.15
+"""How long after a request is taken the end-of-listening earcon waits for the reply to begin: a
+reply that begins by then is the acknowledgement itself, and its first word does not wait behind
+the earcon's 0.27 s (it did, live: the first word came 0.35 s after the decision where its audio
+was ready after 0.08 s). A slower reply gets the earcon at this delay."""
 RING_MARGIN_SECONDS = 60.0
 """Beyond the schedule's auto-stop, before a ring stops by itself in the voice process (a backstop:
 the supervisor ends it)."""
@@ -365,6 +370,8 @@ class VoiceEngine:
         self._stopping = False
         self._input_ended = False
         self._last_heartbeat = 0.0
+        self._end_earcon_at: int | None = None
+        """Audio-clock sample at which the end-of-listening earcon sounds unless the reply began."""
 
     # -- the loop --------------------------------------------------------------------------------
 
@@ -643,6 +650,7 @@ class VoiceEngine:
     def _speak_step(self) -> None:
         """Take what the speech worker made, and give the mouth its next piece once it is free."""
         self._take_made(self._speech.take())
+        self._sound_end_of_listening()
         self._release_held()
         if not self._mouth.live:
             # Here, at the top of a step, never from inside the handling of what was made: a
@@ -807,6 +815,15 @@ class VoiceEngine:
         if self._settings.audio.earcons and not self._mouth.busy(self._clock):
             self._record("earcon", kind=kind.value)
             self._mouth.start(self._output.apply(earcon(kind)), self._clock)
+
+    def _sound_end_of_listening(self) -> None:
+        """The end-of-listening earcon, once its grace is over, if the reply has not begun."""
+        due = self._end_earcon_at
+        if due is None or self._clock < due:
+            return
+        self._end_earcon_at = None
+        if self._listener.state is State.THINKING:
+            self._play_earcon(Earcon.END_OF_LISTENING)
 
     # -- hearing ---------------------------------------------------------------------------------
 
@@ -1248,8 +1265,8 @@ class VoiceEngine:
                     scores = self._last_transcription.scores
                     wake = self._wake_measure if via is Via.WAKE else None
                     self._send(Heard(text, via, self.t, scores, wake))
-                    # After the request is on its way: the brain need not wait for the player.
-                    self._play_earcon(Earcon.END_OF_LISTENING)
+                    grace = seconds_to_samples(END_OF_LISTENING_GRACE_SECONDS)
+                    self._end_earcon_at = self._clock + grace
                 case HintGiven(text=text):
                     self._say_locally(text)
                 case StopSpeaking():

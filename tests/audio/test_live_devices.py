@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from audio.engine import END_OF_LISTENING_GRACE_SECONDS
 from audio.stt import SpeechToText
 from config import SpeechToTextSettings
 from tests.audio.pulse import ROOM, SPEAKER, PulseServer
@@ -42,6 +43,8 @@ START_SECONDS = 180.0
 """Loading the models and opening the devices (the supervisor allows as long on a cold Pi)."""
 ANSWER_SECONDS = 90.0
 """From the question played into the room to the reply said in full."""
+SLOW_ANSWER_SECONDS = 2.0
+"""A model that takes this long to its first word (a cold one on a Pi takes longer)."""
 GONE_SECONDS = 4.0
 """How long the sound device stays away: longer than the supervisor's 3 s limits on missing
 heartbeats and on frames standing still, so only a voice process that waits, beating, survives."""
@@ -205,6 +208,27 @@ def test_a_question_in_the_room_is_answered_through_the_speaker(
     assert [r["text"] for r in hearth.of("reply")] == [ANSWER]
     assert not hearth.of("error") and not hearth.of("worker_restart"), hearth.summary()
     assert_said(stt, heard, ANSWER)
+
+
+def test_an_answer_slow_to_begin_is_preceded_by_the_end_of_listening_earcon(
+    pulse: PulseServer, ollama: OllamaServer, live_hearth: Callable[..., LiveHearth]
+) -> None:
+    # The earcon waits a moment for the answer (an answer ready by then needs no earcon before
+    # it: tests/assistant/test_first_word_e2e.py); one that takes seconds gets it.
+    ollama.script(Reply(text=ANSWER, delay_first=SLOW_ANSWER_SECONDS))
+    hearth = live_hearth()
+    hearth.wait_until_listening()
+
+    ask_in_room(pulse, hearth, QUESTION, replies=1)
+    assert hearth.stop() == 0, hearth.summary()
+
+    [utterance] = hearth.of("utterance")
+    start = hearth.of("speak_start")[0]
+    ends = [e for e in hearth.of("earcon") if e["kind"] == "end_of_listening"]
+    assert len(ends) == 1, hearth.summary()
+    assert utterance["t"] + END_OF_LISTENING_GRACE_SECONDS <= ends[0]["t"] < start["t"], (
+        hearth.summary()
+    )
 
 
 def test_a_sound_device_unplugged_mid_conversation_is_waited_for_without_a_restart(
