@@ -860,7 +860,7 @@ class VoiceEngine:
             self._duck_ring(probability)
         detections = self._models.wake.process(frame, start + len(frame))
         if open_:
-            self._pending_wakes.extend(detections)
+            self._pending_wakes.extend(self._over_reply(d) for d in detections)
         self._verify_wakes()
         self._judge_pause()
         # A person may cut into a ring, or a reply with barge-in, with a short stop word.
@@ -903,6 +903,16 @@ class VoiceEngine:
             if level < STANDBY_SPEECH_FLOOR:
                 return 0.0
         return self._models.vad.process(frame)
+
+    def _over_reply(self, detection: WakeDetection) -> WakeDetection:
+        """A detection over a reply being said is verified on the audio up to it: the 0.2 s that
+        verification otherwise waits for (a name still being finished) is most of the time a
+        person waits for the reply to stop. Over a reply the wake word is said on its own, and
+        a barge-in scene cut it 0.08 to 0.20 s after "Hey Jarvis." ended at seven moments, every
+        one heard (margins +2.2 to +3.0), where waiting cut it 0.28 to 0.46 s after."""
+        if self._listener.state is State.SPEAKING:
+            return replace(detection, verify_after_seconds=0.0)
+        return detection
 
     def _verify_wakes(self) -> None:
         while self._pending_wakes and self._clock >= self._pending_wakes[0].verify_window[1]:

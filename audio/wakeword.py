@@ -68,12 +68,14 @@ class WakeDetection:
     """The highest probability in the run of frames that fired."""
     end_sample: int
     """Audio-clock sample at which the audio that fired ends (the phrase ends near it)."""
+    verify_after_seconds: float = VERIFY_AFTER_SECONDS
+    """How much audio after ``end_sample`` verification waits for."""
 
     @property
     def verify_window(self) -> tuple[int, int]:
         """The audio-clock samples [start, end) to transcribe to verify this detection."""
         start = self.end_sample - seconds_to_samples(VERIFY_BEFORE_SECONDS)
-        return max(0, start), self.end_sample + seconds_to_samples(VERIFY_AFTER_SECONDS)
+        return max(0, start), self.end_sample + seconds_to_samples(self.verify_after_seconds)
 
 
 def wake_phrase(settings: WakeModelSettings) -> str:
