@@ -1127,7 +1127,11 @@ class VoiceEngine:
         if due.check is None:
             if due.future is None or due.future.cancelled():
                 return False
-            due.check = self._worker_result(due.future)
+            try:
+                due.check = self._worker_result(due.future)
+            except Exception as error:  # a second opinion: its failure never stops the hearing
+                log.warning("the stop check failed: %s", error)
+                due.check = StopCheck(float("-inf"))
             self._record("stop_check", fit=round(due.check.fit, 2),
                          echo_words=due.check.echo_words, heard=due.check.heard)  # fmt: skip
         return due.check.heard
