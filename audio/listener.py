@@ -469,7 +469,7 @@ class Listener:
             case ReplyStarted(t=t):
                 return [self._change(State.SPEAKING, t)]
             case ReplyFinished():
-                return self._open_window(event)
+                return self._open_window(event, spoke=False)
             case Deferred(t=t):
                 self._no_hints_until = t + self._settings.follow_up_seconds
                 return self._end(t, ConversationEndReason.DEFERRED)
@@ -481,7 +481,7 @@ class Listener:
             case Tick(t=t, saying=True):
                 self._gives_up_at = t + self._limits[State.SPEAKING]
             case ReplyFinished():
-                return self._open_window(event)
+                return self._open_window(event, spoke=True)
             case WakeDetected(t=t) if barge_in:
                 return [StopSpeaking(t), WakeAccepted(t), self._change(State.LISTENING, t)]
             case Transcript(t=t, text=text) if barge_in and self._stops_reply(self._strip(text)):
@@ -545,10 +545,13 @@ class Listener:
         closed = self._closing(t, FollowUpCloseReason.WAKE)
         return [*closed, WakeAccepted(t), self._change(State.LISTENING, t)]
 
-    def _open_window(self, event: ReplyFinished) -> list[ListenerOutput]:
+    def _open_window(self, event: ReplyFinished, *, spoke: bool) -> list[ListenerOutput]:
+        """The follow-up window after a reply; the microphone settles only after one that was
+        spoken: with nothing said there is no echo to die down, and a speaker who goes on past
+        the cap (answered at once, with nothing) would lose the words said meanwhile."""
         t = event.t
         self._until = t + self._settings.follow_up_seconds
-        self._closed_until = t + self._settings.settle_seconds
+        self._closed_until = t + (self._settings.settle_seconds if spoke else 0.0)
         opened = FollowUpOpened(t, until=self._until, after_question=event.asks_question)
         return [opened, self._change(State.FOLLOW_UP, t)]
 

@@ -619,6 +619,15 @@ def test_auto_mute_closes_the_microphone_while_speaking_and_settling():
     assert opened.until == 35.0
 
 
+def test_a_reply_that_said_nothing_leaves_the_microphone_open_with_no_settle():
+    listener = make(auto_mute=True, settle_seconds=0.3)
+    listener.handle(WakeDetected(1.0))
+    listener.handle(heard(3.0, "Tell me a story."))
+    listener.handle(ReplyFinished(3.2))
+    assert listener.state is State.FOLLOW_UP
+    assert listener.microphone_open(3.2)
+
+
 def test_the_microphone_is_open_outside_a_reply():
     listener = make(auto_mute=True)
     assert listener.microphone_open(0.0)
