@@ -48,6 +48,12 @@ where greedy decoding writes it out for the next piece to continue."""
 LOG_PROB_FLOOR = -1.0
 """Whisper's own rule: no speech when the no-speech probability is high AND the text's average
 log probability is below this (a confident transcript of quiet speech is kept)."""
+HOTWORD_DOUBT_LOGPROB = -0.5
+"""A transcript made with hot words whose average log probability is below this is heard again
+without them. Hot words go to Whisper as a prompt, and a prompt can make it end early: "Can you
+remind me to call the plumber about the leaking kitchen tap?" came back as "Can you remind me"
+(-1.14) or "... to call" (-0.72) with the wake name as a hot word, and whole without it (-0.08 to
+-0.25), from three starts of the same piece (tests/audio/test_listen_e2e.py's monologue)."""
 
 PHANTOM_SENTENCES = frozenset(
     {
@@ -264,9 +270,15 @@ class SpeechToText:
             "initial_prompt": context.strip() or None,
         }
         segments = self._segments(audio, whole_window=whole_window, **options)
+        if hotword_text and _logprob(segments) < HOTWORD_DOUBT_LOGPROB:
+            plain = self._segments(audio, whole_window=whole_window, **options | {"hotwords": None})
+            # Taken only if it says more and is surer of it: a name the hot words spelled
+            # right ("Priya") is kept when the plain reading ("for you") is no better.
+            if _word_count(plain) > _word_count(segments) and _logprob(plain) > _logprob(segments):
+                segments = plain
         heard = " ".join(segment.text.strip() for segment in segments).strip()
         no_speech = _no_speech(segments)
-        logprob = float(np.mean([s.avg_logprob for s in segments])) if segments else 0.0
+        logprob = _logprob(segments)
         kept = [
             segment.text.strip()
             for segment in segments
@@ -475,6 +487,15 @@ def _forced_max_length(prompt_tokens: int, phrase_tokens: int) -> int:
 
 def _no_speech(segments: list[Segment]) -> float:
     return float(np.mean([s.no_speech_prob for s in segments])) if segments else 1.0
+
+
+def _logprob(segments: list[Segment]) -> float:
+    """The segments' mean average log probability (0 for none)."""
+    return float(np.mean([s.avg_logprob for s in segments])) if segments else 0.0
+
+
+def _word_count(segments: list[Segment]) -> int:
+    return sum(len(segment.text.split()) for segment in segments)
 
 
 def _log_softmax(logits: np.ndarray) -> np.ndarray:
