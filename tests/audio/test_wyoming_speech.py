@@ -7,7 +7,6 @@ from its own log, so a test knows which side answered."""
 from __future__ import annotations
 
 import logging
-import os
 import re
 import subprocess
 import threading
@@ -29,8 +28,8 @@ from audio.remote import (
 )
 from audio.stt import SpeechToText
 from audio.tts import SpeechParameters
-from audio.wav import read_wav
 from config import SpeechToTextSettings, TextToSpeechSettings
+from tests.rooms import recording
 from tests.servers import free_port, wait_for
 from tests.speech import speech
 from tests.wyoming_servers import faster_whisper_service, piper_service
@@ -38,15 +37,6 @@ from tests.wyoming_servers import faster_whisper_service, piper_service
 pytestmark = pytest.mark.slow
 
 
-def _shared_audio() -> Path:
-    # The project's real recordings (shared/data/audio), beside the checkout or above it.
-    for parent in Path(__file__).resolve().parents:
-        if (parent / "shared" / "data" / "audio" / "README.md").is_file():
-            return parent / "shared" / "data" / "audio"
-    return Path(os.environ.get("HEARTH_TEST_AUDIO", "shared/data/audio"))
-
-
-DATA = _shared_audio()
 PARAMS = SpeechParameters(variation=False)
 
 
@@ -103,16 +93,16 @@ def spoken(chunks) -> tuple[list[str], np.ndarray]:
 
 
 @pytest.mark.parametrize(
-    ("recording", "expected"),
+    ("name", "expected"),
     [
-        ("harvard-spk1-1.wav", "the child almost hurt the small dog"),
-        ("harvard-birch-canoe.wav", "the birch canoe slid on the smooth planks"),
+        ("harvard-spk1-1", "the child almost hurt the small dog"),
+        ("harvard-birch-canoe", "the birch canoe slid on the smooth planks"),
     ],
 )
-def test_real_voices_are_transcribed_by_the_service(whisper, recording, expected):
+def test_real_voices_are_transcribed_by_the_service(whisper, name, expected):
     hearing = speech_to_text(hearing_settings(whisper.uri))
     hearing.load()
-    transcript = hearing.transcribe(read_wav(DATA / recording))
+    transcript = hearing.transcribe(recording(name))
     assert words(expected) <= words(transcript.text), transcript
     assert transcript.text in whisper.logged(), "the service, not the local model, heard it"
     assert hearing.health.reach is Reach.UP
@@ -150,7 +140,7 @@ def test_the_service_killed_mid_transcription_the_local_model_answers(tmp_path):
         hearing.load()
         service.freeze()  # it takes the connection and the audio, and never answers...
         threading.Timer(1.0, service.kill).start()  # ...until it dies mid-call
-        transcript = hearing.transcribe(read_wav(DATA / "harvard-spk1-2.wav"))
+        transcript = hearing.transcribe(recording("harvard-spk1-2"))
     finally:
         service.stop()
     assert words("drop the two when you add the figures") <= words(transcript.text), transcript
@@ -159,7 +149,7 @@ def test_the_service_killed_mid_transcription_the_local_model_answers(tmp_path):
     assert hearing.take_notice() == HEARING_NOTICE
     assert hearing.take_notice() is None, "said once"
     # Until the retry time, the local model hears at once, without asking the dead service.
-    again = hearing.transcribe(read_wav(DATA / "harvard-spk1-3.wav"))
+    again = hearing.transcribe(recording("harvard-spk1-3"))
     assert words("the air is pure") <= words(again.text), again
     assert "closed the connection" in hearing.health.last_failure
 
@@ -169,7 +159,7 @@ def test_a_hung_service_times_out_and_is_asked_again_once_it_answers(whisper, ca
                                               retry_after_seconds=0.0))  # fmt: skip
     whisper.freeze()
     try:
-        transcript = hearing.transcribe(read_wav(DATA / "harvard-spk1-4.wav"))
+        transcript = hearing.transcribe(recording("harvard-spk1-4"))
     finally:
         whisper.thaw()
     assert words("a thin stripe runs down the middle") <= words(transcript.text), transcript
@@ -183,7 +173,7 @@ def test_a_hung_service_times_out_and_is_asked_again_once_it_answers(whisper, ca
     patient = FallbackSpeechToText(WyomingSpeechToText(hearing_settings(whisper.uri)),
                                    hearing.local, hearing.health)  # fmt: skip
     with caplog.at_level(logging.INFO, logger="audio.remote.health"):
-        result = patient.transcribe(read_wav(DATA / "harvard-spk1-5.wav"))
+        result = patient.transcribe(recording("harvard-spk1-5"))
     assert words("sunday is the best part of the week") <= words(result.text), result
     assert result.text in whisper.logged()
     assert hearing.health.reach is Reach.UP

@@ -15,8 +15,8 @@ import soxr
 
 from assistant.home import is_home_request
 from audio.stt import SpeechToText
-from audio.wav import read_wav
 from config import SpeechToTextSettings
+from tests.rooms import recording
 from tests.speech import silence, speech, timeline
 
 pytestmark = pytest.mark.slow
@@ -30,13 +30,6 @@ NOT_HOME = (
     "What's the weather like in Lisbon?", "Set a timer for ten minutes.",
     "Remember that my favourite editor is Vim.", "Turn up the volume.",
 )  # fmt: skip
-
-
-def _shared_audio() -> Path:
-    for parent in Path(__file__).resolve().parents:
-        if (parent / "shared" / "data" / "audio" / "README.md").is_file():
-            return parent / "shared" / "data" / "audio"
-    return Path(os.environ.get("HEARTH_TEST_AUDIO", "shared/data/audio"))
 
 
 def espeak(text: str, voice: str) -> np.ndarray:
@@ -53,7 +46,7 @@ def espeak(text: str, voice: str) -> np.ndarray:
 
 def across_the_room(audio: np.ndarray) -> np.ndarray:
     """``audio`` through a measured room (peak-normalised response, the speech's RMS kept)."""
-    response = read_wav(_shared_audio() / "room-impulse-1.wav").astype(np.float64)
+    response = recording("room-impulse-1").astype(np.float64)
     response /= np.abs(response).max()
     size = len(audio) + len(response)
     wet = np.fft.irfft(np.fft.rfft(audio, size) * np.fft.rfft(response, size), size)

@@ -15,11 +15,8 @@ from pathlib import Path
 import numpy as np
 
 from audio.wav import read_wav
+from tests.rooms import recording
 from tests.speech import SAMPLE_RATE, speech
-
-SHARED_AUDIO = Path(__file__).resolve().parents[3] / "shared" / "data" / "audio"
-if not SHARED_AUDIO.is_dir():
-    SHARED_AUDIO = Path("/work/shared/data/audio")
 
 
 @dataclass(frozen=True)
@@ -66,12 +63,12 @@ def espeak(text: str, voice: str) -> np.ndarray:
 
 def across_room(dry: np.ndarray, impulse_file: str, snr_db: float = 20.0) -> np.ndarray:
     """``dry`` convolved with a measured room (peak-normalised, RMS restored) plus real noise."""
-    impulse = read_wav(SHARED_AUDIO / impulse_file).astype(np.float64)
+    impulse = recording(Path(impulse_file).stem).astype(np.float64)
     impulse /= np.max(np.abs(impulse))
     signal = dry.astype(np.float64)
     wet = np.convolve(signal, impulse)[: len(signal) + SAMPLE_RATE // 4]
     wet *= _rms(signal) / max(_rms(wet), 1e-9)
-    noise = read_wav(SHARED_AUDIO / "noise2.wav").astype(np.float64)
+    noise = recording("noise2").astype(np.float64)
     noise = np.resize(noise, len(wet))
     noise *= _rms(wet) / max(_rms(noise), 1e-9) / (10 ** (snr_db / 20))
     return np.clip(wet + noise, -32768, 32767).astype(np.int16)
