@@ -27,6 +27,7 @@ from audio.echo import EchoCanceller
 from audio.end_of_turn import (
     UNFINISHED_NEXT_WORDS,
     TurnShape,
+    ear_in_time,
     judge_pause,
     turn_shape,
     weighs_by_ear,
@@ -217,6 +218,8 @@ class _Speculation:
     """The ear's reading of where the words end has been heard (or none is coming)."""
     submitted: float = field(default_factory=time.monotonic)
     """When it was handed to the worker (monotonic): a trace tells the queue from the work."""
+    readings: Future[EndReadings | None] | None = None
+    """The ear's reading of where the words end, once asked for."""
 
     @property
     def span(self) -> tuple[float, float]:
@@ -226,10 +229,8 @@ class _Speculation:
         """Drop the work still waiting for the worker: the transcription, or the ear's reading
         of its end (a running one finishes, unread)."""
         self.future.cancel()
-        if self.future.done() and not self.future.cancelled() and self.future.exception() is None:
-            readings = self.future.result().readings
-            if readings is not None:
-                readings.cancel()
+        if self.readings is not None:
+            self.readings.cancel()
 
 
 @dataclass
@@ -250,6 +251,25 @@ class _StopCheckDue:
 
 
 @dataclass(frozen=True)
+class _EndToWeigh:
+    """What the ear weighs at a pause: the words, the audio they were heard in and the model that
+    heard them (``SpeechToText.end_readings``)."""
+
+    model: SpeechToText
+    samples: np.ndarray
+    text: str
+    hotwords: tuple[str, ...]
+    context: str
+
+    def readings(self) -> EndReadings | None:
+        """Run on the worker: how likely the words are to end where they do."""
+        return self.model.end_readings(
+            self.samples, self.text, UNFINISHED_NEXT_WORDS,
+            hotwords=self.hotwords, context=self.context,
+        )  # fmt: skip
+
+
+@dataclass(frozen=True)
 class _Transcription:
     text: str
     scores: dict[str, float]
@@ -257,9 +277,8 @@ class _Transcription:
     """Wall time the transcription took."""
     began: float = 0.0
     """When it began (monotonic)."""
-    readings: Future[EndReadings | None] | None = None
-    """At a pause, for words that read as complete: how the ear reads their end, made on the
-    worker after the words (None: not weighed)."""
+    to_weigh: _EndToWeigh | None = None
+    """At a pause, for words that read as complete: what the ear may weigh (None: nothing)."""
 
 
 class VoiceEngine:
@@ -1021,15 +1040,23 @@ class VoiceEngine:
             speculation.judged = True
             queued = round(heard.began - speculation.submitted, 4)
             self._trace("speculation_judged", queued=queued, stt_seconds=round(heard.seconds, 4))
-            speculation.weighed = heard.readings is None
-            if speculation.weighed or not wait:
-                self._judge_words(speculation, heard, None)
-            # The words may have ended the turn already, which takes the speculation (and
-            # cancels the ear's reading, too late to lengthen anything).
-            if speculation.weighed or self._speculation is not speculation:
+            to_weigh = heard.to_weigh
+            silence = None
+            if to_weigh is None or not wait:
+                silence = self._judge_words(speculation, heard, None)
+            # The words may have ended the turn already; live, the ear is asked only if it can
+            # answer before the pause ends (``end_of_turn.ear_in_time``).
+            if (
+                to_weigh is None
+                or self._speculation is not speculation
+                or (silence is not None and not self._ear_in_time(speculation, heard, silence))
+            ):
+                speculation.weighed = True
                 return
+            speculation.readings = self._executor.submit(to_weigh.readings)
+            speculation.readings.add_done_callback(lambda _: self._wakeup.signal())
         heard = speculation.future.result()
-        readings = heard.readings
+        readings = speculation.readings
         if readings is None or readings.cancelled() or not (wait or readings.done()):
             return
         speculation.weighed = True
@@ -1050,11 +1077,18 @@ class VoiceEngine:
         finally:
             self._end_job(JobKind.TRANSCRIBE)
 
+    def _ear_in_time(
+        self, speculation: _Speculation, heard: _Transcription, silence: float
+    ) -> bool:
+        """Whether the ear's reading, begun now, can answer before the pause ends."""
+        ends_at = speculation.pause.end + silence
+        return ear_in_time(heard.seconds, ends_at - self.t)
+
     def _judge_words(
         self, speculation: _Speculation, heard: _Transcription, readings: EndReadings | None
-    ) -> None:
+    ) -> float:
         """Set the silence that ends the pause from its words (and the ear's reading of their
-        end, once known), and record the judgement."""
+        end, once known), record the judgement, and return the silence."""
         text = heard.text
         words = self._listener.request_words(text)
         wake_phrase_only = not words.strip() and any(char.isalnum() for char in text)
@@ -1069,6 +1103,7 @@ class VoiceEngine:
         self._record("pause_judged", text=text, shape=judgement.shape.value,
                      end_silence=silence, **record)  # fmt: skip
         self._end_pause_after(silence)
+        return silence
 
     def _end_pause_after(self, silence_seconds: float) -> None:
         """The pause in progress ends after ``silence_seconds``; at once if it has lasted that
@@ -1205,19 +1240,16 @@ class VoiceEngine:
         scores = {}
         if request.answer_phrases:
             scores = stt.score(samples, request.answer_phrases, context=request.answer_context)
-        readings = None
-        # Weighed by the model that wrote the words, and only here: a service's transcript would
-        # cost a device that hands its hearing off a local encoding at every pause. Made after
-        # the words, as a job of its own, so the words judge the pause without waiting for it.
+        to_weigh = None
+        # Weighed by the model that wrote the words, and only by it: a service's transcript would
+        # cost a device that hands its hearing off a local encoding at every pause.
         if request.weigh_end and isinstance(stt, SpeechToText):
             words = self._listener.request_words(transcript.text)
             if turn_shape(words) is TurnShape.COMPLETE:
-                readings = self._executor.submit(
-                    stt.end_readings, heard_in, transcript.text, UNFINISHED_NEXT_WORDS,
-                    hotwords=request.hotwords, context=request.context,
-                )  # fmt: skip
-                readings.add_done_callback(lambda _: self._wakeup.signal())
-        return _Transcription(transcript.text, scores, time.monotonic() - began, began, readings)
+                to_weigh = _EndToWeigh(
+                    stt, heard_in, transcript.text, request.hotwords, request.context
+                )
+        return _Transcription(transcript.text, scores, time.monotonic() - began, began, to_weigh)
 
     def _said_just_before(self, start: float) -> str:
         """What the speaker said just before ``start``, if their speech runs on from a request the

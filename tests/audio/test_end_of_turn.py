@@ -11,6 +11,7 @@ from audio.end_of_turn import (
     UNFINISHED_READING_LEAD,
     TurnJudgement,
     TurnShape,
+    ear_in_time,
     judge_pause,
     turn_shape,
     weighs_by_ear,
@@ -234,3 +235,11 @@ def test_the_ear_is_not_heard_once_the_speaker_went_on_from_a_pause():
     after_a_pause = judge_pause("How many days are there until Christmas?", 1.2, VAD,
                                 reading_lead=0.5)  # fmt: skip
     assert after_a_pause == TurnJudgement(TurnShape.COMPLETE, VAD.end_silence_seconds)
+
+
+def test_live_the_ear_is_asked_only_when_it_can_answer_before_the_pause_ends():
+    # Words heard in 0.15 s: the ear's pass takes about 0.12 s.
+    assert ear_in_time(0.15, 1.4)  # a doubtful or trailing wait: plenty of time
+    assert not ear_in_time(0.15, 0.08)  # the short silence of a whole request is almost over
+    assert not ear_in_time(0.15, 0.0)  # the words came after the pause had ended the turn
+    assert not ear_in_time(0.15, -0.1)
