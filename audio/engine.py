@@ -1145,8 +1145,7 @@ class VoiceEngine:
             # goes on would be heard, is part of what must fit "Stop.".
             first = seconds_to_samples(due.pause.start - stop_check.PRE_ROLL_SECONDS)
             heard = self._linear.between(first, self._clock)
-            hotwords = (*self._wake_names(), *self._settings.stt.hotwords, *self._hotwords)
-            due.future = self._executor.submit(self._check_stop, heard, hotwords)
+            due.future = self._executor.submit(self._check_stop, heard, self._hotwords_heard())
             due.future.add_done_callback(lambda _: self._wakeup.signal())
         if self._mouth.live and not due.future.done():
             return
@@ -1205,9 +1204,9 @@ class VoiceEngine:
         read now; ``weigh_end`` at a pause where the ear's reading of the end judges the turn."""
         samples, wake_end = self._utterance_audio(start, end)
         follow_up = state is State.FOLLOW_UP
-        hotwords = [*self._wake_names(), *self._settings.stt.hotwords, *self._hotwords]
+        hotwords = self._hotwords_heard()
         if follow_up and self._answer is not None:
-            hotwords = [*self._answer.hotwords, *hotwords]
+            hotwords = (*self._answer.hotwords, *hotwords)
         # A short follow-up ("And what about Uganda?") needs the last exchange to be heard right;
         # a longer one carries its own context, and the prompt would only pull it toward words
         # said before ("my editor is Vim" heard as "... has been" after an unrelated exchange).
@@ -1216,7 +1215,7 @@ class VoiceEngine:
         context = self._said_just_before(start) or (self._context if follow_up and short else "")
         answers = self._answer.answer_phrases if follow_up and self._answer is not None else {}
         return _TranscriptionRequest(
-            samples, tuple(hotwords), context, dict(answers), self._context if answers else "",
+            samples, hotwords, context, dict(answers), self._context if answers else "",
             wake_end, weigh_end=weigh_end,
         )  # fmt: skip
 
@@ -1288,6 +1287,11 @@ class VoiceEngine:
             for silence_start, silence_end in self._silences
         ]
         return shortened(samples, [(a, b) for a, b in inside if a >= wake_end]), wake_end
+
+    def _hotwords_heard(self) -> tuple[str, ...]:
+        """The names every transcription is given: the wake names, the settings' hot words and
+        the names memory knows."""
+        return (*self._wake_names(), *self._settings.stt.hotwords, *self._hotwords)
 
     def _wake_names(self) -> list[str]:
         return [wake_name(phrase) for phrase in self._models.wake.phrases]
