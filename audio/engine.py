@@ -921,7 +921,8 @@ class VoiceEngine:
             level = float(np.sqrt(np.mean(np.square(frame, dtype=np.float32))))
             if level < STANDBY_SPEECH_FLOOR:
                 return 0.0
-        return self._models.vad.process(frame)
+        # Placed on the clock, so that after frames it was spared it starts afresh.
+        return self._models.vad.process(frame, self._clock - len(frame))
 
     def _over_reply(self, detection: WakeDetection) -> WakeDetection:
         """A detection over a reply being said is verified on the audio up to it: the 0.2 s that

@@ -74,3 +74,34 @@ def test_piper_speech_is_speech_and_the_pauses_around_it_are_not(
     assert max(before) < 0.3
     assert np.mean(during > 0.5) > 0.7
     assert max(after) < 0.3
+
+
+def test_a_frame_after_a_gap_starts_from_a_fresh_state(vad: VoiceActivity) -> None:
+    before = room_noise(2.0, level=1500, seed=5)
+    after = timeline(speech("What time is it?"), silence(0.3))
+    vad.reset()
+    fresh = probabilities(vad, after)
+    frames = after[: len(after) // VAD_FRAME_SAMPLES * VAD_FRAME_SAMPLES]
+    vad.reset()
+    for start in range(0, len(before) - VAD_FRAME_SAMPLES + 1, VAD_FRAME_SAMPLES):
+        vad.process(before[start : start + VAD_FRAME_SAMPLES], at_sample=start)
+    gap = 10 * len(before)  # the frames between were never heard (a quiet standby spares them)
+    placed = [
+        vad.process(frame, at_sample=gap + i * VAD_FRAME_SAMPLES)
+        for i, frame in enumerate(frames.reshape(-1, VAD_FRAME_SAMPLES))
+    ]
+    assert placed == fresh
+
+
+def test_frames_that_follow_on_keep_the_state(vad: VoiceActivity) -> None:
+    audio = timeline(room_noise(1.0, level=1500, seed=5), speech("What time is it?"))
+    frames = audio[: len(audio) // VAD_FRAME_SAMPLES * VAD_FRAME_SAMPLES]
+    vad.reset()
+    unplaced = probabilities(vad, frames)
+    vad.reset()
+    placed = [
+        vad.process(frame, at_sample=1000 + i * VAD_FRAME_SAMPLES)
+        for i, frame in enumerate(frames.reshape(-1, VAD_FRAME_SAMPLES))
+    ]
+    assert placed == unplaced
+    assert placed.count(None) == WARM_UP_FRAMES
