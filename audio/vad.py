@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from audio.format import VAD_FRAME_SAMPLES
+from audio.format import VAD_FRAME_SAMPLES, seconds_to_samples
 
 logger = logging.getLogger(__name__)
 
@@ -23,6 +23,10 @@ WARM_UP_FRAMES = 6
 """Frames after a reset whose probability is unknown. Started cold in the middle of Piper speech,
 the first five frames differ from a warm stream's by up to 0.86 (and disagree at the 0.5
 threshold up to 16% of the time); from the sixth on by under 0.2."""
+STALE_AFTER_SECONDS = 1.0
+"""A gap in the frames heard longer than this starts a fresh state. A shorter one (the quiet
+between words, spared in standby) keeps it: the audio just before is still what it knows, and a
+reset would make the next six frames unknown in the middle of a phrase."""
 _STATE_SHAPE = (1, 1, 128)
 
 
@@ -68,16 +72,18 @@ class VoiceActivity:
         """The probability that this 512-sample int16 frame holds speech, or ``None`` while the
         model warms up after a reset (unknown: neither speech nor silence).
 
-        ``at_sample`` is where the frame starts on the stream's clock. A frame that does not
-        follow the last one heard starts from a fresh state: the recurrent state is of audio
-        before the gap, and carried across one it can stay wrong for seconds. After frames
-        spared in a quiet standby, it scored a request said across a room 0.1 where a fresh
-        state scored 0.6, and the request's first words were lost ("the frosty air" heard from
-        "air" on, or nothing)."""
+        ``at_sample`` is where the frame starts on the stream's clock. A frame heard more than
+        :data:`STALE_AFTER_SECONDS` after the last one (or before it: another stream) starts
+        from a fresh state: the recurrent state is of audio before the gap, and carried across
+        a long one it can stay wrong for seconds. After a quiet standby whose frames it was
+        spared, it scored a request said across a room 0.1 where a fresh state scored 0.6, and
+        the request's first words were lost ("the frosty air" heard from "air" on, or nothing).
+        """
         if frame.shape != (VAD_FRAME_SAMPLES,):
             raise ValueError(f"a VAD frame is {VAD_FRAME_SAMPLES} samples, not {frame.shape}")
         if at_sample is not None:
-            if at_sample != self._next_sample:
+            last = self._next_sample
+            if last is None or not 0 <= at_sample - last <= seconds_to_samples(STALE_AFTER_SECONDS):
                 self.reset()
             self._next_sample = at_sample + VAD_FRAME_SAMPLES
         samples = frame.astype(np.float32) / 32768

@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from audio.format import VAD_FRAME_SAMPLES
-from audio.vad import WARM_UP_FRAMES, VoiceActivity
+from audio.format import SAMPLE_RATE, VAD_FRAME_SAMPLES
+from audio.vad import STALE_AFTER_SECONDS, WARM_UP_FRAMES, VoiceActivity
 from tests.speech import room_noise, silence, speech, timeline
 
 
@@ -105,3 +105,18 @@ def test_frames_that_follow_on_keep_the_state(vad: VoiceActivity) -> None:
     ]
     assert placed == unplaced
     assert placed.count(None) == WARM_UP_FRAMES
+
+
+def test_a_short_gap_keeps_the_state(vad: VoiceActivity) -> None:
+    frames = speech("What time is it?")
+    frames = frames[: len(frames) // VAD_FRAME_SAMPLES * VAD_FRAME_SAMPLES]
+    vad.reset()
+    unplaced = probabilities(vad, frames)
+    vad.reset()
+    # The quiet between two words, spared in standby: no reset, so no unknown frames mid-phrase
+    gap = int(STALE_AFTER_SECONDS * SAMPLE_RATE) // 2
+    placed = [
+        vad.process(frame, at_sample=i * VAD_FRAME_SAMPLES + (gap if i >= 10 else 0))
+        for i, frame in enumerate(frames.reshape(-1, VAD_FRAME_SAMPLES))
+    ]
+    assert placed == unplaced
