@@ -18,6 +18,7 @@ from tests.rooms import (
     measured_room,
     noise_bed,
     recording,
+    simulated_room,
     speech_level,
     under_noise,
 )
@@ -76,6 +77,28 @@ def test_a_real_recording_across_a_room_is_heard_within_the_bench_error(
     said = " ".join(utterance["text"] for utterance in heard.utterances)
     errors, total = word_errors(TRANSCRIPTS["harvard-spk1-1"], said)
     assert errors / total <= BENCH_ROOM_WER, said
+
+
+@pytest.fixture(scope="module")
+def request_after_a_pause(tmp_path_factory: pytest.TempPathFactory) -> Heard:
+    said = recording("harvard-birch-canoe")
+    level = speech_level(said)
+    wake = at_level(speech("Hey Jarvis."), level * 2)
+    dry = timeline(silence(0.6), wake, silence(1.2), said, silence(1.5))
+    wet = under_noise(across(dry, simulated_room()), noise_bed("noise2", len(dry)), ROOM_SNR_DB,
+                      level)  # fmt: skip
+    return listen(tmp_path_factory.mktemp("pause"), wet)
+
+
+def test_a_request_said_after_a_pause_is_heard_alone_with_its_first_words(
+    request_after_a_pause: Heard,
+) -> None:
+    """Heard together with the wake phrase, as any request starting within 1.5 s of it once
+    was, Whisper wrote "The bridge canoe ..."."""
+    heard = request_after_a_pause
+    assert len(heard.wakes) == 1
+    said = " ".join(utterance["text"] for utterance in heard.utterances)
+    assert words(said) == words(TRANSCRIPTS["harvard-birch-canoe"])
 
 
 @pytest.fixture(scope="module")
