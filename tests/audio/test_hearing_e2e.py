@@ -61,12 +61,18 @@ def test_a_wake_across_a_reverberant_room_under_noise_is_accepted(
     assert words(utterance["text"]) == words("what time is it")
 
 
-@pytest.fixture(scope="module")
-def real_person_after_the_wake(tmp_path_factory: pytest.TempPathFactory) -> Heard:
-    said = recording("harvard-spk1-1")
+def after_the_wake(name: str) -> tuple[np.ndarray, float]:
+    """A real recording said 1.2 s after "Hey Jarvis." (louder, as in the bench), dry, and the
+    recording's speech level."""
+    said = recording(name)
     level = speech_level(said)
     wake = at_level(speech("Hey Jarvis."), level * 2)
-    dry = timeline(silence(0.6), wake, silence(1.2), said, silence(1.5))
+    return timeline(silence(0.6), wake, silence(1.2), said, silence(1.5)), level
+
+
+@pytest.fixture(scope="module")
+def real_person_after_the_wake(tmp_path_factory: pytest.TempPathFactory) -> Heard:
+    dry, level = after_the_wake("harvard-spk1-1")
     return listen(tmp_path_factory.mktemp("real"), across_the_room(dry, "room-impulse-2", level))
 
 
@@ -82,10 +88,7 @@ def test_a_real_recording_across_a_room_is_heard_within_the_bench_error(
 
 @pytest.fixture(scope="module")
 def request_after_a_pause(tmp_path_factory: pytest.TempPathFactory) -> Heard:
-    said = recording("harvard-birch-canoe")
-    level = speech_level(said)
-    wake = at_level(speech("Hey Jarvis."), level * 2)
-    dry = timeline(silence(0.6), wake, silence(1.2), said, silence(1.5))
+    dry, level = after_the_wake("harvard-birch-canoe")
     wet = under_noise(across(dry, simulated_room()), noise_bed("noise2", len(dry)), ROOM_SNR_DB,
                       level)  # fmt: skip
     return listen(tmp_path_factory.mktemp("pause"), wet)
