@@ -322,7 +322,12 @@ class SpeechToText:
             return list(segments)
 
     def score(
-        self, samples: np.ndarray, phrases: Mapping[str, str], context: str = ""
+        self,
+        samples: np.ndarray,
+        phrases: Mapping[str, str],
+        context: str = "",
+        *,
+        whole_window: bool = True,
     ) -> dict[str, float]:
         """How well each phrase fits the audio: mean log-probability per token (0 is perfect).
 
@@ -330,13 +335,14 @@ class SpeechToText:
         fails ("Emacs." alone comes out as "See you next."). Each phrase is forced through the
         decoder after ``context`` (the question that was asked), ending with end-of-text, so a
         phrase that is only the start of what was said scores lower. The whole 30 s window is
-        encoded: the margins wake verification asks for were measured so.
+        encoded (the margins wake verification asks for were measured so), unless
+        ``whole_window`` is False: the speech window, a third of the cost.
         """
         names = [name for name, phrase in phrases.items() if phrase.strip()]
         if not names or len(samples) == 0:
             return {}
         texts = [phrases[name] for name in names]
-        forced = self._forced(samples, texts, context=context, whole_window=True)
+        forced = self._forced(samples, texts, context=context, whole_window=whole_window)
         return {
             name: float(np.mean(steps.logprobs)) for name, steps in zip(names, forced, strict=True)
         }
