@@ -226,10 +226,6 @@ class _Speculation:
     readings: Future[EndReadings | None] | None = None
     """The ear's reading of where the words end, once asked for."""
 
-    @property
-    def span(self) -> tuple[float, float]:
-        return self.pause.start, self.pause.end
-
     def cancel(self) -> None:
         """Drop the work still waiting for the worker: the transcription, or the ear's reading
         of its end (a running one finishes, unread)."""
@@ -249,10 +245,6 @@ class _StopCheckDue:
     future: Future[StopCheck] | None = None
     check: StopCheck | None = None
     """What it found, once taken from ``future``."""
-
-    @property
-    def span(self) -> tuple[float, float]:
-        return self.pause.start, self.pause.end
 
 
 @dataclass(frozen=True)
@@ -926,7 +918,7 @@ class VoiceEngine:
             level = float(np.sqrt(np.mean(np.square(frame, dtype=np.float32))))
             if level < STANDBY_SPEECH_FLOOR:
                 return 0.0
-        # Placed on the clock, so that after frames it was spared it starts afresh.
+        # Placed on the clock, so that after a quiet spell it was spared it starts afresh.
         return self._models.vad.process(frame, self._clock - len(frame))
 
     def _over_reply(self, detection: WakeDetection) -> WakeDetection:
@@ -1122,7 +1114,7 @@ class VoiceEngine:
         speculation = self._speculation
         self._begin_job(JobKind.TRANSCRIBE)
         try:
-            if speculation is not None and speculation.span == (event.start, event.end):
+            if speculation is not None and speculation.pause.ended_by(event):
                 self._speculation = None
                 heard = speculation.future.result()
                 speculation.cancel()  # the ear, if still to come, can no longer lengthen it
@@ -1184,9 +1176,7 @@ class VoiceEngine:
         """Whether the stop check heard "Stop." in the utterance ``event`` ends, waiting for one
         still being made (and forget it: the utterance is over)."""
         due = self._stop_check
-        heard = (
-            due is not None and due.span == (event.start, event.end) and self._took_stop_check(due)
-        )
+        heard = due is not None and due.pause.ended_by(event) and self._took_stop_check(due)
         self._drop_stop_check()
         return heard
 

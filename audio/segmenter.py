@@ -89,6 +89,11 @@ class SpeechPaused(ClockEvent):
     longest_pause: float = 0.0
     """The longest silence within this utterance before this pause: the speaker's rhythm."""
 
+    def ended_by(self, ended: SpeechEnded) -> bool:
+        """Whether ``ended`` ends the utterance as it stood at this pause: the speaker did not go
+        on, so what was begun for the speech so far (its transcript, a stop check) is for it."""
+        return (self.start, self.end) == (ended.start, ended.end)
+
 
 @dataclass(frozen=True)
 class SpeechResumed(ClockEvent):

@@ -95,6 +95,9 @@ def test_a_pause_offers_the_speech_so_far_and_a_resume_withdraws_it():
     ]
     assert events[-1].is_utterance
     assert segmenter.phase is Phase.WAITING
+    first_pause, _, last_pause, ended = events[1:]
+    assert last_pause.ended_by(ended)  # what was begun at the last pause is for the utterance
+    assert not first_pause.ended_by(ended)  # the speaker went on from the first
 
 
 def test_a_pause_judged_to_end_the_turn_sooner_or_later_ends_it_then():
