@@ -27,6 +27,7 @@ STALE_AFTER_SECONDS = 1.0
 """A gap in the frames heard longer than this starts a fresh state. A shorter one (the quiet
 between words, spared in standby) keeps it: the audio just before is still what it knows, and a
 reset would make the next six frames unknown in the middle of a phrase."""
+_STALE_AFTER_SAMPLES = seconds_to_samples(STALE_AFTER_SECONDS)
 _STATE_SHAPE = (1, 1, 128)
 
 
@@ -83,7 +84,7 @@ class VoiceActivity:
             raise ValueError(f"a VAD frame is {VAD_FRAME_SAMPLES} samples, not {frame.shape}")
         if at_sample is not None:
             last = self._next_sample
-            if last is None or not 0 <= at_sample - last <= seconds_to_samples(STALE_AFTER_SECONDS):
+            if last is None or not 0 <= at_sample - last <= _STALE_AFTER_SAMPLES:
                 self.reset()
             self._next_sample = at_sample + VAD_FRAME_SAMPLES
         samples = frame.astype(np.float32) / 32768
