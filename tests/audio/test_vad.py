@@ -2,19 +2,27 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from audio.format import SAMPLE_RATE, VAD_FRAME_SAMPLES
+from audio.format import VAD_FRAME_SAMPLES, seconds_to_samples
 from audio.vad import STALE_AFTER_SECONDS, WARM_UP_FRAMES, VoiceActivity
 from tests.speech import room_noise, silence, speech, timeline
 
 
-def probabilities(vad: VoiceActivity, audio: np.ndarray) -> list[float | None]:
+def probabilities(
+    vad: VoiceActivity, audio: np.ndarray, at: Callable[[int], int] | None = None
+) -> list[float | None]:
+    """The VAD's verdict on each whole frame of ``audio``; with ``at``, frame ``i`` is placed at
+    sample ``at(i)`` of the stream's clock."""
     whole = len(audio) // VAD_FRAME_SAMPLES * VAD_FRAME_SAMPLES
-    return [vad.process(frame) for frame in audio[:whole].reshape(-1, VAD_FRAME_SAMPLES)]
+    frames = audio[:whole].reshape(-1, VAD_FRAME_SAMPLES)
+    if at is None:
+        return [vad.process(frame) for frame in frames]
+    return [vad.process(frame, at_sample=at(i)) for i, frame in enumerate(frames)]
 
 
 @pytest.fixture(scope="module")
@@ -81,42 +89,28 @@ def test_a_frame_after_a_gap_starts_from_a_fresh_state(vad: VoiceActivity) -> No
     after = timeline(speech("What time is it?"), silence(0.3))
     vad.reset()
     fresh = probabilities(vad, after)
-    frames = after[: len(after) // VAD_FRAME_SAMPLES * VAD_FRAME_SAMPLES]
     vad.reset()
-    for start in range(0, len(before) - VAD_FRAME_SAMPLES + 1, VAD_FRAME_SAMPLES):
-        vad.process(before[start : start + VAD_FRAME_SAMPLES], at_sample=start)
+    probabilities(vad, before, at=lambda i: i * VAD_FRAME_SAMPLES)
     gap = 10 * len(before)  # the frames between were never heard (a quiet standby spares them)
-    placed = [
-        vad.process(frame, at_sample=gap + i * VAD_FRAME_SAMPLES)
-        for i, frame in enumerate(frames.reshape(-1, VAD_FRAME_SAMPLES))
-    ]
-    assert placed == fresh
+    assert probabilities(vad, after, at=lambda i: gap + i * VAD_FRAME_SAMPLES) == fresh
 
 
 def test_frames_that_follow_on_keep_the_state(vad: VoiceActivity) -> None:
     audio = timeline(room_noise(1.0, level=1500, seed=5), speech("What time is it?"))
-    frames = audio[: len(audio) // VAD_FRAME_SAMPLES * VAD_FRAME_SAMPLES]
     vad.reset()
-    unplaced = probabilities(vad, frames)
+    unplaced = probabilities(vad, audio)
     vad.reset()
-    placed = [
-        vad.process(frame, at_sample=1000 + i * VAD_FRAME_SAMPLES)
-        for i, frame in enumerate(frames.reshape(-1, VAD_FRAME_SAMPLES))
-    ]
+    placed = probabilities(vad, audio, at=lambda i: 1000 + i * VAD_FRAME_SAMPLES)
     assert placed == unplaced
     assert placed.count(None) == WARM_UP_FRAMES
 
 
 def test_a_short_gap_keeps_the_state(vad: VoiceActivity) -> None:
-    frames = speech("What time is it?")
-    frames = frames[: len(frames) // VAD_FRAME_SAMPLES * VAD_FRAME_SAMPLES]
+    audio = speech("What time is it?")
     vad.reset()
-    unplaced = probabilities(vad, frames)
+    unplaced = probabilities(vad, audio)
     vad.reset()
     # The quiet between two words, spared in standby: no reset, so no unknown frames mid-phrase
-    gap = int(STALE_AFTER_SECONDS * SAMPLE_RATE) // 2
-    placed = [
-        vad.process(frame, at_sample=i * VAD_FRAME_SAMPLES + (gap if i >= 10 else 0))
-        for i, frame in enumerate(frames.reshape(-1, VAD_FRAME_SAMPLES))
-    ]
+    gap = seconds_to_samples(STALE_AFTER_SECONDS) // 2
+    placed = probabilities(vad, audio, at=lambda i: i * VAD_FRAME_SAMPLES + (gap if i >= 10 else 0))
     assert placed == unplaced
