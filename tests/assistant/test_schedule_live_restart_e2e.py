@@ -177,10 +177,11 @@ def test_after_kill_9_live_each_pending_item_rings_or_is_reported_once_at_its_wa
     assert due - ALIGNMENT_SECONDS <= rang_at <= due + RING_WITHIN_SECONDS, (rang_at, due)
     assert (end - onset) / 16_000 <= AUTO_STOP_SECONDS + 1, "it rang once, until the auto-stop"
     # And the three sentences, each once, as a person in the room heard them. (The words counted
-    # are ones tiny.en hears in every take of Piper's varied voice: "egg" was "right" in 1 of 30.)
+    # are ones tiny.en hears in every take of Piper's varied voice: "egg" was "right" in 1 of 30,
+    # "missed" was "messed" in one CI run; "reminder" stands for that sentence beside "tomatoes".)
     stt = SpeechToText(SpeechToTextSettings())
     transcript = words(" ".join(stt.transcribe(part).text for part in speech_stretches(heard)))
-    for word in ("restarting", "finished", "missed", "tomatoes", "pasta"):
+    for word in ("restarting", "finished", "reminder", "tomatoes", "pasta"):
         assert transcript.count(word) == 1, (word, " ".join(transcript))
 
     # A third start says and rings nothing: every item was decided once.
