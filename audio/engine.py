@@ -1200,7 +1200,7 @@ class VoiceEngine:
         read now; ``weigh_end`` at a pause where the ear's reading of the end judges the turn."""
         samples, wake_end = self._utterance_audio(start, end)
         follow_up = state is State.FOLLOW_UP
-        hotwords = self._hotwords_heard()
+        hotwords = self._hotwords_heard(wake_names=self._holds_wake_phrase(start, end, wake_end))
         if follow_up and self._answer is not None:
             hotwords = (*self._answer.hotwords, *hotwords)
         # A short follow-up ("And what about Uganda?") needs the last exchange to be heard right;
@@ -1284,10 +1284,24 @@ class VoiceEngine:
         ]
         return shortened(samples, [(a, b) for a, b in inside if a >= wake_end]), wake_end
 
-    def _hotwords_heard(self) -> tuple[str, ...]:
-        """The names every transcription is given: the wake names, the settings' hot words and
-        the names memory knows."""
-        return (*self._wake_names(), *self._settings.stt.hotwords, *self._hotwords)
+    def _holds_wake_phrase(self, start: float, end: float, wake_end: int) -> bool:
+        """Whether the utterance from ``start`` to ``end`` holds the wake phrase: joined to it
+        (``wake_end``), or the wake word said inside it (in a follow-up)."""
+        wake = self._wake
+        if wake_end or wake is None:
+            return bool(wake_end)
+        first = seconds_to_samples(start) - self._pre_roll
+        return first <= wake.end_sample <= seconds_to_samples(end)
+
+    def _hotwords_heard(self, *, wake_names: bool = True) -> tuple[str, ...]:
+        """The names a transcription is given: the settings' hot words, the names memory knows,
+        and the wake names when the audio may hold the wake phrase.
+
+        A request heard apart from the wake phrase is not given its name: as a prompt it pulled
+        Whisper toward another style of writing ("What's 37.67-75.7?" for a real speaker's
+        "... minus 75.7", "Drop the tube" for "Drop the two"; ``bench.hearing --full``)."""
+        wake = self._wake_names() if wake_names else []
+        return (*wake, *self._settings.stt.hotwords, *self._hotwords)
 
     def _wake_names(self) -> list[str]:
         return [wake_name(phrase) for phrase in self._models.wake.phrases]

@@ -123,3 +123,21 @@ def test_hey_mycroft_in_a_voice_that_is_not_pipers_is_accepted(mycroft_in_espeak
     assert not heard.hints  # never "Say Mycroft first" to someone who said it
     [utterance] = heard.utterances
     assert "time" in words(utterance["text"])
+
+
+@pytest.fixture(scope="module")
+def question_after_a_pause(tmp_path_factory: pytest.TempPathFactory) -> Heard:
+    dry, level = after_the_wake("arithmetic-question")
+    wet = across_the_room(dry, "room-impulse-2", level)
+    return listen(tmp_path_factory.mktemp("question"), wet)
+
+
+def test_a_request_said_after_a_pause_is_heard_without_the_wake_name_as_a_prompt(
+    question_after_a_pause: Heard,
+) -> None:
+    """Given "Jarvis" as a hot word, Whisper wrote this real speaker's question across the room
+    as "What's 37.67-75.7?"; raw faster-whisper, and Hearth now, hear "minus"."""
+    heard = question_after_a_pause
+    assert len(heard.wakes) == 1
+    said = " ".join(utterance["text"] for utterance in heard.utterances)
+    assert words(said) == words(TRANSCRIPTS["arithmetic-question"])
