@@ -1200,7 +1200,12 @@ class VoiceEngine:
         read now; ``weigh_end`` at a pause where the ear's reading of the end judges the turn."""
         samples, wake_end = self._utterance_audio(start, end)
         follow_up = state is State.FOLLOW_UP
-        hotwords = self._hotwords_heard(wake_names=self._holds_wake_phrase(start, end, wake_end))
+        # The request said after a pause that keeps it apart from the wake phrase holds no wake
+        # name, and as a prompt the name pulled Whisper toward another way of writing ("What's
+        # 37.67-75.7?" for a real speaker's "... minus 75.7"). A follow-up keeps it: with the
+        # last exchange as context, short follow-ups were heard worse without it (measured).
+        apart_from_wake = state is State.LISTENING and not wake_end
+        hotwords = self._hotwords_heard(wake_names=not apart_from_wake)
         if follow_up and self._answer is not None:
             hotwords = (*self._answer.hotwords, *hotwords)
         # A short follow-up ("And what about Uganda?") needs the last exchange to be heard right;
@@ -1284,22 +1289,9 @@ class VoiceEngine:
         ]
         return shortened(samples, [(a, b) for a, b in inside if a >= wake_end]), wake_end
 
-    def _holds_wake_phrase(self, start: float, end: float, wake_end: int) -> bool:
-        """Whether the utterance from ``start`` to ``end`` holds the wake phrase: joined to it
-        (``wake_end``), or the wake word said inside it (in a follow-up)."""
-        wake = self._wake
-        if wake_end or wake is None:
-            return bool(wake_end)
-        first = seconds_to_samples(start) - self._pre_roll
-        return first <= wake.end_sample <= seconds_to_samples(end)
-
     def _hotwords_heard(self, *, wake_names: bool = True) -> tuple[str, ...]:
-        """The names a transcription is given: the settings' hot words, the names memory knows,
-        and the wake names when the audio may hold the wake phrase.
-
-        A request heard apart from the wake phrase is not given its name: as a prompt it pulled
-        Whisper toward another style of writing ("What's 37.67-75.7?" for a real speaker's
-        "... minus 75.7", "Drop the tube" for "Drop the two"; ``bench.hearing --full``)."""
+        """The names a transcription is given: the wake names (unless ``wake_names`` is false),
+        the settings' hot words and the names memory knows."""
         wake = self._wake_names() if wake_names else []
         return (*wake, *self._settings.stt.hotwords, *self._hotwords)
 
