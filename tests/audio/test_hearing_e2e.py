@@ -32,7 +32,7 @@ ROOM_SNR_DB = 15.0
 """As ``bench/hearing.py`` puts speech across a room."""
 BENCH_ROOM_WER = 0.15
 """At most one error in seven words, as a bound on the bench's figure for real recordings across
-rooms: Hearth 12.7% when this test was written, 7.9% in quick mode and 4.0% in full mode now
+rooms: Hearth 12.7% when this test was written, 7.9% in quick mode and 2.8% in full mode now
 (raw faster-whisper 6.3% and 5.6%; see the notes)."""
 
 
