@@ -22,7 +22,9 @@ and after "what is the capital of" it writes "what is the capital on?". The word
 complete. So a request that reads as complete is weighed once more by the ear itself
 (``SpeechToText.end_readings``): when Whisper finds a reading in which the speaker stopped
 mid-way (without the last word, or going on with a word that leaves a request hanging) nearly as
-likely as the words it wrote, the pause gets a longer wait too (the doubtful silence).
+likely as the words it wrote, the pause gets a longer wait too (the doubtful silence). So does
+one Whisper is unsure of, both of the words and of the last one ("at eggs milking" for "add eggs,
+milk and ..."): a fragment it made a sentence of.
 
 English only, like the speech-to-text model Hearth ships. The last word is the strongest sign: a
 request cut off after "the" is trailing whatever mark Whisper put after it. Whisper's punctuation
@@ -109,6 +111,37 @@ then wait the doubtful silence. A complete request taken for an unfinished one w
 longer."""
 
 
+UNSURE_WORDS_LOGPROB = -0.6
+"""Whisper's average token log probability under which it is unsure of the words at a pause."""
+UNSURE_LAST_WORD_LOGPROB = -0.6
+"""The last word's log probability (``EndReadings.last_word``) under which it is unsure of it.
+Unsure of both, Whisper has often made a whole sentence of a fragment. In bench/end_of_turn.py
+that is 6 of the 9 pauses that cut a request while reading as complete ("at eggs milking", "the
+code for the door is for I", "and what a mouth": words -0.64 to -0.86, last word -0.66 to -3.58;
+three of the six outlast even the doubtful silence), and none of the 64 requests said whole:
+those unsure of their words were sure of the last one ("set a timer for 10 minutes", -0.76 and
+-0.03), and those unsure of the last word were sure of the rest ("what's the weather like in
+Lusman?", -0.37 and -2.34). Real speakers across measured rooms (bench.hearing --full): 3 of 36
+whole requests, each of them misheard."""
+
+
+@dataclass(frozen=True)
+class EarReading:
+    """What Whisper makes of the words at a pause, beyond the words themselves."""
+
+    lead: float
+    """``EndReadings.lead``: how much likelier the words end where they do than mid-way."""
+    last_word: float
+    """``EndReadings.last_word``: the last word's log probability."""
+    words: float
+    """The transcript's average token log probability."""
+
+    @property
+    def unsure(self) -> bool:
+        """Unsure of the words and of their last one: perhaps a fragment heard as a sentence."""
+        return self.words < UNSURE_WORDS_LOGPROB and self.last_word < UNSURE_LAST_WORD_LOGPROB
+
+
 EAR_COST_OF_WORDS = 0.8
 """The ear's forced pass at a pause costs about this share of the transcription of the words it
 weighs (two thirds measured, with a margin)."""
@@ -141,6 +174,9 @@ class TurnShape(StrEnum):
     """Words that read as complete, but the ear finds it nearly as likely that the speaker
     stopped mid-way ("send a message to you" for "send a message to ..."): the doubtful
     silence, longer than the usual one."""
+    HEARD_UNSURE = "heard_unsure"
+    """Words that read as complete, but Whisper is unsure of them and of their last word ("at
+    eggs milking" for "add eggs, milk and ..."): the doubtful silence too."""
 
 
 @dataclass(frozen=True)
@@ -161,19 +197,19 @@ def weighs_by_ear(longest_pause_seconds: float) -> bool:
 
 
 def turn_shape(
-    transcript: str, *, wake_phrase_only: bool = False, reading_lead: float | None = None
+    transcript: str, *, wake_phrase_only: bool = False, reading: EarReading | None = None
 ) -> TurnShape:
     """How ``transcript`` (the request's words said before a pause, the wake phrase stripped)
-    ends: complete, trailing, unsure, heard unfinished, or a statement whose value was lost.
-    ``wake_phrase_only`` says the words before the pause were the wake phrase and nothing else;
-    ``reading_lead`` is ``EndReadings.lead`` for the words (None: not weighed)."""
+    ends: complete, trailing, unsure, heard unfinished or unsure, or a statement whose value was
+    lost. ``wake_phrase_only`` says the words before the pause were the wake phrase and nothing
+    else; ``reading`` is the ear's reading of the words (None: not weighed)."""
     shape = _shape_of_words(transcript, wake_phrase_only)
-    if (
-        shape is TurnShape.COMPLETE
-        and reading_lead is not None
-        and reading_lead < UNFINISHED_READING_LEAD
-    ):
+    if shape is not TurnShape.COMPLETE or reading is None:
+        return shape
+    if reading.lead < UNFINISHED_READING_LEAD:
         return TurnShape.HEARD_UNFINISHED
+    if reading.unsure:
+        return TurnShape.HEARD_UNSURE
     return shape
 
 
@@ -217,18 +253,18 @@ def judge_pause(
     vad: VadSettings,
     *,
     wake_phrase_only: bool = False,
-    reading_lead: float | None = None,
+    reading: EarReading | None = None,
 ) -> TurnJudgement:
     """The silence that ends a turn whose request words before this pause are ``transcript``
-    (``wake_phrase_only`` when only the wake phrase was said, ``reading_lead`` as for
+    (``wake_phrase_only`` when only the wake phrase was said, ``reading`` as for
     ``turn_shape``), for a speaker whose longest pause earlier in the same request was
     ``longest_pause_seconds``."""
     if not weighs_by_ear(longest_pause_seconds):
-        reading_lead = None
-    shape = turn_shape(transcript, wake_phrase_only=wake_phrase_only, reading_lead=reading_lead)
+        reading = None
+    shape = turn_shape(transcript, wake_phrase_only=wake_phrase_only, reading=reading)
     if shape in (TurnShape.TRAILING, TurnShape.WAKE_ONLY):
         return TurnJudgement(shape, vad.trailing_silence_seconds)
-    if shape is TurnShape.HEARD_UNFINISHED:
+    if shape in (TurnShape.HEARD_UNFINISHED, TurnShape.HEARD_UNSURE):
         return TurnJudgement(shape, vad.doubtful_silence_seconds)
     if shape in (TurnShape.UNSURE, TurnShape.VALUE_LOST):
         return TurnJudgement(shape, vad.end_silence_seconds)

@@ -26,6 +26,7 @@ from audio.echo import TAIL_SECONDS as ECHO_TAIL_SECONDS
 from audio.echo import EchoCanceller
 from audio.end_of_turn import (
     UNFINISHED_NEXT_WORDS,
+    EarReading,
     TurnShape,
     ear_in_time,
     judge_pause,
@@ -276,6 +277,8 @@ class _Transcription:
     """When it began (monotonic)."""
     to_weigh: _EndToWeigh | None = None
     """At a pause, for words that read as complete: what the ear may weigh (None: nothing)."""
+    avg_logprob: float = 0.0
+    """Whisper's average log probability of the words' tokens (closer to 0 is surer)."""
 
 
 class VoiceEngine:
@@ -1093,13 +1096,16 @@ class VoiceEngine:
         judgement = judge_pause(
             words, speculation.pause.longest_pause, self._settings.vad,
             wake_phrase_only=wake_phrase_only,
-            reading_lead=None if readings is None else readings.lead,
+            reading=None if readings is None else EarReading(
+                readings.lead, readings.last_word, heard.avg_logprob
+            ),
         )  # fmt: skip
         # "Stop" over a reply needs no more silence: nothing else said then would count.
         silence = 0.0 if self._listener.interrupts(text) else judgement.end_silence_seconds
         record = {} if readings is None else readings.as_record()
         self._record("pause_judged", text=text, shape=judgement.shape.value,
-                     end_silence=silence, **record)  # fmt: skip
+                     end_silence=silence, logprob=round(heard.avg_logprob, 3),
+                     **record)  # fmt: skip
         self._end_pause_after(silence)
         return silence
 
@@ -1249,7 +1255,10 @@ class VoiceEngine:
                 to_weigh = _EndToWeigh(
                     stt, heard_in, transcript.text, request.hotwords, request.context
                 )
-        return _Transcription(transcript.text, scores, time.monotonic() - began, began, to_weigh)
+        return _Transcription(
+            transcript.text, scores, time.monotonic() - began, began, to_weigh,
+            transcript.avg_logprob,
+        )  # fmt: skip
 
     def _said_just_before(self, start: float) -> str:
         """What the speaker said just before ``start``, if their speech runs on from a request the

@@ -165,13 +165,9 @@ def espeak_says(voice: str, text: str, folder: Path) -> np.ndarray:
     return read_wav(path)
 
 
-def trimmed(audio: np.ndarray) -> np.ndarray:
-    """Without the leading and trailing silence a synthesizer leaves, so a pause is as labelled."""
-    loud = np.flatnonzero(np.abs(audio.astype(np.int32)) > 300)
-    return audio[loud[0] : loud[-1] + 1] if len(loud) else audio
-
-
 def synthetic_requests(voices: int, folder: Path) -> list[Request]:
+    from tests.speech import trimmed
+
     makers = []
     piper = piper_voice()
     for name, scale in PIPER_VOICES.items():

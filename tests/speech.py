@@ -47,6 +47,12 @@ def silence(seconds: float) -> np.ndarray:
     return np.zeros(round(seconds * SAMPLE_RATE), dtype=np.int16)
 
 
+def trimmed(audio: np.ndarray) -> np.ndarray:
+    """Without the leading and trailing silence a synthesizer leaves, so a pause is as labelled."""
+    loud = np.flatnonzero(np.abs(audio.astype(np.int32)) > 300)
+    return audio[loud[0] : loud[-1] + 1] if len(loud) else audio
+
+
 def room_noise(seconds: float, level: float = 60.0, seed: int = 7) -> np.ndarray:
     """Quiet pink-ish background noise, so silence is not suspiciously perfect."""
     rng = np.random.default_rng(seed)

@@ -9,6 +9,9 @@ from audio.end_of_turn import (
     TRAILING_WORDS,
     UNFINISHED_NEXT_WORDS,
     UNFINISHED_READING_LEAD,
+    UNSURE_LAST_WORD_LOGPROB,
+    UNSURE_WORDS_LOGPROB,
+    EarReading,
     TurnJudgement,
     TurnShape,
     ear_in_time,
@@ -194,31 +197,70 @@ def test_only_the_wake_phrase_waits_for_the_request_that_follows():
 # Words weighed by the ear: Whisper's own doubt about where the request ends ---------------------
 
 
+def lead(value: float) -> EarReading:
+    """The ear's reading with ``value`` as its lead, sure of the words and of the last one."""
+    return EarReading(value, last_word=-0.05, words=-0.2)
+
+
 def test_complete_words_the_ear_finds_unfinished_nearly_as_likely_wait_the_long_time():
     """ "Send a message to you", written for a speaker who stopped after "to": Whisper finds the
     reading without "you" nearly as likely, so the pause may be a speaker looking for a word."""
-    judged = judge_pause("Send a message to you", 0.0, VAD, reading_lead=0.5)
+    judged = judge_pause("Send a message to you", 0.0, VAD, reading=lead(0.5))
     assert judged == TurnJudgement(TurnShape.HEARD_UNFINISHED, VAD.doubtful_silence_seconds)
     assert VAD.end_silence_seconds < VAD.doubtful_silence_seconds < VAD.trailing_silence_seconds
     just_short = UNFINISHED_READING_LEAD - 0.01
-    assert turn_shape("What is the capital on?", reading_lead=just_short) is (
+    assert turn_shape("What is the capital on?", reading=lead(just_short)) is (
         TurnShape.HEARD_UNFINISHED
     )
 
 
 def test_complete_words_the_ear_is_sure_of_end_after_the_short_silence():
-    judged = judge_pause("What is the capital of Kenya?", 0.0, VAD, reading_lead=8.2)
+    judged = judge_pause("What is the capital of Kenya?", 0.0, VAD, reading=lead(8.2))
     assert judged == TurnJudgement(TurnShape.COMPLETE, VAD.complete_silence_seconds)
-    assert turn_shape("Tell me a joke", reading_lead=UNFINISHED_READING_LEAD) is (
+    assert turn_shape("Tell me a joke", reading=lead(UNFINISHED_READING_LEAD)) is (
         TurnShape.COMPLETE
     )
 
 
 @pytest.mark.parametrize("text", ["Remind me to", "Stop.", "My favourite editor has been"])
 def test_the_ear_only_ever_lengthens_the_wait_of_complete_words(text):
-    # Words that trail, are unsure or lost their value keep their own shape whatever the lead.
-    for lead in (-5.0, 0.0, 10.0):
-        assert turn_shape(text, reading_lead=lead) is turn_shape(text)
+    # Words that trail, are unsure or lost their value keep their own shape whatever the ear
+    # reads: its lead, or how sure it is of the words.
+    for value in (-5.0, 0.0, 10.0):
+        assert turn_shape(text, reading=lead(value)) is turn_shape(text)
+    unsure = EarReading(10.0, last_word=-3.0, words=-1.0)
+    assert turn_shape(text, reading=unsure) is turn_shape(text)
+
+
+def test_complete_words_whisper_is_unsure_of_and_of_their_end_wait_the_doubtful_time():
+    """ "At eggs milking": tiny.en's whole sentence for "add eggs, milk and ...", unsure of its
+    words (-0.64) and of the last one (-1.32), though it finds no reading that ends mid-way."""
+    fragment = EarReading(8.0, last_word=-1.32, words=-0.64)
+    judged = judge_pause("At eggs milking", 0.0, VAD, reading=fragment)
+    assert judged == TurnJudgement(TurnShape.HEARD_UNSURE, VAD.doubtful_silence_seconds)
+
+
+@pytest.mark.parametrize(
+    ("words", "last_word"),
+    [
+        # Unsure of the words, sure of the last: "Set a timer for 10 minutes" in espeak-ng.
+        (-0.76, -0.03),
+        # Sure of the words, unsure of the last: a name ("What's the weather like in Lusman?").
+        (-0.37, -2.34),
+        # Both just at the line.
+        (UNSURE_WORDS_LOGPROB, UNSURE_LAST_WORD_LOGPROB),
+    ],
+)
+def test_complete_words_whisper_is_sure_of_in_part_end_after_the_short_silence(words, last_word):
+    reading = EarReading(8.0, last_word=last_word, words=words)
+    judged = judge_pause("Set a timer for ten minutes", 0.0, VAD, reading=reading)
+    assert judged == TurnJudgement(TurnShape.COMPLETE, VAD.complete_silence_seconds)
+
+
+def test_the_ear_being_unsure_counts_only_before_the_speaker_went_on_from_a_pause():
+    unsure = EarReading(8.0, last_word=-1.5, words=-0.9)
+    judged = judge_pause("Add eggs milk and bread", 1.2, VAD, reading=unsure)
+    assert judged.shape is TurnShape.COMPLETE
 
 
 def test_the_next_words_weighed_are_the_trailing_words_without_contractions():
@@ -233,7 +275,7 @@ def test_the_ear_is_not_heard_once_the_speaker_went_on_from_a_pause():
     assert weighs_by_ear(0.0) and weighs_by_ear(SILENCE_HEARD_SECONDS - 0.01)
     assert not weighs_by_ear(SILENCE_HEARD_SECONDS)
     after_a_pause = judge_pause("How many days are there until Christmas?", 1.2, VAD,
-                                reading_lead=0.5)  # fmt: skip
+                                reading=lead(0.5))  # fmt: skip
     assert after_a_pause == TurnJudgement(TurnShape.COMPLETE, VAD.end_silence_seconds)
 
 

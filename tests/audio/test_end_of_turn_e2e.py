@@ -29,7 +29,7 @@ from tests.rooms import (
     speech_level,
     under_noise,
 )
-from tests.speech import silence, speech, timeline
+from tests.speech import silence, speech, timeline, trimmed
 from tests.voices import ESPEAK_VOICES, PIPER_VOICES, espeak_available
 from tests.wer import word_errors
 
@@ -90,8 +90,11 @@ def test_a_request_whisper_drops_after_the_wake_phrase_across_a_room_is_heard(tm
         # ("What is the capital of" is left out: tiny.en writes it "capital of?", "capital
         # on?" or "capital low?" from run to run, the last as sure of its end as a whole one.)
         ("Send a message to", "Tom saying I'm running late."),
+        # In espeak-ng's voice tiny.en writes "And what am out?": no reading ends mid-way, but
+        # Whisper is unsure of the words and of the last one (heard_unsure).
+        ("And what about", "the weather tomorrow?"),
     ],
-    ids=["to-you"],
+    ids=["to-you", "what-about"],
 )
 @pytest.mark.parametrize("voice", [PIPER_VOICES[0], ESPEAK_VOICES[0]], ids=lambda v: v.label)
 def test_a_speaker_looking_for_a_word_is_not_cut_off_where_whisper_heard_a_whole_request(
@@ -100,9 +103,10 @@ def test_a_speaker_looking_for_a_word_is_not_cut_off_where_whisper_heard_a_whole
     if voice.family == "espeak" and not espeak_available():
         pytest.skip("no espeak-ng")
     # The wake phrase in Piper's voice (espeak-ng's is refused more often: issue 9), the request
-    # straight after it, as bench/end_of_turn.py says them.
-    scene = timeline(silence(1.0), speech("Hey Jarvis."), silence(0.4), voice.say(before),
-                     silence(PAUSE_SECONDS), voice.say(after), silence(3.0))  # fmt: skip
+    # straight after it, as bench/end_of_turn.py says them: the pause is as long as labelled,
+    # without the silence a synthesizer leaves around words.
+    scene = timeline(silence(1.0), speech("Hey Jarvis."), silence(0.4), trimmed(voice.say(before)),
+                     silence(PAUSE_SECONDS), trimmed(voice.say(after)), silence(3.0))  # fmt: skip
     heard = listen(tmp_path, scene)
     assert len(heard.wakes) == 1, heard.lines
     requests = [u for u in heard.utterances if words(u["text"])]

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import audio.stt
-from audio.end_of_turn import UNFINISHED_NEXT_WORDS, TurnShape, turn_shape
+from audio.end_of_turn import UNFINISHED_NEXT_WORDS, EarReading, TurnShape, turn_shape
 from audio.format import seconds_to_samples
 from audio.phrase import contains_phrase
 from audio.stt import PACKAGED_MODEL, EndReadings, SpeechModelError, SpeechToText, resolve_model
@@ -209,10 +209,14 @@ def test_a_phrase_is_scored_to_its_end_whatever_else_is_scored_with_it(
 
 def judged_at_a_pause(stt: SpeechToText, said: np.ndarray) -> TurnShape:
     """The shape of the words heard at a pause, weighed by the ear as the voice loop does."""
-    heard = stt.transcribe(said, hotwords=["Jarvis"]).text
+    transcript = stt.transcribe(said, hotwords=["Jarvis"])
+    heard = transcript.text
     words = re.sub(r"^hey,? jarvis[,.!]?\s*", "", heard, flags=re.I)
     readings = stt.end_readings(said, heard, UNFINISHED_NEXT_WORDS, hotwords=["Jarvis"])
-    return turn_shape(words, reading_lead=readings.lead if readings else None)
+    if readings is None:
+        return turn_shape(words)
+    reading = EarReading(readings.lead, readings.last_word, transcript.avg_logprob)
+    return turn_shape(words, reading=reading)
 
 
 @pytest.mark.slow
