@@ -247,6 +247,7 @@ def listen(folder: Path, wav: Path, settings: str, label: str) -> list[dict[str,
     config = folder / f"{label}.yaml"
     config.write_text(settings)
     events = folder / f"{label}.jsonl"
+    events.unlink(missing_ok=True)  # Hearth appends: a --keep folder used again holds one run
     env = {name: value for name, value in os.environ.items() if not name.startswith("HEARTH_")}
     env.update(XDG_CONFIG_HOME=str(folder / "config"), XDG_DATA_HOME=str(folder / "data"))
     argv = [sys.executable, "-m", "assistant", "--config", str(config), "listen",
