@@ -45,6 +45,7 @@ from assistant.reply import (
 )
 from assistant.reply_limit import SpokenBudget
 from assistant.schedule import CAPABILITIES, ScheduleDesk, ScheduleTools
+from assistant.turn_gate import TurnGate, TurnPhase, TurnWithdrawn
 from assistant.voice_commands import (
     CommandKind,
     mid_sentence,
@@ -139,14 +140,32 @@ class Brain:
         """The schedule's and the home's tools offered to the model; None when there are none
         to offer, or once the model has refused them (remembered for the run: it is not offered
         them again)."""
+        self._gate = TurnGate()
+        """The turn in progress's: whether it may still be withdrawn."""
 
     @property
     def pending_question(self) -> ConflictQuestion | ValueQuestion | None:
         """The question awaiting an answer (which fact is current, or a missing value), if any."""
         return self._pending
 
-    def respond(self, heard: HeardUtterance) -> Iterator[ReplyPart]:
-        """The reply to one utterance, part by part, as soon as each part is known."""
+    def respond(self, heard: HeardUtterance, gate: TurnGate | None = None) -> Iterator[ReplyPart]:
+        """The reply to one utterance, part by part, as soon as each part is known.
+
+        ``gate``: the turn may be withdrawn through it while it waits for the model (its speaker
+        went on); the consumer commits it before passing on a part that is not a note. A withdrawn
+        turn stops with :class:`TurnWithdrawn`, or where it was closed, leaving the questions
+        it would have answered still open.
+        """
+        self._gate = gate or TurnGate()
+        kept = (self._pending, self._just_stored)
+        try:
+            yield from self._respond(heard)
+        except (TurnWithdrawn, GeneratorExit):
+            if self._gate.phase is TurnPhase.WITHDRAWN:
+                self._pending, self._just_stored = kept
+            raise
+
+    def _respond(self, heard: HeardUtterance) -> Iterator[ReplyPart]:
         if heard.wake is not None and not (yield from self._arbitrate(heard)):
             return
         if self.learner is not None:
@@ -243,6 +262,7 @@ class Brain:
         """A routine's turn: its prompt to the model and the answer said (a silent one's only
         recorded). A model that gives no answer is reported in the ``RoutineResult``, not said:
         the schedule tries again later and says once if it gives up."""
+        self._gate = TurnGate()  # nobody speaks a routine: it is never withdrawn
         card = self.cards.current().card
         self.card = card
         recall = self.memory.recall(ask.prompt)
@@ -294,6 +314,7 @@ class Brain:
             yield Note("error", {"what": "model", "kind": type(error).__name__,
                                  "message": str(error)})  # fmt: skip
             yield Sentence(error.spoken)
+        self._gate.commit()  # an answer with no words is still the exchange to remember
         reply = " ".join(said)
         self.history.add(heard.text, reply)
         if self.learner is not None:
@@ -323,6 +344,7 @@ class Brain:
         """
         tools = self.tools if t is not None else None
         messages = prompt(tools.abilities if tools is not None else CAPABILITIES)
+        self._gate.await_model()  # withdrawable until it says or does something
         speech = _Speech(SpokenBudget(self.policy.reply_max_chars), said, self._standing)
         held: list[ReplyPart] = []  # a question a tool's action asked, opened after the answer
         rounds = 0
@@ -342,6 +364,7 @@ class Brain:
             if not calls or speech.budget.exhausted or offered is None:
                 break  # answered in words (or calls it was not offered tools for: none run)
             assert t is not None  # tools are offered only with a time to act at
+            self._gate.commit()  # the calls act before anything is said
             rounds += 1
             results = []
             for call in calls:
@@ -379,6 +402,7 @@ class Brain:
     ) -> Iterator[ReplyPart]:
         """One request to the model: its sentences said as they come, its tool calls kept."""
         deadline = self.client.deadline()
+        self._gate.on_withdraw(deadline.call_off)
         splitter = IncrementalSentenceSplitter()
         speech.round_text = []
         offered = tools.schemas if tools is not None else ()

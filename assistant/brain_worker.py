@@ -38,6 +38,7 @@ from assistant.reply import (
     Sentence,
     VolumeSet,
 )
+from assistant.turn_gate import TurnGate, TurnWithdrawn
 from assistant.wake_queue import WakeQueue
 from audio import trace
 from memory import Fact, Kind, MemoryUnavailable
@@ -128,6 +129,8 @@ class BrainWorker:
         self._closed = False
         self._turn = 0
         """The reply being answered; the worker thread's alone."""
+        self._gates: dict[int, TurnGate] = {}
+        """The gates of the utterances asked and not yet answered, by reply number."""
         self.error: BaseException | None = None
         self._thread = threading.Thread(
             target=self._work, name=f"hearth-brain-{generation}", daemon=True
@@ -145,7 +148,15 @@ class BrainWorker:
 
     def ask(self, reply: int, heard: HeardUtterance) -> None:
         """Queue an utterance to answer as reply number ``reply``."""
+        self._gates[reply] = TurnGate()
         self._inbox.put((reply, heard))
+
+    def withdraw(self, reply: int) -> bool:
+        """Take back the utterance of reply ``reply`` if its turn has said and done nothing
+        (``assistant.turn_gate``): it then puts nothing more, not even its end. Whether it was
+        taken back."""
+        gate = self._gates.get(reply)
+        return gate is not None and gate.withdraw()
 
     def run_routine(self, reply: int, routine: RoutineAsk) -> None:
         """Queue a routine to run as reply number ``reply`` (its answer is said as that reply)."""
@@ -191,6 +202,7 @@ class BrainWorker:
             while (item := self._inbox.get()) is not None:
                 self._turn, job = item
                 self._answer(brain, self._turn, job)
+                self._gates.pop(self._turn, None)
                 self._send_known_names(brain, self._turn)
                 self._put(self._turn, _card_voice(brain))
         finally:
@@ -211,9 +223,12 @@ class BrainWorker:
     def _answer(self, brain: Brain, reply: int, job: Job) -> None:
         self._failpoints.hang_if(Failpoint.BRAIN_HANG)
         routine = isinstance(job, RoutineAsk)
-        parts = brain.run_routine(job) if isinstance(job, RoutineAsk) else brain.respond(job)
+        gate = self._gates.get(reply) or TurnGate()  # a routine's is never withdrawn
+        parts = brain.run_routine(job) if isinstance(job, RoutineAsk) else brain.respond(job, gate)
         try:
             for part in parts:
+                if not isinstance(part, Note):
+                    gate.commit()  # from here on the turn is said and done, not taken back
                 if isinstance(part, Sentence):
                     if trace.ENABLED:
                         mark = {"mark": "sentence_ready", "at": time.monotonic()}
@@ -225,6 +240,11 @@ class BrainWorker:
                         voice.speed if voice else None,
                     )
                 self._put(reply, part)
+            gate.commit()
+        except TurnWithdrawn:
+            parts.close()
+            log.info("reply %d withdrawn: its speaker went on", reply)
+            return
         except Exception as error:  # a bug in a turn must not silence Hearth for good
             log.exception("the turn failed")
             self._put(reply, Note("error", {"what": "turn", "message": str(error)}))

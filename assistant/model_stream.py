@@ -28,6 +28,7 @@ from assistant.model_errors import (
     ReplyTimeout,
     StreamCut,
 )
+from assistant.turn_gate import TurnWithdrawn
 
 Clock = Callable[[], float]
 
@@ -45,9 +46,22 @@ class ReplyDeadline:
     clock: Clock = time.monotonic
     started: float = field(default=0.0)
     first_sentence_done: bool = False
+    called_off: bool = False
+    """The reply is no longer wanted: its turn was withdrawn (``assistant.turn_gate``)."""
+    _wake: Callable[[], None] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         self.started = self.clock()
+
+    def call_off(self) -> None:
+        """The reply is no longer wanted: a reader waiting for it stops now (from any thread)."""
+        self.called_off = True
+        if self._wake is not None:
+            self._wake()
+
+    def wake_with(self, wake: Callable[[], None]) -> None:
+        """How :meth:`call_off` wakes the reader waiting on this reply."""
+        self._wake = wake
 
     def sentence_done(self) -> None:
         """A first sentence is complete: from now on only the whole reply's deadline holds."""
@@ -71,6 +85,7 @@ class ReplyDeadline:
 
 
 _END = object()
+_CALLED_OFF = object()
 
 
 class _Pump:
@@ -112,15 +127,18 @@ def stream_lines(
 
     ``check`` looks at the status before the body is read (and raises a ModelError); ``errors``
     maps transport failures onto ModelError subclasses (see :func:`transport_errors`). Raises
-    ReplyTimeout when ``deadline`` passes. Stopping early (closing the iterator) stops the reading
-    too.
+    ReplyTimeout when ``deadline`` passes, and TurnWithdrawn as soon as it is called off.
+    Stopping early (closing the iterator) stops the reading too.
     """
     pump = _Pump(open_response, check)
+    deadline.wake_with(lambda: pump.chunks.put(_CALLED_OFF))
     decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
     partial: list[str] = []
     try:
         with errors():
             while True:
+                if deadline.called_off:
+                    raise TurnWithdrawn
                 left = deadline.seconds_left()
                 if left <= 0:
                     raise deadline.expired()
@@ -128,6 +146,8 @@ def stream_lines(
                     item = pump.chunks.get(timeout=left)
                 except queue.Empty:
                     raise deadline.expired() from None
+                if item is _CALLED_OFF:
+                    raise TurnWithdrawn
                 if item is _END:
                     break
                 if isinstance(item, BaseException):

@@ -95,6 +95,19 @@ class ReplyLedger:
         if entry is not None and entry.finish is None:
             entry.answer = answer
 
+    def withdraw(self, reply: int) -> HeardUtterance | None:
+        """Forget reply ``reply`` if nothing of it was sent (its turn was withdrawn, to be
+        heard again whole); what it answered, if it was forgotten."""
+        entry = self._replies.get(reply)
+        if entry is None or entry.said or entry.finish is not None:
+            return None
+        del self._replies[reply]
+        return entry.heard
+
+    def newest(self) -> int | None:
+        """The reply opened last, while it is open."""
+        return self._last_reply if self._last_reply in self._replies else None
+
     def end(self, reply: int) -> FinishReply | None:
         """The reply is complete: the command that ends it (None if it is not open)."""
         entry = self._replies.get(reply)

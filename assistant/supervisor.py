@@ -82,9 +82,11 @@ from audio import (
     StandDown,
     State,
     StopRing,
+    TakeBack,
     TimelineSink,
     Via,
     VoiceIO,
+    WentOn,
     trace,
 )
 from config import Settings
@@ -267,6 +269,8 @@ class Supervisor:
                 self.events.write(fields)
             case Heard():
                 self._on_heard(report)
+            case WentOn(t=t):
+                self._on_went_on(t)
             case Spoken(job=job):
                 self._ledger.spoken(job)
                 self._delivered(job)
@@ -318,6 +322,25 @@ class Supervisor:
         self._advance(heard.t)  # what was heard is never heard again after a restart
         self._turns.asked(reply, time.monotonic())
         self._worker.ask(reply, utterance)
+
+    def _on_went_on(self, t: float) -> None:
+        """The last request's speaker went on before its reply began: if its turn has said and
+        done nothing, it is taken back, and the voice process hears the request again whole."""
+        assert self._worker is not None
+        reply = self._ledger.newest()
+        heard = self._ledger.heard(reply) if reply is not None else None
+        taken = (
+            reply is not None
+            and heard is not None
+            and heard.via is not Via.SCHEDULE
+            and self._worker.withdraw(reply)
+        )
+        if taken:
+            assert reply is not None
+            self._ledger.withdraw(reply)
+            self._turns.ended(reply, time.monotonic())
+            self._send(TakeBack())
+        self.events.write({"t": t, "event": "went_on", "taken_back": taken})
 
     def _on_failed(self, reason: str, retry: bool) -> None:
         if retry:

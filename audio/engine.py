@@ -44,12 +44,14 @@ from audio.listener import (
     ReplyAbandoned,
     ReplyFinished,
     ReplyStarted,
+    RequestReopened,
     RingOver,
     RingStarted,
     State,
     StopRequested,
     StopRinging,
     StopSpeaking,
+    TakenBack,
     Tick,
     Transcript,
     UtteranceHeard,
@@ -57,6 +59,7 @@ from audio.listener import (
     WakeAccepted,
     WakeDetected,
     WakeRefused,
+    WentOnAsked,
 )
 from audio.loudness import OutputLevel
 from audio.messages import (
@@ -84,6 +87,8 @@ from audio.messages import (
     StandDown,
     StopRing,
     StopSaying,
+    TakeBack,
+    WentOn,
 )
 from audio.models import VoiceModels
 from audio.mouth import SpeakerMouth, TimelineMouth
@@ -355,6 +360,12 @@ class VoiceEngine:
         self._speculation: _Speculation | None = None
         self._silences: list[tuple[float, float]] = []
         """The pauses the speaker went on from in the utterance in progress (audio seconds)."""
+        self._taken_silences: list[tuple[float, float]] = []
+        """Those of the request last taken, while its speaker may still go on with it."""
+        self._reopened: RequestReopened | None = None
+        """The request taken back, heard again from its start with what is said now."""
+        self._ended_while_thinking: SpeechEnded | None = None
+        """Speech that ended after the request was taken, before the turn came back."""
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hearth-stt")
         self._playback = Playback(self._base_params)
         self._wakeup = Wakeup()
@@ -646,6 +657,8 @@ class VoiceEngine:
             case StandDown(reply=reply):
                 self._owed.discard(reply)
                 self._act(self._listener.handle(Deferred(self.t)))
+            case TakeBack():
+                self._act(self._listener.handle(TakenBack(self.t)))
             case SetHotwords(words=words):
                 self._hotwords = words
             case Shutdown():
@@ -960,6 +973,9 @@ class VoiceEngine:
 
     def _on_segment(self, event: SegmenterEvent) -> None:
         self._send(Record(event.as_record()))
+        self._take_segment(event)
+
+    def _take_segment(self, event: SegmenterEvent) -> None:
         state = self._listener.state
         taking_requests = state in (State.LISTENING, State.FOLLOW_UP, State.RINGING) or (
             state is State.SPEAKING and self._settings.listener.barge_in
@@ -995,7 +1011,9 @@ class VoiceEngine:
                 else:
                     self._act(self._listener.handle(event))
             case SpeechEnded() if taking_requests and (
-                event.is_utterance or self._said_with_wake(event, state)
+                event.is_utterance
+                or self._said_with_wake(event, state)
+                or self._reopened is not None  # however short, it ends the request
             ):
                 if not event.is_utterance:
                     self._segmenter.reset()  # taken as the request: the wait for one is over
@@ -1005,9 +1023,12 @@ class VoiceEngine:
                 self._trace("transcript", stt_seconds=round(heard.seconds, 4), began=heard.began)
                 self._last_transcription = heard
                 self._cut = (event.end, heard.text) if event.reason is EndReason.CAP else None
-                transcript = Transcript(self.t, heard.text, event.start, event.end)
+                start = self._request_start(event.start)
+                transcript = Transcript(self.t, heard.text, start, event.end)
                 self._act(self._listener.handle(transcript))
             case SpeechEnded():
+                if state is State.THINKING:
+                    self._ended_while_thinking = event  # its speaker may have gone on
                 self._act(self._listener.handle(event))
         if isinstance(event, SpeechEnded):
             self._drop_stop_check()  # the utterance is over (its transcript, if any, has it)
@@ -1204,7 +1225,7 @@ class VoiceEngine:
     ) -> _TranscriptionRequest:
         """What transcribing the utterance heard in ``state`` from ``start`` to ``end`` needs,
         read now; ``weigh_end`` at a pause where the ear's reading of the end judges the turn."""
-        samples, wake_end = self._utterance_audio(start, end)
+        samples, wake_end = self._utterance_audio(self._request_start(start), end)
         follow_up = state is State.FOLLOW_UP
         # The request said after a pause that keeps it apart from the wake phrase holds no wake
         # name, and as a prompt the name pulled Whisper toward another way of writing ("What's
@@ -1260,6 +1281,11 @@ class VoiceEngine:
             transcript.avg_logprob,
         )  # fmt: skip
 
+    def _request_start(self, start: float) -> float:
+        """Where the request being heard began: its first part's start, when its speaker went on
+        with a request already taken (``start`` is where they went on)."""
+        return self._reopened.start if self._reopened is not None else start
+
     def _said_just_before(self, start: float) -> str:
         """What the speaker said just before ``start``, if their speech runs on from a request the
         cap cut: Whisper, given a piece that begins mid-sentence with no prompt, stops after its
@@ -1314,6 +1340,7 @@ class VoiceEngine:
             self._send(Record(output.as_record()))
             match output:
                 case WakeAccepted():
+                    self._reopened = None  # a new request, not the one heard again
                     self._pending_wakes.clear()
                     self._drop_speculation()
                     self._drop_stop_check()
@@ -1323,11 +1350,17 @@ class VoiceEngine:
                     self._segmenter.reset(armed=True, in_speech=talking)
                     self._play_earcon(Earcon.WAKE)
                 case UtteranceHeard(text=text, via=via):
+                    self._reopened = self._ended_while_thinking = None
+                    self._taken_silences = list(self._silences)
                     scores = self._last_transcription.scores
                     wake = self._wake_measure if via is Via.WAKE else None
                     self._send(Heard(text, via, self.t, scores, wake))
                     grace = seconds_to_samples(END_OF_LISTENING_GRACE_SECONDS)
                     self._end_earcon_at = self._clock + grace
+                case WentOnAsked(t=t):
+                    self._send(WentOn(t))
+                case RequestReopened():
+                    self._reopen(output)
                 case HintGiven(text=text):
                     self._say_locally(text)
                 case StopSpeaking():
@@ -1349,6 +1382,17 @@ class VoiceEngine:
                 case StopRinging(timed_out=timed_out):
                     by = RingEnd.TIMEOUT if timed_out else RingEnd.STOP_WORD
                     self._play_outputs(self._playback.handle(RingCleared(None, by.value)))
+
+    def _reopen(self, reopened: RequestReopened) -> None:
+        """Hear the request taken back from its start: its pauses, and the one its speaker went
+        on from, are shortened as any pause within a request is (``audio.silences``)."""
+        self._reopened = reopened
+        pause = (reopened.paused_from, reopened.went_on_at)
+        self._silences = [*self._taken_silences, pause, *self._silences]
+        self._end_earcon_at = None
+        ended, self._ended_while_thinking = self._ended_while_thinking, None
+        if ended is not None and ended.start >= reopened.went_on_at:
+            self._take_segment(ended)  # what they went on with is already over
 
     def _say_locally(self, text: str) -> None:
         """Speech that needs no brain (the hint): a negative job number marks it local."""

@@ -157,6 +157,14 @@ class ReplyFinished:
 
 
 @dataclass(frozen=True)
+class TakenBack:
+    """The request's turn was withdrawn after :class:`WentOnAsked`: it had said and done
+    nothing, and the request is heard again whole, with what its speaker is saying now."""
+
+    t: float
+
+
+@dataclass(frozen=True)
 class Deferred:
     """The request is another Hearth's to answer: back to standby without a word."""
 
@@ -202,6 +210,7 @@ ListenerInput = (
     | Transcript
     | ReplyStarted
     | ReplyFinished
+    | TakenBack
     | Deferred
     | Tick
     | StopRequested
@@ -229,6 +238,27 @@ class UtteranceHeard(ClockEvent):
     via: Via
     start: float
     end: float
+
+
+@dataclass(frozen=True)
+class WentOnAsked(ClockEvent):
+    """The speaker of the request just taken went on at ``start``, before its reply began: ask
+    for the turn back, to hear the request whole (answered with :class:`TakenBack`, if at all)."""
+
+    event: ClassVar[str] = "went_on_asked"
+    start: float
+
+
+@dataclass(frozen=True)
+class RequestReopened(ClockEvent):
+    """The request taken at ``start`` is heard again, from there to the end of what its speaker
+    is saying now; they paused from ``paused_from`` to ``went_on_at``."""
+
+    event: ClassVar[str] = "request_reopened"
+    start: float
+    paused_from: float
+    went_on_at: float
+    via: Via
 
 
 @dataclass(frozen=True)
@@ -296,6 +326,8 @@ class StateChanged(ClockEvent):
 ListenerOutput = (
     WakeAccepted
     | UtteranceHeard
+    | WentOnAsked
+    | RequestReopened
     | HintGiven
     | FollowUpOpened
     | FollowUpClosed
@@ -342,7 +374,11 @@ class Listener:
       :class:`ReplyAbandoned`, drop the rest of the reply and say its text.
 
     Wake words and transcripts are ignored while thinking; while speaking they count only with
-    barge-in. A failed reply is still a reply: the pipeline speaks the error between
+    barge-in. Speech that begins while thinking, soon after the request was taken, is its speaker
+    going on: :class:`WentOnAsked` asks for the turn back, and on :class:`TakenBack` the request is
+    heard again from its start (:class:`RequestReopened`) to the end of what is said now.
+
+    A failed reply is still a reply: the pipeline speaks the error between
     :class:`ReplyStarted` and :class:`ReplyFinished` and the follow-up window opens after it.
     """
 
@@ -387,6 +423,9 @@ class Listener:
         """After deferring: the follow-ups said to the Hearth that answers earn no hint here."""
         self._refused_at: float | None = None  # the last refused wake detection in standby
         self._gives_up_at: float | None = None  # the waiting state's timed exit
+        self._taken: UtteranceHeard | None = None  # the last request taken
+        self._went_on_at: float | None = None  # thinking: its speaker went on here
+        self._reopened: RequestReopened | None = None  # listening: it is heard again whole
 
     @property
     def state(self) -> State:
@@ -455,17 +494,29 @@ class Listener:
     def _listening(self, event: ListenerInput) -> list[ListenerOutput]:
         match event:
             case WakeDetected(t=t):
-                # Said again: still listening, but the segmenter's wait starts afresh.
+                # Said again: still listening, but the segmenter's wait starts afresh, for a
+                # new request (not the one being heard again).
                 self._gives_up_at = t + self._limits[State.LISTENING]
+                self._reopened = None
                 return [WakeAccepted(t)]
             case SpeechEnded(t=t, reason=EndReason.NOTHING_SAID):
                 return self._end(t, ConversationEndReason.NOTHING_SAID)
             case Transcript():
-                return self._request(event, Via.WAKE)
+                reopened = self._reopened
+                return self._request(event, reopened.via if reopened else Via.WAKE)
         return []
 
     def _thinking(self, event: ListenerInput) -> list[ListenerOutput]:
         match event:
+            case SpeechStarted(t=t, start=start) if self._may_go_on(start):
+                self._went_on_at = start
+                return [WentOnAsked(t, start)]
+            case TakenBack(t=t) if self._taken is not None and self._went_on_at is not None:
+                taken = self._taken
+                reopened = RequestReopened(t, taken.start, taken.end, self._went_on_at, taken.via)
+                change = self._change(State.LISTENING, t)
+                self._reopened = reopened
+                return [reopened, change]
             case ReplyStarted(t=t):
                 return [self._change(State.SPEAKING, t)]
             case ReplyFinished():
@@ -529,17 +580,25 @@ class Listener:
             self._gives_up_at = t + self._limits[State.LISTENING]
             return [WakeAccepted(t)]
         if not text:
-            if via is Via.WAKE:
+            if via is Via.WAKE or self._state is State.LISTENING:
                 return self._end(t, ConversationEndReason.NOTHING_SAID)
             # Whisper heard nothing: the window stays open until its own deadline.
             self._holding = False
             return []
         heard = UtteranceHeard(t, text, via, start=event.start, end=event.end)
+        self._taken = heard
         return [
             *self._closing(t, FollowUpCloseReason.UTTERANCE),
             heard,
             self._change(State.THINKING, t),
         ]
+
+    def _may_go_on(self, start: float) -> bool:
+        """Whether speech that began at ``start``, while thinking, goes on with the request just
+        taken: it began soon enough after it, and nothing of the reply has begun."""
+        taken = self._taken
+        window = self._settings.went_on_seconds
+        return window > 0 and taken is not None and 0 <= start - taken.end <= window
 
     def _wake_in_window(self, t: float) -> list[ListenerOutput]:
         closed = self._closing(t, FollowUpCloseReason.WAKE)
@@ -616,6 +675,7 @@ class Listener:
         """The one place the state changes; the returned event is its record."""
         old, self._state = self._state, new
         self._holding = False  # a hold belongs to the window it was made in
+        self._went_on_at = self._reopened = None  # as do a speaker going on, and a request reopened
         limit = self._limits.get(new)
         self._gives_up_at = None if limit is None else t + limit
         logger.info("listener %s -> %s at %.3f s", old, new, t)

@@ -62,6 +62,12 @@ class StandDown:
 
 
 @dataclass(frozen=True)
+class TakeBack:
+    """The last request's turn was withdrawn (its speaker went on before the reply began): hear
+    it again whole, with what they are saying now."""
+
+
+@dataclass(frozen=True)
 class Shutdown:
     """Stop: finish the sentence being spoken, then exit."""
 
@@ -122,6 +128,7 @@ Command = (
     Speak
     | FinishReply
     | StandDown
+    | TakeBack
     | SetHotwords
     | Shutdown
     | SetOutput
@@ -201,6 +208,14 @@ class Heard:
 
 
 @dataclass(frozen=True)
+class WentOn:
+    """The speaker of the last request went on at audio second ``t``, before its reply began:
+    withdraw its turn if it has said and done nothing (answered with ``TakeBack``)."""
+
+    t: float
+
+
+@dataclass(frozen=True)
 class Spoken:
     """Sentence ``job`` has been played to the end (or cut off by a stop word)."""
 
@@ -268,5 +283,15 @@ class RingStopped:
 
 
 Report = (
-    Ready | Heartbeat | Heard | Spoken | Played | Record | InputEnded | Failed | Held | RingStopped
+    Ready
+    | Heartbeat
+    | Heard
+    | WentOn
+    | Spoken
+    | Played
+    | Record
+    | InputEnded
+    | Failed
+    | Held
+    | RingStopped
 )

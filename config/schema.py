@@ -264,6 +264,10 @@ class ListenerSettings(Section):
     barge_in: bool = False
     """Let the wake word or a stop word interrupt Hearth while it speaks (needs no echo)."""
     stop_words: tuple[str, ...] = ("stop", "never mind", "be quiet", "that's all", "thank you")
+    went_on_seconds: Seconds = 2.5
+    """A request taken at a pause is heard again whole when its speaker goes on within this many
+    seconds of its end, while its turn has said and done nothing (the model has not answered yet);
+    0: never. The trailing silence's length: a longer pause is not one request."""
     reply_wait_seconds: PositiveSeconds = 60.0
     """Longest wait, on the audio clock, for a reply to begin after a request, or to go on while
     nothing of it is playing or being made; then Hearth says it got no answer and listens for the

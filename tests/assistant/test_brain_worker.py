@@ -105,3 +105,32 @@ def test_progress_is_a_report_of_its_own(ollama, make_brain):
         worker.close()
     assert not any(isinstance(part, Progress) for part in parts)
     assert ollama.chat_requests() == []
+
+
+def test_a_withdrawn_turn_says_nothing_and_the_request_heard_whole_is_answered(ollama, make_brain):
+    # A model slow to begin, as on a Pi; the speaker goes on while it thinks.
+    ollama.script(Reply(text="Sunny.", delay_first=30.0), Reply(text="Rain in Paris tomorrow."))
+    worker = BrainWorker(make_brain, environ={})
+    try:
+        worker.ask(1, HeardUtterance("What's the weather like?"))
+        until = time.monotonic() + 10.0
+        while not worker.withdraw(1):  # refused while the turn prepares, before the model
+            assert time.monotonic() < until
+            time.sleep(0.005)
+        worker.ask(2, HeardUtterance("What's the weather like in Paris tomorrow?"))
+        taken: list[tuple[int, object]] = []
+        until = time.monotonic() + 10.0  # the first turn's model would answer after 30 s
+        while not any(number == 2 and isinstance(part, ReplyEnd) for number, part in taken):
+            assert wait([worker], until - time.monotonic()), taken
+            taken += worker.take()
+    finally:
+        worker.close()
+    parts = [part for number, part in taken if number == 2]
+    first = [part for number, part in taken if number == 1]
+    assert [part.text for part in parts if isinstance(part, SpeakText)] == [
+        "Rain in Paris tomorrow."
+    ]
+    assert not any(isinstance(part, (SpeakText, ReplyEnd)) for part in first)
+    asked = [request["messages"][-1]["content"] for request in ollama.chat_requests()]
+    assert asked == ["What's the weather like?", "What's the weather like in Paris tomorrow?"]
+    assert not worker.withdraw(2)  # answered: there is nothing to take back

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+import threading
 import time
 
 import pytest
@@ -21,6 +22,7 @@ from assistant.ollama import (
     ollama_base_url,
     parse_ollama_host,
 )
+from assistant.turn_gate import TurnWithdrawn
 from config import OllamaSettings
 from tests.ollama_server import Reply
 
@@ -188,3 +190,26 @@ def test_reply_deadlines_as_pure_arithmetic():
     now[0] = 161.0
     assert deadline.seconds_left() < 0
     assert "not complete within 60 s" in str(deadline.expired())
+
+
+def test_a_reply_called_off_stops_the_wait_for_the_model_at_once(server):
+    # A model slow to begin (a Pi's prompt evaluation): the turn is withdrawn while it waits.
+    server.script(Reply(text="Sunny all day.", delay_first=30.0))
+    client = client_for(server.url, reply_timeout_seconds=60, first_sentence_seconds=60)
+    deadline = client.deadline()
+    outcome: list[object] = []
+
+    def read() -> None:
+        try:
+            outcome.append(list(client.chat_stream(QUESTION, deadline)))
+        except TurnWithdrawn as error:
+            outcome.append(error)
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    asked = time.monotonic() + 10.0
+    while not server.chat_requests() and time.monotonic() < asked:
+        time.sleep(0.01)
+    deadline.call_off()
+    reader.join(10.0)  # the model would answer after 30 s
+    assert not reader.is_alive() and isinstance(outcome[0], TurnWithdrawn)

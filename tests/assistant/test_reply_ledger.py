@@ -170,3 +170,16 @@ def test_an_announcement_that_killed_the_voice_twice_is_replaced_by_a_note_said_
     dropped = ledger.voice_died(news.job)
     assert dropped is not None and dropped.note.text == DROPPED_NOTE
     assert dropped.note.announcement  # still held for a quiet moment, as the announcement was
+
+
+def test_a_reply_with_nothing_sent_is_forgotten_when_its_turn_is_withdrawn():
+    ledger = ReplyLedger()
+    first = ask(ledger)
+    say(ledger, first, "Nairobi.")
+    assert ledger.withdraw(first) is None  # something of it was sent: it stays
+    second = ask(ledger, "What's the weather like?")
+    assert ledger.newest() == second
+    assert ledger.withdraw(second) == HeardUtterance("What's the weather like?", t=3.0)
+    assert ledger.newest() is None and ledger.owed() == (first,)
+    assert ledger.say(second, "Sunny.", None, None) is None  # a late part is dropped
+    assert ledger.end(second) is None

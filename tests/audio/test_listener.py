@@ -27,6 +27,7 @@ from audio.listener import (
     ReplyAbandoned,
     ReplyFinished,
     ReplyStarted,
+    RequestReopened,
     RingOver,
     RingStarted,
     State,
@@ -34,6 +35,7 @@ from audio.listener import (
     StopRequested,
     StopRinging,
     StopSpeaking,
+    TakenBack,
     Tick,
     Transcript,
     UtteranceHeard,
@@ -41,6 +43,7 @@ from audio.listener import (
     WakeAccepted,
     WakeDetected,
     WakeRefused,
+    WentOnAsked,
     is_stop_phrase,
     stops_reply,
     strip_wake_phrase,
@@ -488,14 +491,82 @@ def test_a_reply_that_ends_in_a_question_says_so_when_the_window_opens():
     assert opened == FollowUpOpened(8.0, until=33.0, after_question=True)
 
 
-def test_thinking_ignores_the_wake_word_and_speech():
+def test_thinking_ignores_the_wake_word_and_speech_begun_long_after_the_request():
     listener = make()
     listener.handle(WakeDetected(1.0))
-    listener.handle(heard(3.0, "What time is it?"))
+    listener.handle(heard(3.0, "What time is it?"))  # said until 2.3 s
     # (Tick short of reply_wait_seconds: see test_every_waiting_state_gives_up_on_the_clock.)
-    for event in (WakeDetected(3.5), heard(4.0, "Stop."), SpeechStarted(4.2, 4.0), Tick(50.0)):
+    late = SpeechStarted(5.1, 4.9)  # 2.6 s after it: someone else, or something new
+    for event in (WakeDetected(3.5), heard(4.0, "Stop."), late, Tick(50.0)):
         assert listener.handle(event) == ()
     assert listener.state is State.THINKING
+
+
+def test_a_speaker_who_goes_on_before_the_reply_is_heard_again_whole():
+    listener = make()
+    listener.handle(WakeDetected(1.0))
+    listener.handle(Transcript(3.0, "What's the weather like?", start=1.2, end=2.3))
+    # They go on 1.8 s after the request was taken at a pause: the turn is asked back.
+    assert listener.handle(SpeechStarted(4.3, start=4.1)) == (WentOnAsked(4.3, start=4.1),)
+    assert listener.state is State.THINKING
+    reopened = RequestReopened(4.31, start=1.2, paused_from=2.3, went_on_at=4.1, via=Via.WAKE)
+    assert listener.handle(TakenBack(4.31)) == (
+        reopened,
+        StateChanged(4.31, State.THINKING, State.LISTENING),
+    )
+    whole = Transcript(6.0, "What's the weather like in Paris tomorrow?", start=1.2, end=5.3)
+    outputs = listener.handle(whole)
+    assert outputs[0] == UtteranceHeard(
+        6.0, "What's the weather like in Paris tomorrow?", Via.WAKE, start=1.2, end=5.3
+    )
+    assert listener.state is State.THINKING
+    # And may go on again from the whole, which is still heard from its first word.
+    listener.handle(SpeechStarted(6.5, start=6.3))
+    assert listener.handle(TakenBack(6.6))[0] == RequestReopened(
+        6.6, start=1.2, paused_from=5.3, went_on_at=6.3, via=Via.WAKE
+    )
+
+
+def test_a_follow_up_heard_again_whole_is_still_a_follow_up():
+    listener = make()
+    in_follow_up(listener, finished=6.0)
+    listener.handle(Transcript(9.0, "And what about", start=7.0, end=8.3))
+    listener.handle(SpeechStarted(9.8, start=9.6))
+    assert listener.handle(TakenBack(9.9))[0].via is Via.FOLLOW_UP
+    outputs = listener.handle(Transcript(11.0, "And what about Uganda?", start=7.0, end=10.2))
+    assert outputs[0] == UtteranceHeard(
+        11.0, "And what about Uganda?", Via.FOLLOW_UP, start=7.0, end=10.2
+    )
+
+
+def test_nobody_goes_on_once_the_reply_began_or_when_the_setting_is_off():
+    listener = make()
+    listener.handle(WakeDetected(1.0))
+    listener.handle(Transcript(3.0, "What time is it?", start=1.2, end=2.3))
+    listener.handle(ReplyStarted(3.2))
+    assert listener.handle(SpeechStarted(3.6, start=3.4)) == ()  # speaking: the mic is muted
+    off = make(went_on_seconds=0)
+    off.handle(WakeDetected(1.0))
+    off.handle(Transcript(3.0, "What time is it?", start=1.2, end=2.3))
+    assert off.handle(SpeechStarted(3.2, start=3.0)) == ()
+
+
+def test_a_turn_taken_back_unasked_is_no_reason_to_listen_again():
+    listener = make()
+    listener.handle(WakeDetected(1.0))
+    listener.handle(Transcript(3.0, "What time is it?", start=1.2, end=2.3))
+    assert listener.handle(TakenBack(3.1)) == ()
+    assert listener.state is State.THINKING
+
+
+def test_a_request_heard_again_that_comes_back_empty_ends_the_conversation():
+    listener = make()
+    in_follow_up(listener, finished=6.0)
+    listener.handle(Transcript(9.0, "And what about", start=7.0, end=8.3))
+    listener.handle(SpeechStarted(9.8, start=9.6))
+    listener.handle(TakenBack(9.9))
+    outputs = listener.handle(Transcript(11.0, "", start=7.0, end=10.2))
+    assert outputs[-1] == StateChanged(11.0, State.LISTENING, State.STANDBY)
 
 
 def test_a_request_another_hearth_answers_goes_back_to_standby_without_a_window():
@@ -960,6 +1031,10 @@ class ListenerMachine(RuleBasedStateMachine):
     @rule(gap=GAPS)
     def stop_requested(self, gap: float) -> None:
         self.feed(gap, StopRequested)
+
+    @rule(gap=GAPS)
+    def taken_back(self, gap: float) -> None:
+        self.feed(gap, TakenBack)
 
     @invariant()
     def no_trap(self) -> None:

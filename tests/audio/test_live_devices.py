@@ -231,6 +231,41 @@ def test_an_answer_slow_to_begin_is_preceded_by_the_end_of_listening_earcon(
     )
 
 
+def test_a_speaker_who_goes_on_while_the_model_thinks_is_answered_once_for_all_they_said(
+    pulse: PulseServer,
+    ollama: OllamaServer,
+    live_hearth: Callable[..., LiveHearth],
+    stt: SpeechToText,
+) -> None:
+    # A model slow to begin, as on a Pi: the speaker takes a breath after a request that reads
+    # as whole, and goes on before it answers. The first turn is taken back, unsaid.
+    answer = "Tomorrow in Paris it will rain all day."
+    ollama.script(Reply(text="It is sunny here.", delay_first=8.0), Reply(text=answer))
+    hearth = live_hearth()
+    hearth.wait_until_listening()
+
+    recording = pulse.start_recording(SPEAKER)
+    pulse.play_into(ROOM, timeline(
+        silence(0.3), speech("Hey Jarvis, what's the weather like?"), silence(1.8),
+        speech("In Paris, tomorrow."), silence(0.5),
+    ))  # fmt: skip
+    hearth.wait_for_replies(1)
+    heard = recording.stop()
+    assert hearth.stop() == 0, hearth.summary()
+
+    taken, reheard = hearth.of("utterance")
+    first, whole = taken["text"], reheard["text"]
+    assert "weather" in words(first) and "paris" not in words(first), hearth.summary()
+    assert hearth.of("went_on")[0]["taken_back"] is True, hearth.summary()
+    # Heard again from its first word ("what's the weather light and Paris tomorrow?").
+    assert reheard["start"] == taken["start"], hearth.summary()
+    assert {"weather", "paris", "tomorrow"} <= set(words(whole)), hearth.summary()
+    asked = [request["messages"][-1]["content"] for request in ollama.chat_requests()]
+    assert asked == [first, whole], hearth.summary()
+    assert [r["text"] for r in hearth.of("reply")] == [answer], hearth.summary()
+    assert_said(stt, heard, answer)
+
+
 def test_a_sound_device_unplugged_mid_conversation_is_waited_for_without_a_restart(
     pulse: PulseServer,
     ollama: OllamaServer,
