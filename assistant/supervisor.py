@@ -328,15 +328,8 @@ class Supervisor:
         done nothing, it is taken back, and the voice process hears the request again whole."""
         assert self._worker is not None
         reply = self._ledger.newest()
-        heard = self._ledger.heard(reply) if reply is not None else None
-        taken = (
-            reply is not None
-            and heard is not None
-            and heard.via is not Via.SCHEDULE
-            and self._worker.withdraw(reply)
-        )
-        if taken:
-            assert reply is not None
+        taken = reply is not None and self._worker.withdraw(reply)
+        if reply is not None and taken:
             self._ledger.withdraw(reply)
             self._turns.ended(reply, time.monotonic())
             self._send(TakeBack())

@@ -1226,12 +1226,15 @@ class VoiceEngine:
         """What transcribing the utterance heard in ``state`` from ``start`` to ``end`` needs,
         read now; ``weigh_end`` at a pause where the ear's reading of the end judges the turn."""
         samples, wake_end = self._utterance_audio(self._request_start(start), end)
-        follow_up = state is State.FOLLOW_UP
+        reopened = self._reopened
+        follow_up = state is State.FOLLOW_UP or (
+            reopened is not None and reopened.via is Via.FOLLOW_UP
+        )
         # The request said after a pause that keeps it apart from the wake phrase holds no wake
         # name, and as a prompt the name pulled Whisper toward another way of writing ("What's
         # 37.67-75.7?" for a real speaker's "... minus 75.7"). A follow-up keeps it: with the
         # last exchange as context, short follow-ups were heard worse without it (measured).
-        apart_from_wake = state is State.LISTENING and not wake_end
+        apart_from_wake = state is State.LISTENING and not follow_up and not wake_end
         hotwords = self._hotwords_heard(wake_names=not apart_from_wake)
         if follow_up and self._answer is not None:
             hotwords = (*self._answer.hotwords, *hotwords)

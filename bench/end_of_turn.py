@@ -227,7 +227,11 @@ def speech_end(samples: np.ndarray) -> float:
     return (loud[-1] + 1) * window / SAMPLE_RATE
 
 
-def recording(requests: list[Request]) -> tuple[np.ndarray, list[Placed]]:
+def recording(
+    requests: list[Request], after: float = AFTER_SECONDS
+) -> tuple[np.ndarray, list[Placed]]:
+    """The requests one after the other, each after "Hey Jarvis." and followed by ``after``
+    seconds of quiet, over room noise; and where each is in it."""
     from tests.speech import room_noise, silence, speech
 
     wake = speech("Hey Jarvis.")
@@ -236,8 +240,8 @@ def recording(requests: list[Request]) -> tuple[np.ndarray, list[Placed]]:
         parts += [wake, silence(WAKE_GAP_SECONDS)]
         position += (len(wake) + round(WAKE_GAP_SECONDS * SAMPLE_RATE)) / SAMPLE_RATE
         placed.append(Placed(request, position, position + speech_end(request.audio)))
-        parts += [request.audio, silence(AFTER_SECONDS)]
-        position += (len(request.audio) + round(AFTER_SECONDS * SAMPLE_RATE)) / SAMPLE_RATE
+        parts += [request.audio, silence(after)]
+        position += (len(request.audio) + round(after * SAMPLE_RATE)) / SAMPLE_RATE
     room = np.concatenate(parts).astype(np.int32)
     room += room_noise(len(room) / SAMPLE_RATE)
     return np.clip(room, -32768, 32767).astype(np.int16), placed
