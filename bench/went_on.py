@@ -21,6 +21,9 @@ request heard again whole. Counted over the labelled mid-sentence pauses:
 - answered cut: the request the model answered still ended at the pause.
 
 Over the requests said whole, a turn taken back is a false one (nothing was said after them).
+``--snr DB`` lays the shared real noise recordings under the whole room at that ratio to the
+speech (bench.hearing's rooms use 15 dB, its noise 5 dB): noise heard as someone going on would
+take turns back that nobody went on from.
 """
 
 from __future__ import annotations
@@ -183,6 +186,7 @@ def main() -> None:
                         help="seconds the model takes to begin each answer")  # fmt: skip
     parser.add_argument("--data", type=Path, default=DATA, help="the real recordings' folder")
     parser.add_argument("--keep", type=Path, help="keep the recording, events and log here")
+    parser.add_argument("--snr", type=float, help="real noise under the room at this SNR (dB)")
     args = parser.parse_args()
 
     from audio.wav import write_wav
@@ -198,6 +202,8 @@ def main() -> None:
         # After each: the model's think, a speaker going on, the answer said, and a margin.
         after = args.think + 2.5 + REPLY_SECONDS + MARGIN_SECONDS
         room, placed = recording(requests, after)
+        if args.snr is not None:
+            room = noisy(room, args.snr)
         wav = folder / "requests.wav"
         write_wav(wav, room)
         minutes = len(room) / 16_000 / 60
@@ -227,6 +233,14 @@ def aligned(events: list[dict[str, Any]], placed: list[Placed], rough: float) ->
         if len(near) == 1:
             offsets.append(near[0] - item.speech_end)
     return statistics.median(offsets) if offsets else rough
+
+
+def noisy(room: np.ndarray, snr_db: float) -> np.ndarray:
+    """``room`` with the real noise recordings, one after the other, under it at ``snr_db``."""
+    from tests.rooms import NOISES, noise_bed, speech_level, under_noise
+
+    bed = np.concatenate([noise_bed(name, len(room) // len(NOISES) + 1) for name in NOISES])
+    return under_noise(room, bed, snr_db, speech_level(room))
 
 
 def onset(samples: np.ndarray) -> float:
