@@ -95,14 +95,14 @@ class ReplyLedger:
         if entry is not None and entry.finish is None:
             entry.answer = answer
 
-    def withdraw(self, reply: int) -> HeardUtterance | None:
+    def withdraw(self, reply: int) -> bool:
         """Forget reply ``reply`` if nothing of it was sent (its turn was withdrawn, to be
-        heard again whole); what it answered, if it was forgotten."""
+        heard again whole); whether it was forgotten."""
         entry = self._replies.get(reply)
         if entry is None or entry.said or entry.finish is not None:
-            return None
+            return False
         del self._replies[reply]
-        return entry.heard
+        return True
 
     def newest(self) -> int | None:
         """The reply opened last, while it is open."""

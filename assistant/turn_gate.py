@@ -79,8 +79,3 @@ class TurnGate:
                 self._on_withdraw.append(callback)
                 return
         callback()
-
-    def check(self) -> None:
-        """Raise :class:`TurnWithdrawn` if the turn was given back."""
-        if self._phase is TurnPhase.WITHDRAWN:
-            raise TurnWithdrawn

@@ -19,8 +19,6 @@ def test_a_turn_waiting_for_the_model_is_given_back_and_goes_no_further():
     assert gate.phase is TurnPhase.WITHDRAWN and called == ["off"]
     with pytest.raises(TurnWithdrawn):
         gate.commit()
-    with pytest.raises(TurnWithdrawn):
-        gate.check()
     late = []
     gate.on_withdraw(lambda: late.append("off"))  # registered after: called at once
     assert late == ["off"]
@@ -34,7 +32,6 @@ def test_a_turn_that_is_preparing_or_has_said_something_is_not_given_back():
     said.commit()
     said.await_model()  # a later model round does not reopen it
     assert not said.withdraw() and said.phase is TurnPhase.COMMITTED
-    said.check()
 
 
 def test_commit_and_withdraw_racing_agree_on_one_winner():
