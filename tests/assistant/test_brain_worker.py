@@ -16,7 +16,7 @@ from assistant.composition import build_brain
 from assistant.reply import HeardUtterance
 from config import ConversationSettings, OllamaSettings, Settings
 from support import FailpointError
-from tests.ollama_server import Reply
+from tests.ollama_server import Reply, tool_call
 
 
 @pytest.fixture
@@ -134,3 +134,24 @@ def test_a_withdrawn_turn_says_nothing_and_the_request_heard_whole_is_answered(o
     asked = [request["messages"][-1]["content"] for request in ollama.chat_requests()]
     assert asked == ["What's the weather like?", "What's the weather like in Paris tomorrow?"]
     assert not worker.withdraw(2)  # answered: there is nothing to take back
+
+
+def test_a_turn_whose_model_has_acted_is_not_taken_back(ollama, make_brain):
+    # The model sets the timer first, then is slow to say so: a speaker going on then must not
+    # have the timer set twice, so the turn runs to its end.
+    eggs = tool_call("set_timer", seconds=420, name="eggs")
+    ollama.script(Reply(tool_calls=[eggs]), Reply(text="Your eggs timer is set.", delay_first=2.0))
+    worker = BrainWorker(make_brain, environ={})
+    try:
+        worker.ask(1, HeardUtterance("Give me a shout when the eggs are done.", t=3.0))
+        until = time.monotonic() + 10.0
+        while len(ollama.chat_requests()) < 2:  # the timer is set; the model is asked again
+            assert time.monotonic() < until
+            time.sleep(0.005)
+        assert not worker.withdraw(1)
+        parts = parts_of(worker, 1)
+    finally:
+        worker.close()
+    assert [part.text for part in parts if isinstance(part, SpeakText)] == [
+        "Your eggs timer is set."
+    ]
