@@ -77,7 +77,9 @@ def run_live(folder: Path, room_wav: Path, url: str, pulse_env: dict[str, str]) 
     from audio.wav import read_wav
 
     config = folder / "settings.yaml"
-    config.write_text(f"ollama:\n  url: {url}\n")
+    # The requests set real timers ("set a timer for twenty ... five minutes"): their rings,
+    # held until a stop word, would leave the later requests unheard, so each stops itself.
+    config.write_text(f"ollama:\n  url: {url}\nschedule:\n  auto_stop_seconds: 1.0\n")
     events = folder / "events.jsonl"
     events.unlink(missing_ok=True)  # Hearth appends: a --keep folder used again holds one run
     env = {name: value for name, value in pulse_env.items() if not name.startswith("HEARTH_")}
