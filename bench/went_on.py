@@ -29,13 +29,9 @@ take turns back that nobody went on from.
 from __future__ import annotations
 
 import argparse
-import json
-import signal
 import statistics
-import subprocess
 import sys
 import tempfile
-import threading
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,7 +47,8 @@ from bench.end_of_turn import (
     recording,
     synthetic_requests,
 )
-from bench.turn import READY_TIMEOUT_SECONDS, ROOT, play_into, sound_server
+from bench.turn import Run, sound_server
+from bench.turn import run_live as live
 
 LEAD_SECONDS = 1.0
 """The quiet before the first request's wake word (``bench.end_of_turn.recording``)."""
@@ -72,10 +69,8 @@ class Heard:
     """What the model was asked for it, joined."""
 
 
-def run_live(folder: Path, room_wav: Path, url: str, pulse_env: dict[str, str]) -> list[dict]:
-    """``hearth run`` on the private sound server while ``room_wav`` is played into its room."""
-    from audio.wav import read_wav
-
+def run_live(folder: Path, room: np.ndarray, url: str, pulse_env: dict[str, str]) -> list[dict]:
+    """``hearth run`` on the private sound server while ``room`` is played into its room."""
     config = folder / "settings.yaml"
     # The requests set real timers ("set a timer for twenty ... five minutes"): their rings,
     # held until a stop word, would leave the later requests unheard, so each stops itself.
@@ -88,31 +83,9 @@ def run_live(folder: Path, room_wav: Path, url: str, pulse_env: dict[str, str]) 
     env.pop("OLLAMA_HOST", None)
     argv = [sys.executable, "-m", "assistant", "--config", str(config),
             "--db", str(folder / "memory.db"), "run", "--events", str(events)]  # fmt: skip
-    hearth = subprocess.Popen(argv, cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True)
-    ready = threading.Event()
-    log: list[str] = []
-
-    def read_log() -> None:
-        assert hearth.stderr is not None
-        for line in hearth.stderr:
-            log.append(line)
-            if "Hearth is ready" in line:
-                ready.set()
-
-    threading.Thread(target=read_log, daemon=True).start()
-    try:
-        if not ready.wait(READY_TIMEOUT_SECONDS):
-            sys.exit("hearth run did not get ready:\n" + "".join(log[-30:]))
-        play_into("room", read_wav(room_wav), pulse_env)
-    finally:
-        hearth.send_signal(signal.SIGTERM)
-        try:
-            hearth.wait(30)
-        except subprocess.TimeoutExpired:
-            hearth.kill()
-            hearth.wait()
-    (folder / "hearth.log").write_text("".join(log))
-    return [json.loads(line) for line in events.read_text().splitlines()]
+    run = Run(folder, env, argv, events)
+    live(run, room, pulse_env)
+    return run.read_events()
 
 
 def outcomes(events: list[dict[str, Any]], placed: list[Placed], start: float) -> list[Heard]:
@@ -206,12 +179,11 @@ def main() -> None:
         room, placed = recording(requests, after)
         if args.snr is not None:
             room = noisy(room, args.snr)
-        wav = folder / "requests.wav"
-        write_wav(wav, room)
+        write_wav(folder / "requests.wav", room)
         minutes = len(room) / 16_000 / 60
         print(f"{len(requests)} requests, {minutes:.1f} min of audio, heard live ...", flush=True)
         with sound_server(folder / "pulse") as pulse_env:
-            events = run_live(folder, wav, server.url, pulse_env)
+            events = run_live(folder, room, server.url, pulse_env)
     server.stop()
     # Live, the clock starts with the microphone, before the room is played: the room began
     # where the first speech was heard, less where the first "Hey Jarvis." begins in it.
