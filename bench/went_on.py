@@ -178,7 +178,7 @@ def main() -> None:
         after = args.think + 2.5 + REPLY_SECONDS + MARGIN_SECONDS
         room, placed = recording(requests, after)
         if args.snr is not None:
-            room = noisy(room, args.snr)
+            room = noisy(room, args.snr, args.data)
         write_wav(folder / "requests.wav", room)
         minutes = len(room) / 16_000 / 60
         print(f"{len(requests)} requests, {minutes:.1f} min of audio, heard live ...", flush=True)
@@ -209,12 +209,15 @@ def aligned(events: list[dict[str, Any]], placed: list[Placed], rough: float) ->
     return statistics.median(offsets) if offsets else rough
 
 
-def noisy(room: np.ndarray, snr_db: float) -> np.ndarray:
-    """``room`` with the real noise recordings, one after the other, under it at ``snr_db``."""
-    from tests.rooms import NOISES, noise_bed, speech_level, under_noise
+def noisy(room: np.ndarray, snr_db: float, data: Path) -> np.ndarray:
+    """``room`` with the real noise recordings in ``data``, one after the other (each looped to
+    its share), under it at ``snr_db``."""
+    from audio.wav import read_wav
+    from tests.rooms import NOISES, speech_level, under_noise
 
-    bed = np.concatenate([noise_bed(name, len(room) // len(NOISES) + 1) for name in NOISES])
-    return under_noise(room, bed, snr_db, speech_level(room))
+    share = len(room) // len(NOISES) + 1
+    beds = [np.resize(read_wav(data / f"{name}.wav"), share) for name in NOISES]
+    return under_noise(room, np.concatenate(beds), snr_db, speech_level(room))
 
 
 def onset(samples: np.ndarray) -> float:
