@@ -154,15 +154,18 @@ class Brain:
         ``gate``: the turn may be withdrawn through it while it waits for the model (its speaker
         went on); the consumer commits it before passing on a part that is not a note. A withdrawn
         turn stops with :class:`TurnWithdrawn`, or where it was closed, leaving the questions
-        it would have answered still open.
+        it would have answered (the memory's and the schedule desk's) still open.
         """
         self._gate = gate or TurnGate()
         kept = (self._pending, self._just_stored)
+        desk_question = self.desk.question if self.desk is not None else None
         try:
             yield from self._respond(heard)
         except (TurnWithdrawn, GeneratorExit):
             if self._gate.phase is TurnPhase.WITHDRAWN:
                 self._pending, self._just_stored = kept
+                if self.desk is not None:
+                    self.desk.ask_again(desk_question)
             raise
 
     def _respond(self, heard: HeardUtterance) -> Iterator[ReplyPart]:

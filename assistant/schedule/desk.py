@@ -103,7 +103,8 @@ class _AskMissing:
     request: SetTimer | SetAlarm | SetReminder
 
 
-_Pending = _WhichTimer | _WhichAlarm | _AskMissing
+DeskQuestion = _WhichTimer | _WhichAlarm | _AskMissing
+"""A question the desk asked and awaits the answer to (opaque outside the desk)."""
 
 
 class ScheduleDesk:
@@ -125,12 +126,22 @@ class ScheduleDesk:
         (a Hearth starts while its database is down)."""
         self.volume = volume
         """Hearth's output level; without it volume requests are not the desk's."""
-        self._pending: _Pending | None = None
+        self._pending: DeskQuestion | None = None
 
     @property
     def pending(self) -> bool:
         """True while a question of the desk awaits its answer."""
         return self._pending is not None
+
+    @property
+    def question(self) -> DeskQuestion | None:
+        """The question awaiting its answer, to be put back with :meth:`ask_again`."""
+        return self._pending
+
+    def ask_again(self, question: DeskQuestion | None) -> None:
+        """Put back the question a withdrawn turn took away: nothing was said or done in that
+        turn, so the request heard whole may still answer it."""
+        self._pending = question
 
     def close(self) -> None:
         """Close where the volume is kept (the scheduler's store is the scheduler's)."""
@@ -538,7 +549,9 @@ class ScheduleDesk:
 
     # -- questions and answers -----------------------------------------------------------------
 
-    def _ask(self, pending: _Pending, question: str, timers: list[Item] = ()) -> list[ReplyPart]:
+    def _ask(
+        self, pending: DeskQuestion, question: str, timers: list[Item] = ()
+    ) -> list[ReplyPart]:
         self._pending = pending
         phrases = {f"item:{timer.id}": timer.name for timer in timers if timer.name}
         if phrases:
@@ -550,7 +563,9 @@ class ScheduleDesk:
             AwaitAnswer(phrases, hotwords),
         ]
 
-    def _answer(self, pending: _Pending, heard: HeardUtterance, now: Now) -> list[ReplyPart] | None:
+    def _answer(
+        self, pending: DeskQuestion, heard: HeardUtterance, now: Now
+    ) -> list[ReplyPart] | None:
         if isinstance(pending, _AskMissing):
             return self._fill_in(pending.request, heard.text, now)
         if isinstance(pending, _WhichAlarm):

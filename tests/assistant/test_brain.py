@@ -16,11 +16,12 @@ from assistant.conversation import ConversationHistory
 from assistant.learning import Learner
 from assistant.ollama import OllamaClient
 from assistant.reply import AwaitAnswer, HeardUtterance, Note, Sentence
-from assistant.turn_gate import TurnGate, TurnPhase, TurnWithdrawn
+from assistant.turn_gate import TurnGate, TurnPhase
 from audio.listener import Via
 from config import OllamaSettings, packaged_file
 from memory import FactStatus, Memory, Origin
 from tests.ollama_server import Reply
+from tests.withdrawal import withdrawn_turn
 
 
 @pytest.fixture
@@ -453,30 +454,14 @@ def test_the_same_mishearing_twice_is_not_taken_for_a_correction(make_brain):
     assert brain.memory.history(1)[-1].detail["misheard_text"] == "My cat is called angry"
 
 
-def withdraw_once_waiting(gate: TurnGate) -> bool:
-    """Withdraw as the supervisor does when the speaker goes on (refused while preparing)."""
-    until = time.monotonic() + 10.0
-    while gate.phase is TurnPhase.PREPARING and time.monotonic() < until:
-        time.sleep(0.005)
-    return gate.withdraw()
-
-
 def test_a_turn_withdrawn_while_the_model_thinks_leaves_the_brain_as_it_was(make_brain, server):
     brain = make_brain()
     start_conflict(brain)
     question = brain.pending_question
     history = brain.history.messages()
     server.script(Reply(text="Sunny all day.", delay_first=3.0))
-    gate = TurnGate()
-    # The supervisor's thread withdraws it, as when the speaker goes on; the brain's runs it.
-    withdrawn: list[bool] = []
-    supervisor = threading.Thread(target=lambda: withdrawn.append(withdraw_once_waiting(gate)))
-    supervisor.start()
-    parts: list = []
-    with pytest.raises(TurnWithdrawn):
-        parts.extend(brain.respond(HeardUtterance("What's the weather like?"), gate))
-    supervisor.join()
-    assert withdrawn == [True] and not spoken(parts)
+    parts = withdrawn_turn(brain, HeardUtterance("What's the weather like?"))
+    assert not spoken(parts)
     # Nothing said, nothing remembered: the question is still open for the request heard whole.
     assert brain.pending_question == question and brain.history.messages() == history
     parts = say(brain, "The new one, and what's the weather like in Paris?")

@@ -26,6 +26,7 @@ from assistant.schedule.desk import SCHEDULE_UNREACHABLE
 from config import OllamaSettings, packaged_file
 from memory import Memory
 from tests.ollama_server import OllamaServer, Reply
+from tests.withdrawal import withdrawn_turn
 
 LONDON = ZoneInfo("Europe/London")
 SATURDAY_5PM = datetime(2026, 3, 28, 17, 0, tzinfo=LONDON)
@@ -221,6 +222,27 @@ def test_the_model_is_told_the_time_and_that_it_cannot_set_timers(database, serv
     assert "It is now Saturday, 28 March 2026, 5 PM local time (Europe/London" in system
     assert "you cannot set, change or cancel any of them" in system
     brain.memory.close()
+
+
+def test_a_turn_withdrawn_while_the_model_thinks_leaves_the_desks_question_open(database, server):
+    # "Set a timer." asks "For how long?"; the next request is not the answer and goes to the
+    # model, and its speaker goes on ("... twenty minutes, sorry"): that turn is withdrawn, and
+    # the request heard whole may still answer the question.
+    room = Room(database)
+    brain = brain_with_desk(database, server.url, room.desk)
+    said = [p.text for p in brain.respond(HeardUtterance("Set a timer.", t=1.0))
+            if isinstance(p, Sentence)]  # fmt: skip
+    assert said == ["For how long?"]
+    server.script(Reply(text="Sure.", delay_first=3.0))
+    withdrawn_turn(brain, HeardUtterance("Hmm, let me think.", t=4.0))
+    assert room.desk.pending
+    said = [p.text for p in brain.respond(HeardUtterance("Twenty minutes.", t=8.0))
+            if isinstance(p, Sentence)]  # fmt: skip
+    assert said == ["Timer set for 20 minutes."]
+    [timer] = room.scheduler.active(ItemKind.TIMER)
+    assert timer.seconds == 1200
+    brain.memory.close()
+    room.store.close()
 
 
 def test_a_reminder_due_within_the_minute_is_confirmed_with_its_minutes(room):
