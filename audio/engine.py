@@ -120,6 +120,7 @@ from audio.playback import (
 )
 from audio.recent import RecentAudio
 from audio.remote import RemoteSpeechChunk, local_hearing
+from audio.request_span import RequestSpan
 from audio.ring_ducking import RingDucker
 from audio.segmenter import (
     EndReason,
@@ -358,14 +359,7 @@ class VoiceEngine:
         self._cut: tuple[float, str] | None = None
         """Where the last request was cut at the length cap, and its transcript."""
         self._speculation: _Speculation | None = None
-        self._silences: list[tuple[float, float]] = []
-        """The pauses the speaker went on from in the utterance in progress (audio seconds)."""
-        self._taken_silences: list[tuple[float, float]] = []
-        """Those of the request last taken, while its speaker may still go on with it."""
-        self._reopened: RequestReopened | None = None
-        """The request taken back, heard again from its start with what is said now."""
-        self._ended_while_thinking: SpeechEnded | None = None
-        """Speech that ended after the request was taken, before the turn came back."""
+        self._span = RequestSpan()
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hearth-stt")
         self._playback = Playback(self._base_params)
         self._wakeup = Wakeup()
@@ -982,7 +976,7 @@ class VoiceEngine:
         )
         match event:
             case SpeechStarted():
-                self._silences.clear()
+                self._span.speech_started()
                 self._drop_stop_check()
                 self._act(self._listener.handle(event))
             case SpeechPaused() if taking_requests:
@@ -1002,7 +996,7 @@ class VoiceEngine:
                     # File mode: judged at once, so a recording runs the same way every time.
                     self._judge_pause(wait=True)
             case SpeechResumed(silence_start=silence_start, silence_end=silence_end):
-                self._silences.append((silence_start, silence_end))
+                self._span.went_on((silence_start, silence_end))
                 self._drop_speculation()
                 self._drop_stop_check()
             case SpeechEnded() if event.is_utterance and state is State.STANDBY:
@@ -1013,7 +1007,7 @@ class VoiceEngine:
             case SpeechEnded() if taking_requests and (
                 event.is_utterance
                 or self._said_with_wake(event, state)
-                or self._reopened is not None  # however short, it ends the request
+                or self._span.reopened is not None  # however short, it ends the request
             ):
                 if not event.is_utterance:
                     self._segmenter.reset()  # taken as the request: the wait for one is over
@@ -1023,12 +1017,12 @@ class VoiceEngine:
                 self._trace("transcript", stt_seconds=round(heard.seconds, 4), began=heard.began)
                 self._last_transcription = heard
                 self._cut = (event.end, heard.text) if event.reason is EndReason.CAP else None
-                start = self._request_start(event.start)
+                start = self._span.start(event.start)
                 transcript = Transcript(self.t, heard.text, start, event.end)
                 self._act(self._listener.handle(transcript))
             case SpeechEnded():
                 if state is State.THINKING:
-                    self._ended_while_thinking = event  # its speaker may have gone on
+                    self._span.ended_while_thinking(event)  # its speaker may have gone on
                 self._act(self._listener.handle(event))
         if isinstance(event, SpeechEnded):
             self._drop_stop_check()  # the utterance is over (its transcript, if any, has it)
@@ -1225,8 +1219,8 @@ class VoiceEngine:
     ) -> _TranscriptionRequest:
         """What transcribing the utterance heard in ``state`` from ``start`` to ``end`` needs,
         read now; ``weigh_end`` at a pause where the ear's reading of the end judges the turn."""
-        samples, wake_end = self._utterance_audio(self._request_start(start), end)
-        reopened = self._reopened
+        samples, wake_end = self._utterance_audio(self._span.start(start), end)
+        reopened = self._span.reopened
         follow_up = state is State.FOLLOW_UP or (
             reopened is not None and reopened.via is Via.FOLLOW_UP
         )
@@ -1284,11 +1278,6 @@ class VoiceEngine:
             transcript.avg_logprob,
         )  # fmt: skip
 
-    def _request_start(self, start: float) -> float:
-        """Where the request being heard began: its first part's start, when its speaker went on
-        with a request already taken (``start`` is where they went on)."""
-        return self._reopened.start if self._reopened is not None else start
-
     def _said_just_before(self, start: float) -> str:
         """What the speaker said just before ``start``, if their speech runs on from a request the
         cap cut: Whisper, given a piece that begins mid-sentence with no prompt, stops after its
@@ -1323,7 +1312,7 @@ class VoiceEngine:
         samples = self._recent.between(first, seconds_to_samples(end))
         inside = [
             (seconds_to_samples(silence_start) - first, seconds_to_samples(silence_end) - first)
-            for silence_start, silence_end in self._silences
+            for silence_start, silence_end in self._span.pauses
         ]
         return shortened(samples, [(a, b) for a, b in inside if a >= wake_end]), wake_end
 
@@ -1343,7 +1332,7 @@ class VoiceEngine:
             self._send(Record(output.as_record()))
             match output:
                 case WakeAccepted():
-                    self._reopened = None  # a new request, not the one heard again
+                    self._span.new_request()
                     self._pending_wakes.clear()
                     self._drop_speculation()
                     self._drop_stop_check()
@@ -1353,8 +1342,7 @@ class VoiceEngine:
                     self._segmenter.reset(armed=True, in_speech=talking)
                     self._play_earcon(Earcon.WAKE)
                 case UtteranceHeard(text=text, via=via):
-                    self._reopened = self._ended_while_thinking = None
-                    self._taken_silences = list(self._silences)
+                    self._span.taken()
                     scores = self._last_transcription.scores
                     wake = self._wake_measure if via is Via.WAKE else None
                     self._send(Heard(text, via, self.t, scores, wake))
@@ -1387,14 +1375,10 @@ class VoiceEngine:
                     self._play_outputs(self._playback.handle(RingCleared(None, by.value)))
 
     def _reopen(self, reopened: RequestReopened) -> None:
-        """Hear the request taken back from its start: its pauses, and the one its speaker went
-        on from, are shortened as any pause within a request is (``audio.silences``)."""
-        self._reopened = reopened
-        pause = (reopened.paused_from, reopened.went_on_at)
-        self._silences = [*self._taken_silences, pause, *self._silences]
+        """Hear the request taken back from its start (``audio.request_span``)."""
         self._end_earcon_at = None
-        ended, self._ended_while_thinking = self._ended_while_thinking, None
-        if ended is not None and ended.start >= reopened.went_on_at:
+        ended = self._span.reopen(reopened)
+        if ended is not None:
             self._take_segment(ended)  # what they went on with is already over
 
     def _say_locally(self, text: str) -> None:
