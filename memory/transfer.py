@@ -11,14 +11,15 @@ store's own export, plus what a file does not carry: the near-miss records and t
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
 from memory.kinds import Kind
 from memory.model import (
@@ -41,6 +42,32 @@ MAX_EXPORT_BYTES = 256 * 1024 * 1024
 _ERRORS_QUOTED = 3
 
 FactId = Field(ge=1, le=LARGEST_ID)
+EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
+LATEST = datetime(9999, 1, 1, tzinfo=UTC)
+"""An exported time outside these is no time Hearth wrote: one at the edge of what Python can
+hold (year 9999 at -14:00) would be stored, then break every later show and export."""
+
+
+def _plausible(moment: datetime) -> datetime:
+    aware = moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+    try:
+        in_range = EARLIEST <= aware.astimezone(UTC) < LATEST
+    except OverflowError:
+        in_range = False
+    if not in_range:
+        raise ValueError("must lie between 1970 and 9999")
+    return moment
+
+
+Instant = Annotated[datetime, AfterValidator(_plausible)]
+
+
+def _json_safe(detail: dict[str, object]) -> dict[str, object]:
+    try:
+        json.dumps(detail, allow_nan=False)
+    except ValueError:
+        raise ValueError("holds a number that is not finite (NaN or Infinity)") from None
+    return detail
 
 
 class _Part(BaseModel):
@@ -63,11 +90,11 @@ class ExportedFact(_Part):
     kind: Kind
     status: FactStatus
     pinned: bool = False
-    created_at: datetime
-    updated_at: datetime
-    confirmed_at: datetime
-    confirm_count: int = Field(1, ge=1)
-    conflicts_with: list[int] = []
+    created_at: Instant
+    updated_at: Instant
+    confirmed_at: Instant
+    confirm_count: int = Field(1, ge=1, le=LARGEST_ID)
+    conflicts_with: list[Annotated[int, FactId]] = []
     source: ExportedSource = ExportedSource()
 
 
@@ -75,11 +102,11 @@ class ExportedEntry(_Part):
     """One history entry as ``HistoryEntry.to_json`` writes it."""
 
     fact_id: int = FactId
-    at: datetime
+    at: Instant
     action: HistoryAction
     text: str | None = None
-    other_id: int | None = None
-    detail: dict[str, object] = {}
+    other_id: int | None = Field(None, ge=1, le=LARGEST_ID)
+    detail: Annotated[dict[str, object], AfterValidator(_json_safe)] = {}
 
 
 class ExportedTombstone(_Part):
@@ -147,6 +174,8 @@ def read_export(path: Path) -> ExportDocument:
             f"{path}: not an export: invalid JSON at line {exc.lineno} column {exc.colno}: "
             f"{exc.msg}"
         ) from None
+    except RecursionError:
+        raise MemoryInputError(f"{path}: not an export: its JSON is nested too deeply") from None
     if not isinstance(raw, dict) or raw.get("format") != EXPORT_FORMAT:
         raise MemoryInputError(f"{path}: not a Hearth memory export (no \"format\": "
                                f"\"{EXPORT_FORMAT}\")")  # fmt: skip
@@ -317,5 +346,17 @@ def _link_conflicts(
                 for entry in history.get(fact.id, [])
                 if entry.action is HistoryAction.LINK and entry.other_id == other
             ]
-            score = next((s for s in reversed(scores) if isinstance(s, int | float)), 0.0)
-            store.link_conflict(mapping[fact.id], mapping[other], float(score))
+            score = next((f for s in reversed(scores) if (f := _finite(s)) is not None), 0.0)
+            store.link_conflict(mapping[fact.id], mapping[other], score)
+
+
+def _finite(value: object) -> float | None:
+    """A link's recorded score, if it is a number a score can be (an export edited by hand may
+    hold anything)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    try:
+        score = float(value)
+    except OverflowError:
+        return None
+    return score if math.isfinite(score) else None

@@ -141,6 +141,17 @@ def test_an_export_of_version_1_imports(tmp_path, new_location):
     assert len(restored.import_export(read_export(tmp_path / "v1.json")).added) == 6
 
 
+def _one_fact(**fields: object) -> bytes:
+    """An export of one fact, edited by hand: ``fields`` replace its own."""
+    fact = {
+        "id": 1, "text": "My car is green", "kind": "fact", "status": "active",
+        "created_at": "2026-01-01T00:00:00+00:00", "updated_at": "2026-01-01T00:00:00+00:00",
+        "confirmed_at": "2026-01-01T00:00:00+00:00",
+    } | fields  # fmt: skip
+    document = {"format": "hearth-memory-export", "version": 2, "facts": [fact]}
+    return json.dumps(document).encode()
+
+
 BAD_EXPORTS = [
     (b"SQLite format 3\x00" + b"\x00" * 200, "is a SQLite database, not an export"),
     (b'{"facts": [', "invalid JSON at line 1"),
@@ -159,6 +170,12 @@ BAD_EXPORTS = [
         b' 7, "at": "2026-01-01T00:00:00+00:00", "action": "add"}]}',
         "fact 7, which it does not hold",
     ),
+    (b"[" * 100_000, "nested too deeply"),
+    (_one_fact(confirm_count=2**70), "facts.0.confirm_count"),
+    (_one_fact(conflicts_with=[2**64]), "facts.0.conflicts_with.0"),
+    # Times Python holds, but not once in UTC: stored, they broke every later show and export.
+    (_one_fact(created_at="9999-12-31T23:59:59-14:00"), "facts.0.created_at"),
+    (_one_fact(confirmed_at="0001-01-01T00:00:00+14:00"), "facts.0.confirmed_at"),
 ]
 
 
@@ -182,6 +199,33 @@ def test_an_import_that_fails_partway_brings_in_nothing(tmp_path, new_location):
     with pytest.raises(MemoryInputError, match="at most"):
         restored.import_export(read_export(tmp_path / "long.json"))
     assert restored.facts(include_all=True) == [] and restored.history() == []
+
+
+@pytest.mark.parametrize("score", ["1" + "0" * 400, '"high"'])
+def test_a_link_score_edited_into_no_number_still_links_the_conflict(tmp_path, new_location, score):
+    told(new_location()).export(tmp_path / "export.json")
+    document = json.loads((tmp_path / "export.json").read_text())
+    links = [e for e in document["history"] if e["action"] == "link"]
+    assert links
+    for entry in links:
+        entry["detail"]["score"] = "SCORE"
+    text = json.dumps(document).replace('"SCORE"', score)
+    (tmp_path / "edited.json").write_text(text)
+    restored = Memory.open(new_location())
+    restored.import_export(read_export(tmp_path / "edited.json"))
+    by_text = {fact.text: fact for fact in restored.facts()}
+    vim, emacs = by_text["My favourite editor is Vim"], by_text["My favourite editor is Emacs"]
+    assert vim.conflicts_with == (emacs.id,)
+
+
+def test_a_history_detail_json_cannot_hold_is_refused(tmp_path, new_location):
+    told(new_location()).export(tmp_path / "export.json")
+    text = (tmp_path / "export.json").read_text()
+    document = json.loads(text)
+    document["history"][0]["detail"]["score"] = float("nan")
+    (tmp_path / "nan.json").write_text(json.dumps(document))
+    with pytest.raises(MemoryInputError, match=r"history\.0\.detail: .*not finite"):
+        read_export(tmp_path / "nan.json")
 
 
 def test_the_command_line_round_trip(tmp_path, new_location):
