@@ -36,7 +36,7 @@ from memory.model import (
     Source,
 )
 from memory.recall import Recall, RecallPolicy, choose_recall
-from memory.store import SQLITE_HEADER, MemoryBackend
+from memory.store import MemoryBackend
 from memory.transfer import (
     ExportDocument,
     ImportOutcome,
@@ -47,7 +47,7 @@ from memory.transfer import (
     restore_mapped,
 )
 from memory.vectors import VectorIndex
-from support import write_atomically
+from support import holds_sqlite_database, write_atomically
 
 log = logging.getLogger(__name__)
 
@@ -481,7 +481,7 @@ class Memory:
             _same_file(path, Path(self.store.path + suffix)) for suffix in ("", "-wal", "-shm")
         ):
             raise MemoryInputError(f"{path}: is the memory database itself; export to another file")
-        if _holds_database(path):
+        if holds_sqlite_database(path):
             raise MemoryInputError(
                 f"{path}: is a SQLite database; an export never overwrites one (choose a new "
                 "file, e.g. memory-export.json)"
@@ -624,16 +624,6 @@ def _same_file(first: Path, second: Path) -> bool:
         return os.path.samefile(first, second)
     except OSError:  # one of them is not there
         return first.resolve() == second.resolve()
-
-
-def _holds_database(path: Path) -> bool:
-    if not path.is_file():
-        return False  # a FIFO would block the read; a folder or nothing holds no database
-    try:
-        with path.open("rb") as handle:
-            return handle.read(len(SQLITE_HEADER)) == SQLITE_HEADER
-    except OSError:
-        return False  # nothing there (or unreadable: writing it will say why)
 
 
 def _kind(kind: str | Kind | None) -> Kind:

@@ -36,7 +36,6 @@ from memory.schema import APPLICATION_ID, LATEST_VERSION, MIGRATIONS
 
 log = logging.getLogger(__name__)
 
-SQLITE_HEADER = b"SQLite format 3\x00"
 BUSY_TIMEOUT_SECONDS = 10.0
 """How long a write waits for another writer before giving up (and saying the store is busy)."""
 QUICK_CHECK_LINES = 10

@@ -32,7 +32,8 @@ from memory.model import (
     Origin,
     Source,
 )
-from memory.store import LARGEST_ID, SQLITE_HEADER, MemoryBackend
+from memory.store import LARGEST_ID, MemoryBackend
+from support import SQLITE_HEADER
 
 EXPORT_FORMAT = "hearth-memory-export"
 EXPORT_VERSION = 2

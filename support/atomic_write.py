@@ -6,11 +6,18 @@ keeps the new file (the rename itself is made durable by syncing the folder that
 
 from __future__ import annotations
 
+import errno
 import os
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
+
+
+class NotARegularFile(OSError):
+    """The name to write is taken by something that is not a regular file (a device such as
+    ``/dev/null``, a pipe, a socket, a folder): renaming over it would replace it."""
+
 
 Content = bytes | str | Callable[[BinaryIO], None]
 """Bytes, text (written as UTF-8), or a function that writes into the open binary file."""
@@ -26,8 +33,13 @@ def write_atomically(
     replaced (the new one is linked into place, which fails if the name is taken): the call then
     returns False and leaves the existing file as it was. The temporary file lives beside the
     target, so the rename never crosses a file system, and it is removed on every failure.
+
+    A symbolic link is written through: the file it names gets the content, and the link stays.
+    :class:`NotARegularFile` if the name is taken by anything but a regular file.
     """
-    path = Path(path)
+    path = Path(os.path.realpath(path))
+    if path.exists() and not path.is_file():
+        raise NotARegularFile(errno.EINVAL, "is not a regular file", str(path))
     folder = path.parent
     descriptor, temporary = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
     try:

@@ -12,6 +12,7 @@ from typing import Any
 
 from assistant.ollama import BadModelAddress, ollama_base_url
 from config import Settings, load_settings
+from support import holds_sqlite_database
 
 EXIT_OK = 0
 EXIT_FAILURE = 1
@@ -47,6 +48,7 @@ def check_output_file(path: Path, what: str, *, devices: bool = False) -> None:
     ``what`` names it in the message ("--output"). A file is written beside itself and renamed
     into place, so its folder must exist and be writable, and the name must not be a folder;
     with ``devices``, a device (``/dev/stdout``) may take it instead, appended to as it is.
+    A SQLite database (the memory, a schedule) is never written over.
     """
     try:
         mode = path.stat().st_mode
@@ -60,6 +62,11 @@ def check_output_file(path: Path, what: str, *, devices: bool = False) -> None:
         if devices:
             return
         raise UserError(f"{what} {path}: is not a regular file")
+    if holds_sqlite_database(path):
+        raise UserError(
+            f"{what} {path}: is a SQLite database (a memory or schedule?); Hearth never writes "
+            "over one: give a new file"
+        )
     folder = path.parent
     if not folder.is_dir():
         raise UserError(f"{what} {path}: the folder {folder} does not exist")

@@ -87,6 +87,49 @@ def test_listen_checks_its_events_file_first(tmp_path, recording):
             "the folder")  # fmt: skip
 
 
+def memory_of_one_fact(tmp_path) -> tuple[Path, bytes]:
+    database = tmp_path / "memory.db"
+    told = hearth(tmp_path, "--db", str(database), "memory", "remember", "My car is green")
+    assert told.returncode == 0, told.stderr
+    return database, database.read_bytes()
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["say", "Hello.", "--output", "{db}"],
+        ["run", "--input", "{wav}", "--output", "{db}"],
+        ["run", "--input", "{wav}", "--events", "{db}"],
+        ["listen", "--input", "{wav}", "--events", "{db}"],
+    ],
+    ids=["say-output", "run-output", "run-events", "listen-events"],
+)
+def test_nothing_is_ever_written_over_a_database(tmp_path, recording, command):
+    # Its own --db included: "run --output m.db" replaced the memory with a recording (exit 0).
+    database, before = memory_of_one_fact(tmp_path)
+    argv = [part.format(db=database, wav=recording) for part in command]
+    refused(hearth(tmp_path, "--db", str(database), *argv), f"{database}: is a SQLite database")
+    assert database.read_bytes() == before
+
+
+def test_an_export_writes_through_a_link_and_never_replaces_a_device(tmp_path):
+    database, _ = memory_of_one_fact(tmp_path)
+    kept = tmp_path / "backups" / "memory.json"
+    kept.parent.mkdir()
+    kept.write_text("an old export\n")
+    link = tmp_path / "latest.json"
+    link.symlink_to(kept)
+    done = hearth(tmp_path, "--db", str(database), "memory", "export", str(link))
+    assert done.returncode == 0, done.stderr
+    assert link.is_symlink() and "My car is green" in kept.read_text()
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    # A pipe stands for any device (/dev/null was replaced by a file), and is safe to test with.
+    result = hearth(tmp_path, "--db", str(database), "memory", "export", str(pipe))
+    refused(result, f"{pipe}: cannot write: is not a regular file")
+    assert pipe.is_fifo()
+
+
 @pytest.mark.parametrize(
     ("host", "problem"),
     [("127.0.0.1:99999", "port must be a number"), ("http://[::1", "is not an address")],

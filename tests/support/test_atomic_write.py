@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from support import write_atomically
+from support import NotARegularFile, write_atomically
 
 
 def leftovers(folder: Path) -> list[str]:
@@ -74,3 +74,29 @@ def test_a_relative_name_is_written_in_the_current_folder(tmp_path, monkeypatch)
     monkeypatch.chdir(tmp_path)
     write_atomically("export.json", "[]")
     assert (tmp_path / "export.json").read_text() == "[]"
+
+
+def test_a_link_is_written_through_and_stays_a_link(tmp_path):
+    target = tmp_path / "real.json"
+    target.write_text("old")
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    assert write_atomically(link, "new")
+    assert link.is_symlink() and target.read_text() == "new"
+
+
+def test_a_name_taken_by_anything_but_a_file_is_never_replaced(tmp_path):
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    for taken in (pipe, folder, tmp_path / "to-pipe"):
+        if taken.name == "to-pipe":
+            taken.symlink_to(pipe)
+        with pytest.raises(NotARegularFile):
+            write_atomically(taken, "new")
+    assert (
+        pipe.is_fifo()
+        and folder.is_dir()
+        and sorted(p.name for p in tmp_path.iterdir()) == ["folder", "pipe", "to-pipe"]
+    )
