@@ -33,6 +33,7 @@ from memory.model import (
     Source,
 )
 from memory.schema import APPLICATION_ID, LATEST_VERSION, MIGRATIONS
+from support import LARGEST_ID
 
 log = logging.getLogger(__name__)
 
@@ -40,8 +41,6 @@ BUSY_TIMEOUT_SECONDS = 10.0
 """How long a write waits for another writer before giving up (and saying the store is busy)."""
 QUICK_CHECK_LINES = 10
 """How many of quick_check's complaints are read; a damaged store's message quotes two."""
-LARGEST_ID = 2**63 - 1
-"""SQLite's largest integer: no row can have a larger id."""
 COMMON_KEY_SHARE = 0.02
 """A key held by more than this share of all facts is too common to find candidates by."""
 COMMON_KEY_MIN_FACTS = 200

@@ -13,10 +13,11 @@ from support.failpoints import (
     FailpointError,
     Failpoints,
 )
-from support.sqlite_file import SQLITE_HEADER, holds_sqlite_database
+from support.sqlite_file import LARGEST_ID, SQLITE_HEADER, holds_sqlite_database
 
 __all__ = [
     "ENVIRONMENT_VARIABLE",
+    "LARGEST_ID",
     "SQLITE_HEADER",
     "Failpoint",
     "FailpointError",

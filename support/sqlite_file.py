@@ -6,6 +6,9 @@ from pathlib import Path
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 """The first bytes of every SQLite database file."""
+LARGEST_ID = 2**63 - 1
+"""SQLite's (and PostgreSQL's bigint's) largest integer: no row can have a larger id, and asking
+for one overflows the driver."""
 
 
 def holds_sqlite_database(path: Path) -> bool:

@@ -7,6 +7,7 @@ import json
 import os
 import stat
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +41,20 @@ def model_address(settings: Settings) -> str:
         return ollama_base_url(settings.ollama)
     except BadModelAddress as error:
         raise UserError(f"{error}; fix it, or set ollama.url in the settings") from None
+
+
+def record_id(what: str) -> Callable[[str], int]:
+    """An argparse type for the id of a record (``what``: "a fact id"): a whole number written
+    in ASCII digits. One no record can have (0, past the largest integer) is parsed as it is, to
+    be told there is no such record."""
+
+    def parse(text: str) -> int:
+        digits = text.strip().removeprefix("-").removeprefix("+")
+        if not (digits.isascii() and digits.isdigit()):
+            raise argparse.ArgumentTypeError(f"{what} is a whole number, not {text!r}")
+        return int(text)
+
+    return parse
 
 
 def check_output_file(path: Path, what: str, *, devices: bool = False) -> None:

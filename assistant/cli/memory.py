@@ -6,11 +6,12 @@ import argparse
 from collections.abc import Callable
 from pathlib import Path
 
-from assistant.cli.common import EXIT_OK, UserError, print_json, settings_from
+from assistant.cli.common import EXIT_OK, UserError, print_json, record_id, settings_from
 from assistant.memory_setup import database_option, memory_location, open_memory
 from memory import Fact, Kind, Memory, MemoryInputError, PostgresTarget, StoreError, read_export
 
 Handler = Callable[[Memory, argparse.Namespace], int]
+_FACT_ID = record_id("a fact id")
 
 
 def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -46,15 +47,15 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
     _json_flag(listing)
 
     show = add("show", _show, "show one fact with its links and near-misses")
-    show.add_argument("id", type=_fact_id)
+    show.add_argument("id", type=_FACT_ID)
     _json_flag(show)
 
     history = add("history", _history, "the append-only history, of one fact or of all")
-    history.add_argument("id", type=_fact_id, nargs="?")
+    history.add_argument("id", type=_FACT_ID, nargs="?")
     _json_flag(history)
 
     forget = add("forget", _forget, "remove a fact's text for good (a tombstone stays)", True)
-    forget.add_argument("id", type=_fact_id)
+    forget.add_argument("id", type=_FACT_ID)
     _json_flag(forget)
 
     resolve = add(
@@ -63,7 +64,7 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
         "keep a fact as current; the facts it conflicts with are superseded",
         True,
     )
-    resolve.add_argument("id", type=_fact_id)
+    resolve.add_argument("id", type=_FACT_ID)
     resolve.add_argument(
         "--both", action="store_true", help="both sides are true: clear the conflict, keep both"
     )
@@ -78,7 +79,7 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
 
     for name, pinned in (("pin", True), ("unpin", False)):
         pin = add(name, _pin_handler(pinned), f"{name} a fact", True)
-        pin.add_argument("id", type=_fact_id)
+        pin.add_argument("id", type=_FACT_ID)
 
     export = add("export", _export, "write every fact and the history to a JSON file, atomically")
     export.add_argument("path", type=Path)
@@ -109,14 +110,6 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
     )
     _json_flag(migrate)
     migrate.set_defaults(handler=_migrate)
-
-
-def _fact_id(text: str) -> int:
-    """A fact id as typed: a whole number (one too large for any fact is simply no fact)."""
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a fact id is a whole number, not {text!r}") from None
 
 
 def _json_flag(parser: argparse.ArgumentParser) -> None:

@@ -5,7 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 
-from assistant.cli.common import EXIT_FAILURE, EXIT_OK, UserError, print_json, settings_from
+from assistant.cli.common import (
+    EXIT_FAILURE,
+    EXIT_OK,
+    UserError,
+    print_json,
+    record_id,
+    settings_from,
+)
 from assistant.memory_setup import database_option
 from assistant.schedule import (
     ACTIVE_STATES,
@@ -41,7 +48,7 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
     listing.add_argument("--json", action="store_true", help="print JSON")
     listing.set_defaults(handler=_list)
     cancel = commands.add_parser("cancel", parents=[common], help="cancel one item by its id")
-    cancel.add_argument("id", type=int)
+    cancel.add_argument("id", type=record_id("a schedule item's id"))
     cancel.add_argument("--json", action="store_true", help="print JSON")
     cancel.set_defaults(handler=_cancel)
 

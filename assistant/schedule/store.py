@@ -54,6 +54,7 @@ from memory import (
     StoreError,
     is_postgres_url,
 )
+from support import LARGEST_ID
 
 BUSY_TIMEOUT_MS = 10_000
 
@@ -338,6 +339,8 @@ class ScheduleStore:
         """One item (of any room) as this room sees it, or with ``household`` as the household
         keeps it (an item for every room without this room's progress); KeyError when there is
         none."""
+        if not 0 < item_id <= LARGEST_ID:
+            raise KeyError(item_id)  # no row has it, and the driver cannot even ask
         rows = (
             self._db.execute(f"SELECT {_COLUMNS} FROM schedule_items WHERE id = ?", (item_id,))
             if household

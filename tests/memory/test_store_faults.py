@@ -88,6 +88,8 @@ def test_an_id_no_fact_can_have_is_no_fact(fact_id: int) -> None:
 def test_the_command_line_says_so_for_a_huge_id(path: Path, command: str) -> None:
     result = hearth("memory", command, str(2**63), "--db", str(path))
     refused(result, f"no fact {2**63}")
+    # A digit of another script is no id (U+0661, the Arabic-Indic one, was fact #1).
+    refused(hearth("memory", command, "\u0661", "--db", str(path)), "a fact id is a whole number")
 
 
 # Paths that are no database file ----------------------------------------------------------------

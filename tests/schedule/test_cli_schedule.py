@@ -62,6 +62,11 @@ def test_mistakes_are_plain_errors_with_their_exit_codes(tmp_path):
     timer, _ = seeded(database)
     missing = hearth("schedule", "cancel", "99", "--db", str(database), tmp_path=tmp_path)
     assert missing.returncode == 2 and "no schedule item #99" in missing.stderr
+    beyond = hearth("schedule", "cancel", str(2**63), "--db", str(database), tmp_path=tmp_path)
+    assert beyond.returncode == 2 and f"no schedule item #{2**63}" in beyond.stderr
+    # Another script's digit is no id: U+0661 (Arabic-Indic one) cancelled item #1.
+    foreign = hearth("schedule", "cancel", "\u0661", "--db", str(database), tmp_path=tmp_path)
+    assert foreign.returncode == 2 and "is a whole number" in foreign.stderr
     hearth("schedule", "cancel", str(timer), "--db", str(database), tmp_path=tmp_path)
     again = hearth("schedule", "cancel", str(timer), "--db", str(database), tmp_path=tmp_path)
     assert again.returncode == 1 and "already ended (cancelled)" in again.stderr
@@ -75,7 +80,7 @@ def test_mistakes_are_plain_errors_with_their_exit_codes(tmp_path):
     bad = hearth("--config", str(zone), "schedule", "list", "--db", str(database),
                  tmp_path=tmp_path)  # fmt: skip
     assert bad.returncode == 2 and "Europe/Londn" in bad.stderr and "IANA" in bad.stderr
-    for result in (missing, again, refused, bad):
+    for result in (missing, beyond, foreign, again, refused, bad):
         assert "Traceback" not in result.stderr
 
 
