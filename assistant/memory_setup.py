@@ -15,12 +15,15 @@ from memory import (
     is_postgres_url,
     make_embedder,
 )
+from support import url_problem
 
 
 def database_option(text: str) -> Path | str:
     """A ``--db`` value as typed: a ``postgresql://`` URL stays text, a path becomes a Path;
     StoreError for another kind of URL (never taken for a file named ``mysql:``)."""
     if is_postgres_url(text.strip()):
+        if (problem := url_problem(text.strip())) is not None:
+            raise StoreError(problem)
         return text.strip()
     if "://" in text:
         raise StoreError(

@@ -39,6 +39,8 @@ _EXPORTS = {
     "TextToSpeech": "audio.tts",
     "SpeechParameters": "audio.tts",
     "VoiceNotFoundError": "audio.tts",
+    "VoiceSpeakerError": "audio.tts",
+    "speaker_problem": "audio.tts",
     "default_voice_dirs": "audio.tts",
     "resolve_voice": "audio.tts",
     "VoiceModels": "audio.models",

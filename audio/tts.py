@@ -59,6 +59,10 @@ class VoiceNotFoundError(FileNotFoundError):
     """A Piper voice that is not installed where Hearth looks for it."""
 
 
+class VoiceSpeakerError(ValueError):
+    """A speaker the Piper voice does not have (``tts.speaker`` past its count)."""
+
+
 @dataclass(frozen=True)
 class SpeechParameters:
     """How to speak one reply; the personality card may replace ``voice`` and ``speed``."""
@@ -142,6 +146,28 @@ def resolve_voice(voice: str, voice_dirs: Sequence[Path]) -> Path:
         f"Piper voice {voice!r} not found (looked for {voice}.onnx in {looked_in}). Install it "
         f"with `{install}`, or put its .onnx and .onnx.json in one of those folders, or set "
         f"tts.voice to the path of its .onnx"
+    )
+
+
+def speaker_problem(path: Path, speaker: int | None) -> str | None:
+    """What is wrong with asking the voice at ``path`` (its ``.onnx``) for ``speaker``, read
+    from the voice's ``.onnx.json`` without loading it; None when the voice has that speaker."""
+    if speaker is None:
+        return None
+    try:
+        config = json.loads(Path(f"{path}.json").read_text(encoding="utf-8"))
+        speakers = int(config.get("num_speakers", 1))
+    except (OSError, ValueError, TypeError, AttributeError) as error:
+        return f"cannot read {path}.json: {error}"
+    return _speaker_problem(path.stem, speakers, speaker)
+
+
+def _speaker_problem(voice: str, speakers: int, speaker: int | None) -> str | None:
+    if speaker is None or 0 <= speaker < max(speakers, 1):
+        return None
+    return (
+        f"voice {voice!r} has {speakers} speaker(s); tts.speaker must be from 0 to "
+        f"{max(speakers, 1) - 1}"
     )
 
 
@@ -351,11 +377,9 @@ def _malloc_trim() -> Callable[[int], int] | None:
 
 
 def _check_speaker(voice: PiperVoice, params: SpeechParameters) -> None:
-    speakers = voice.config.num_speakers
-    if params.speaker is not None and not 0 <= params.speaker < max(speakers, 1):
-        raise ValueError(
-            f"voice {params.voice!r} has {speakers} speaker(s); speaker must be 0 to {speakers - 1}"
-        )
+    problem = _speaker_problem(params.voice, voice.config.num_speakers, params.speaker)
+    if problem is not None:
+        raise VoiceSpeakerError(problem)
 
 
 def _synthesize(voice: PiperVoice, text: str, params: SpeechParameters) -> np.ndarray:

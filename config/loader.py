@@ -91,8 +91,8 @@ def environment_layer(environ: Mapping[str, str]) -> Layer:
             raise ConfigError(f"environment variable {name}: empty key in its name")
         try:
             value = yaml.safe_load(raw) if raw.strip() else None
-        except yaml.YAMLError:
-            value = raw
+        except (yaml.YAMLError, RecursionError):
+            value = raw  # not YAML: the text itself, which validation judges
         target = values
         for part in path[:-1]:
             target = target.setdefault(part, {})

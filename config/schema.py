@@ -23,6 +23,8 @@ from pydantic import (
     model_validator,
 )
 
+from support import url_problem
+
 MAX_SECONDS = 86_400.0
 """No duration in the settings is longer than a day: a larger one (1e308) is a typo, and the audio
 clock counts samples, where it would overflow."""
@@ -143,6 +145,8 @@ class MemorySettings(Section):
                 "an empty path; leave the key out or set it to null for the default place"
             )
         if isinstance(value, str) and value.strip().lower().startswith(POSTGRES_SCHEMES):
+            if (problem := url_problem(value.strip())) is not None:
+                raise ValueError(problem)
             return value.strip()  # a URL stays text: a Path would fold its "//"
         if isinstance(value, str) and "://" in value:
             raise ValueError(
@@ -316,7 +320,7 @@ class SpeechToTextSettings(RemoteSpeechSettings):
     (``audio.stt.GREEDY_AFTER_SECONDS``)."""
     language: str = "en"
     no_speech_threshold: Probability = 0.6
-    cpu_threads: int = Field(2, ge=1)
+    cpu_threads: int = Field(2, ge=1, le=256)
     hotwords: tuple[str, ...] = ()
     """Words your household says that Whisper would mishear: people, pets, places, software."""
 
@@ -328,7 +332,8 @@ class TextToSpeechSettings(RemoteSpeechSettings):
     voice: str = "en_US-joe-medium"
     """A Piper voice name or a path to its ``.onnx`` (the ``.onnx.json`` beside it)."""
     speed: float = Field(1.0, gt=0.2, le=4)
-    speaker: int | None = None
+    speaker: int | None = Field(None, ge=0)
+    """A multi-speaker voice's speaker (0 is its first); None for its own default."""
     volume: float = Field(1.0, gt=0, le=4)
     call_timeout_seconds: PositiveSeconds = 1.5
     """Longest one sentence may take from a Wyoming service. A synthesis's watchdog deadline

@@ -78,6 +78,12 @@ def parse_yaml_layer(text: str, source: str) -> Layer:
         where = f", line {mark.line + 1}" if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc)
         raise ConfigError(f"{source}{where}: invalid YAML: {problem}") from exc
+    except RecursionError:
+        # PyYAML composes nested brackets recursively: thousands of "[" exhaust the stack
+        # before the depth check above can see the nodes.
+        raise ConfigError(
+            f"{source}: nested too deeply to read (more than {MAX_DEPTH} levels are refused)"
+        ) from None
     finally:
         loader.dispose()
     if not isinstance(values, dict):

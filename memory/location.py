@@ -27,8 +27,11 @@ server, so the household's writers are never locked out for long."""
 
 
 def is_postgres_url(location: object) -> bool:
-    """Whether a ``memory.database`` / ``--db`` value names a PostgreSQL database."""
-    return isinstance(location, str) and urlsplit(location).scheme in POSTGRES_SCHEMES
+    """Whether a ``memory.database`` / ``--db`` value names a PostgreSQL database (it may still
+    be malformed: :func:`postgres_url_problem`)."""
+    if not isinstance(location, str) or "://" not in location:
+        return False
+    return location.split("://", 1)[0].strip().lower() in POSTGRES_SCHEMES
 
 
 def shown_url(url: str) -> str:

@@ -1,5 +1,5 @@
 """Small pieces every Hearth package may use: durable file writes, telling a SQLite database
-from other files, and the named failpoints.
+from other files, checking a URL, and the named failpoints.
 
 A leaf: it imports nothing of Hearth's, so ``audio``, ``memory``, ``assistant`` and ``config``
 can all use it without bending the import direction (``audio`` and ``memory`` may not import each
@@ -14,6 +14,7 @@ from support.failpoints import (
     Failpoints,
 )
 from support.sqlite_file import LARGEST_ID, SQLITE_HEADER, holds_sqlite_database
+from support.url_check import url_problem
 
 __all__ = [
     "ENVIRONMENT_VARIABLE",
@@ -24,5 +25,6 @@ __all__ = [
     "Failpoints",
     "NotARegularFile",
     "holds_sqlite_database",
+    "url_problem",
     "write_atomically",
 ]

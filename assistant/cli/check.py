@@ -85,12 +85,14 @@ def _speech_to_text(settings: Settings) -> Finding:
 
 
 def _voice(settings: Settings) -> Finding:
-    from audio import VoiceNotFoundError, default_voice_dirs, resolve_voice
+    from audio import VoiceNotFoundError, default_voice_dirs, resolve_voice, speaker_problem
 
     try:
         path = resolve_voice(settings.tts.voice, default_voice_dirs())
     except VoiceNotFoundError as error:
         return Finding("Piper voice", False, str(error))
+    if (problem := speaker_problem(path, settings.tts.speaker)) is not None:
+        return Finding("Piper voice", False, problem)
     return Finding("Piper voice", True, f"{settings.tts.voice} at {path}")
 
 

@@ -44,7 +44,13 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
 
 
 def _say(args: argparse.Namespace) -> int:
-    from audio import SpeechParameters, TextToSpeech, VoiceNotFoundError, write_wav
+    from audio import (
+        SpeechParameters,
+        TextToSpeech,
+        VoiceNotFoundError,
+        VoiceSpeakerError,
+        write_wav,
+    )
 
     settings = settings_from(args)
     text = _valid_text(args.text)
@@ -52,7 +58,7 @@ def _say(args: argparse.Namespace) -> int:
         check_output_file(args.output, "--output")
     try:
         chunks = list(TextToSpeech().synthesize(text, SpeechParameters.from_settings(settings.tts)))
-    except VoiceNotFoundError as error:
+    except (VoiceNotFoundError, VoiceSpeakerError) as error:
         raise UserError(str(error)) from None
     if not chunks:
         raise UserError(

@@ -193,3 +193,37 @@ def test_the_event_log_gives_up_a_file_that_takes_no_more_and_goes_on(tmp_path):
     log.close()
     assert log.failure == "cannot write the events to /dev/full: No space left on device"
     assert [record["event"] for record in seen] == ["wake", "utterance"]  # the watcher still sees
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["memory", "list", "--db", "postgresql://hearth:secret@[db.lan/hearth"],
+        ["schedule", "list", "--db", "postgresql://hearth:secret@[db.lan/hearth"],
+        ["memory", "migrate", "--to", "postgresql://hearth:secret@[db.lan/hearth"],
+    ],
+    ids=["memory", "schedule", "migrate"],
+)
+def test_a_database_url_that_cannot_be_read_is_said_without_its_password(tmp_path, argv):
+    result = hearth(tmp_path, *argv)
+    refused(result, "postgresql://hearth:***@[db.lan/hearth is not a valid URL")
+    assert "secret" not in result.stderr
+
+
+def test_settings_with_a_database_url_that_cannot_be_read_are_refused(tmp_path):
+    settings = tmp_path / "settings.yaml"
+    settings.write_text('memory:\n  database: "postgresql://[db.lan/hearth"\n')
+    result = hearth(tmp_path, "--config", str(settings), "memory", "list")
+    refused(result, "memory.database", "is not a valid URL")
+
+
+def test_a_speaker_the_voice_does_not_have_is_found_by_check_and_said_by_say(tmp_path):
+    settings = tmp_path / "settings.yaml"
+    settings.write_text("tts:\n  speaker: 3\n")
+    problem = "voice 'en_US-joe-medium' has 1 speaker(s); tts.speaker must be from 0 to 0"
+    checked = hearth(tmp_path, "--config", str(settings), "check")
+    assert checked.returncode != 0 and f"FIX  Piper voice: {problem}" in checked.stdout
+    out = tmp_path / "x.wav"
+    refused(hearth(tmp_path, "--config", str(settings), "say", "Hello.", "--output", str(out)),
+            problem)  # fmt: skip
+    assert not out.exists()

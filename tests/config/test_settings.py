@@ -141,6 +141,25 @@ def test_an_alias_inside_itself_is_refused(tmp_path):
         load_settings(environ={}, search_path=paths)
 
 
+def test_brackets_nested_past_the_stack_are_refused_naming_the_file(tmp_path):
+    paths = layers(tmp_path, "stt:\n  hotwords: " + "[" * 5000 + "]" * 5000 + "\n")
+    with pytest.raises(ConfigError, match=r"layer0\.yaml: nested too deeply to read"):
+        load_settings(environ={}, search_path=paths)
+    deep = {"HEARTH_STT__HOTWORDS": "[" * 5000}  # not YAML: taken as text, then judged
+    with pytest.raises(ConfigError, match=r"stt\.hotwords"):
+        load_settings(environ=deep, search_path=())
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [("stt:\n  cpu_threads: 99999999999999999999\n", "stt.cpu_threads"),
+     ("tts:\n  speaker: -1\n", "tts.speaker")],
+)  # fmt: skip
+def test_numbers_no_machine_or_voice_can_take_are_refused(tmp_path, text, key):
+    with pytest.raises(ConfigError, match=key.replace(".", r"\.")):
+        load_settings(environ={}, search_path=layers(tmp_path, text))
+
+
 def test_aliases_of_a_sensible_size_still_work(tmp_path):
     text = "stt:\n  hotwords: &names [Priya, Siobhan]\nwake:\n  models:\n    - model: alexa\n"
     settings = load_settings(environ={}, search_path=layers(tmp_path, text))
