@@ -540,7 +540,11 @@ class FactStore:
     def list_facts(self, statuses: Iterable[FactStatus]) -> list[Fact]:
         """Every fact with one of the statuses, oldest first."""
         wanted = [status.value for status in statuses]
-        rows = self._select_in(f"SELECT {_FACT_COLUMNS} FROM facts WHERE status IN ", wanted)
+        # The table itself, not the status index: a household's facts are few, and a damaged
+        # index then cannot keep `list` or `export` from saving what the table still holds.
+        rows = self._select_in(
+            f"SELECT {_FACT_COLUMNS} FROM facts NOT INDEXED WHERE status IN ", wanted
+        )
         rows.sort(key=lambda row: row[0])
         links = self.conflict_links([row[0] for row in rows])
         return [_fact(row, links.get(row[0], ())) for row in rows]
@@ -632,7 +636,9 @@ class FactStore:
             return {}
         links: dict[int, list[int]] = {}
         rows = self._select_in(
-            "SELECT fact_id, other_id FROM conflicts WHERE fact_id IN ", fact_ids, " ORDER BY 1, 2"
+            "SELECT fact_id, other_id FROM conflicts NOT INDEXED WHERE fact_id IN ",
+            fact_ids,
+            " ORDER BY 1, 2",
         )
         for fact_id, other_id in rows:
             links.setdefault(fact_id, []).append(other_id)

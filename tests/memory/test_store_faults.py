@@ -208,13 +208,16 @@ def scribble_over(path: Path, index: str) -> None:
     path.write_bytes(bytes(data))
 
 
-def test_a_damaged_page_is_found_at_opening_and_no_write_goes_into_it(tmp_path: Path) -> None:
+@pytest.mark.parametrize("index", ["fact_keys_fact", "facts_status", "history_fact"])
+def test_a_damaged_page_is_found_at_opening_and_no_write_goes_into_it(
+    tmp_path: Path, index: str
+) -> None:
     path = tmp_path / "memory.db"
     memory = Memory.open(path)
     for number in range(60):
         memory.remember(f"Locker {number} holds the {number * 7}th blue bag", "fact")
     memory.close()
-    scribble_over(path, "fact_keys_fact")
+    scribble_over(path, index)
     before = digest(path)
 
     memory = Memory.open(path)
