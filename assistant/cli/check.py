@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from assistant.cli.common import EXIT_FAILURE, EXIT_OK
-from config import ConfigError, Settings, find_card, load_card, load_settings
+from config import ConfigError, PersonalityCard, Settings, find_card, load_card, load_settings
 
 
 @dataclass(frozen=True)
@@ -41,8 +41,12 @@ def _check(args: argparse.Namespace) -> int:
     except ConfigError as error:
         _print(Finding("settings", False, str(error)))
         return EXIT_FAILURE
-    findings = [Finding("settings", True, "valid")]
-    findings.append(_card(args.card))
+    card_finding, card = _card(args.card)
+    findings = [Finding("settings", True, "valid"), card_finding]
+    if card is not None and card.voice.piper_voice:
+        # The card chooses the voice Hearth speaks in: that is the one to find.
+        tts = settings.tts.model_copy(update={"voice": card.voice.piper_voice})
+        settings = settings.model_copy(update={"tts": tts})
     checks: list[Check] = [_speech_to_text, _voice, _wake_words, _microphone, _speaker, _ollama]
     if settings.mqtt is not None:
         checks.append(_broker)
@@ -65,13 +69,13 @@ def _print(finding: Finding) -> None:
     print(f"{mark} {finding.what}: {finding.detail}")
 
 
-def _card(explicit: Path | None) -> Finding:
+def _card(explicit: Path | None) -> tuple[Finding, PersonalityCard | None]:
     path = find_card(explicit)
     try:
         card = load_card(path)
     except ConfigError as error:
-        return Finding("personality card", False, str(error))
-    return Finding("personality card", True, f"{card.name}, from {path}")
+        return Finding("personality card", False, str(error)), None
+    return Finding("personality card", True, f"{card.name}, from {path}"), card
 
 
 def _speech_to_text(settings: Settings) -> Finding:

@@ -227,3 +227,12 @@ def test_a_speaker_the_voice_does_not_have_is_found_by_check_and_said_by_say(tmp
     refused(hearth(tmp_path, "--config", str(settings), "say", "Hello.", "--output", str(out)),
             problem)  # fmt: skip
     assert not out.exists()
+
+
+def test_check_looks_for_the_voice_the_card_chooses(tmp_path):
+    card = tmp_path / "card.yaml"
+    card.write_text("name: Ember\nvoice:\n  piper_voice: nope_voice\n")
+    checked = hearth(tmp_path, "check", "--card", str(card))
+    assert checked.returncode != 0, checked.stdout
+    assert "ok   personality card: Ember" in checked.stdout
+    assert "FIX  Piper voice: Piper voice 'nope_voice' not found" in checked.stdout
