@@ -90,6 +90,13 @@ def check_output_file(path: Path, what: str, *, devices: bool = False) -> None:
         raise UserError(f"{what} {path}: no permission to write there")
 
 
+def check_card_file(card: Path | None) -> None:
+    """Refuse a ``--card`` that names no file: a mistyped path, not a card being edited (whose
+    mistakes are said aloud while Hearth runs on)."""
+    if card is not None and not card.is_file():
+        raise UserError(f"{card}: no such personality card")
+
+
 def check_distinct_files(named: dict[str, Path | None]) -> None:
     """Refuse two options naming the same file (``--output`` over the ``--input`` recording)."""
     given = [(option, path) for option, path in named.items() if path is not None]

@@ -9,7 +9,13 @@ from typing import Any
 
 import numpy as np
 
-from assistant.cli.common import EXIT_FAILURE, EXIT_OK, model_address, settings_from
+from assistant.cli.common import (
+    EXIT_FAILURE,
+    EXIT_OK,
+    check_card_file,
+    model_address,
+    settings_from,
+)
 from assistant.composition import build_brain, make_chat_client
 from assistant.memory_setup import open_memory
 from assistant.model_errors import ModelError
@@ -50,6 +56,7 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
 
 def _demo(args: argparse.Namespace) -> int:
     settings = _with_vocabulary(settings_from(args))
+    check_card_file(args.card)
     model_address(settings)
     folder = args.output_dir or Path(tempfile.mkdtemp(prefix="hearth-demo-"))
     folder.mkdir(parents=True, exist_ok=True)

@@ -11,6 +11,7 @@ from assistant.cli.common import (
     EXIT_FAILURE,
     EXIT_OK,
     UserError,
+    check_card_file,
     check_distinct_files,
     check_output_file,
     model_address,
@@ -61,8 +62,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.events is not None:
         check_output_file(args.events, "--events", devices=True)
     check_distinct_files({"--input": args.input, "--output": args.output, "--events": args.events})
-    if args.card is not None and not args.card.is_file():
-        raise UserError(f"{args.card}: no such personality card")
+    check_card_file(args.card)
     model_address(settings)
     try:
         database = database_option(args.db) if args.db else None

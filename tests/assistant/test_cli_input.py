@@ -236,3 +236,12 @@ def test_check_looks_for_the_voice_the_card_chooses(tmp_path):
     assert checked.returncode != 0, checked.stdout
     assert "ok   personality card: Ember" in checked.stdout
     assert "FIX  Piper voice: Piper voice 'nope_voice' not found" in checked.stdout
+
+
+@pytest.mark.parametrize("command", [["demo"], ["run", "--input", "{wav}"]])
+def test_a_card_path_that_names_no_file_is_refused_before_anything_runs(
+    tmp_path, recording, command
+):
+    missing = tmp_path / "no-such-card.yaml"
+    argv = [part.format(wav=recording) for part in command]
+    refused(hearth(tmp_path, *argv, "--card", str(missing)), f"{missing}: no such personality card")
