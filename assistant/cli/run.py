@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from assistant.arbitration import open_arbiter
@@ -116,7 +116,14 @@ def _start_time(text: str | None, settings: Settings) -> datetime:
         raise UserError(
             f"--start-time {text!r}: not an ISO 8601 time such as 2026-03-29T07:00:00+01:00"
         ) from None
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=zone)
+    moment = moment if moment.tzinfo is not None else moment.replace(tzinfo=zone)
+    try:
+        # The recording's clock runs on from here for hours, in UTC and in the local zone.
+        (moment + timedelta(days=1)).astimezone(UTC).astimezone(zone)
+        (moment - timedelta(days=1)).astimezone(UTC).astimezone(zone)
+    except OverflowError:
+        raise UserError(f"--start-time {text!r}: too near the end of the calendar") from None
+    return moment
 
 
 def _check_recording(path: Path) -> None:

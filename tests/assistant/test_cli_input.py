@@ -245,3 +245,10 @@ def test_a_card_path_that_names_no_file_is_refused_before_anything_runs(
     missing = tmp_path / "no-such-card.yaml"
     argv = [part.format(wav=recording) for part in command]
     refused(hearth(tmp_path, *argv, "--card", str(missing)), f"{missing}: no such personality card")
+
+
+@pytest.mark.parametrize("moment", ["9999-12-31T23:59:59-14:00", "0001-01-01T00:00:00+14:00"])
+def test_a_start_time_at_the_end_of_the_calendar_is_refused(tmp_path, recording, moment):
+    # Taken, the clock's answer ("What time is it?") failed inside the turn.
+    result = hearth(tmp_path, "run", "--input", str(recording), "--start-time", moment)
+    refused(result, f"--start-time {moment!r}: too near the end of the calendar")
