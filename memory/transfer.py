@@ -19,7 +19,14 @@ from pathlib import Path
 from typing import Annotated, Literal
 
 import numpy as np
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    model_validator,
+)
 
 from memory.kinds import Kind
 from memory.model import (
@@ -97,6 +104,12 @@ class ExportedFact(_Part):
     confirm_count: int = Field(1, ge=1, le=LARGEST_ID)
     conflicts_with: list[Annotated[int, FactId]] = []
     source: ExportedSource = ExportedSource()
+
+    @model_validator(mode="after")
+    def _not_in_conflict_with_itself(self) -> ExportedFact:
+        if self.id in self.conflicts_with:
+            raise ValueError(f"fact {self.id} is listed as in conflict with itself")
+        return self
 
 
 class ExportedEntry(_Part):

@@ -173,6 +173,7 @@ BAD_EXPORTS = [
     (b"[" * 100_000, "nested too deeply"),
     (_one_fact(confirm_count=2**70), "facts.0.confirm_count"),
     (_one_fact(conflicts_with=[2**64]), "facts.0.conflicts_with.0"),
+    (_one_fact(conflicts_with=[1]), "facts.0: Value error, fact 1 is listed as in conflict with"),
     # Times Python holds, but not once in UTC: stored, they broke every later show and export.
     (_one_fact(created_at="9999-12-31T23:59:59-14:00"), "facts.0.created_at"),
     (_one_fact(confirmed_at="0001-01-01T00:00:00+14:00"), "facts.0.confirmed_at"),
