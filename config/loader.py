@@ -59,7 +59,7 @@ def load_settings(
     paths = list(config_search_path(SETTINGS_FILE, env) if search_path is None else search_path)
     layers = [read_yaml_layer(path) for path in paths if path.is_file()]
     if config_path is not None:
-        if not config_path.is_file():
+        if not config_path.exists():
             raise ConfigError(f"{config_path}: no such settings file")
         layers.append(read_yaml_layer(config_path))
     layers.append(environment_layer(env))

@@ -23,13 +23,15 @@ from pydantic import (
     model_validator,
 )
 
-from support import url_problem
+from support import NOT_ONE_WORD, header_safe, url_problem
 
 MAX_SECONDS = 86_400.0
 """No duration in the settings is longer than a day: a larger one (1e308) is a typo, and the audio
 clock counts samples, where it would overflow."""
 PositiveSeconds = Annotated[float, Field(gt=0, le=MAX_SECONDS)]
 Seconds = Annotated[float, Field(ge=0, le=MAX_SECONDS)]
+DeviceIndex = Annotated[int, Field(ge=0, le=65_535)]
+"""A sound device's number (PortAudio's); a larger one overflowed PortAudio's C int."""
 Probability = Annotated[float, Field(ge=0, le=1)]
 WyomingUri = Annotated[AnyUrl, UrlConstraints(allowed_schemes=["tcp"], host_required=True)]
 """Where a Wyoming service listens: ``tcp://host:port``."""
@@ -56,6 +58,14 @@ class OllamaSettings(Section):
     """Base address; empty: ``OLLAMA_HOST`` as Ollama's own clients read it, else the local one."""
     api_key: str | None = None
     """Sent as a bearer token when set (``openai`` servers started with a key); never logged."""
+
+    @field_validator("api_key")
+    @classmethod
+    def _a_header_can_carry_it(cls, key: str | None) -> str | None:
+        if key is not None and key.strip() and not header_safe(key.strip()):
+            raise ValueError(f"the key {NOT_ONE_WORD}")
+        return key
+
     model: str = "llama3.2:3b"
     keep_alive: str = "10m"
     """How long Ollama keeps the model loaded after a request (Ollama's duration syntax)."""
@@ -347,9 +357,9 @@ class TextToSpeechSettings(RemoteSpeechSettings):
 class AudioSettings(Section):
     """Sound devices (live mode only)."""
 
-    input_device: str | int | None = None
+    input_device: str | DeviceIndex | None = None
     """A sounddevice name or index; empty means the system default."""
-    output_device: str | int | None = None
+    output_device: str | DeviceIndex | None = None
     earcons: bool = True
     echo_cancellation: bool = True
     """With ``listener.barge_in``, take Hearth's own voice out of the microphone (WebRTC's echo
@@ -482,7 +492,8 @@ class MqttSettings(Section):
     """The room this Hearth is in: it names the device (Hearth Kitchen) and its area."""
     device_id: str | None = Field(None, pattern=r"^[a-z0-9_-]+$")
     """Unique among the household's Hearths; empty: from the room, else the host name."""
-    keepalive_seconds: int = Field(30, ge=5)
+    keepalive_seconds: int = Field(30, ge=5, le=65_535)
+    """MQTT carries it in two bytes: 65535 s (about 18 hours) at the most."""
     """How often the broker hears from Hearth; it marks Hearth offline after 1.5 times this
     without a word (at once when the connection drops)."""
     reconnect_min_seconds: PositiveSeconds = 1.0

@@ -45,6 +45,9 @@ class Layer:
 
 def read_yaml_layer(path: Path) -> Layer:
     """Parse a YAML file that must hold a mapping; raise ConfigError naming the file and line."""
+    if path.exists() and not path.is_file():
+        # A folder cannot be read, and a pipe or a device named by mistake would hang the read.
+        raise ConfigError(f"{path}: is not a regular file")
     try:
         raw = path.read_bytes()
     except OSError as exc:

@@ -15,6 +15,7 @@ from urllib.parse import parse_qsl, unquote, urlencode, urlsplit, urlunsplit
 
 from memory.postgres_schema import SCHEMA
 from memory.store import StoreError
+from support import read_text_file
 
 POSTGRES_SCHEMES = ("postgresql", "postgres")
 CONNECT_TIMEOUT_SECONDS = 3.0
@@ -123,7 +124,7 @@ def _url_passwords(url: str) -> set[str]:
 def read_password(path: Path) -> str:
     """The password in a file (its first line); StoreError naming the file, never its content."""
     try:
-        text = Path(path).expanduser().read_text(encoding="utf-8")
+        text = read_text_file(path)
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not UTF-8 text"
         raise StoreError(f"memory.password_file {path}: cannot read it: {reason}") from None

@@ -1,5 +1,5 @@
 """Small pieces every Hearth package may use: durable file writes, telling a SQLite database
-from other files, checking a URL, and the named failpoints.
+from other files, reading a small text file, checking a URL, and the named failpoints.
 
 A leaf: it imports nothing of Hearth's, so ``audio``, ``memory``, ``assistant`` and ``config``
 can all use it without bending the import direction (``audio`` and ``memory`` may not import each
@@ -13,18 +13,23 @@ from support.failpoints import (
     FailpointError,
     Failpoints,
 )
+from support.http_header import NOT_ONE_WORD, header_safe
 from support.sqlite_file import LARGEST_ID, SQLITE_HEADER, holds_sqlite_database
+from support.text_file import read_text_file
 from support.url_check import url_problem
 
 __all__ = [
     "ENVIRONMENT_VARIABLE",
     "LARGEST_ID",
+    "NOT_ONE_WORD",
     "SQLITE_HEADER",
     "Failpoint",
     "FailpointError",
     "Failpoints",
     "NotARegularFile",
+    "header_safe",
     "holds_sqlite_database",
+    "read_text_file",
     "url_problem",
     "write_atomically",
 ]

@@ -70,10 +70,10 @@ def _accounts(prefix: Path | None) -> tuple[dict[str, int], dict[str, set[str]]]
         users = {entry.pw_name: entry.pw_gid for entry in pwd.getpwall()}
         groups = {entry.gr_name: set(entry.gr_mem) for entry in grp.getgrall()}
         return users, groups
-    users = {fields[0]: int(fields[3]) for fields in _colon_file(prefix / "etc/passwd", 4)}
+    users = {fields[0]: int(fields[3]) for fields in _colon_file(prefix / "etc/passwd", 4, 3)}
     groups = {
         fields[0]: set(filter(None, fields[3].split(",")))
-        for fields in _colon_file(prefix / "etc/group", 4)
+        for fields in _colon_file(prefix / "etc/group", 4, 2)
     }
     return users, groups
 
@@ -81,15 +81,25 @@ def _accounts(prefix: Path | None) -> tuple[dict[str, int], dict[str, set[str]]]
 def _group_ids(prefix: Path | None) -> dict[str, int]:
     if prefix is None:
         return {entry.gr_name: entry.gr_gid for entry in grp.getgrall()}
-    return {fields[0]: int(fields[2]) for fields in _colon_file(prefix / "etc/group", 3)}
+    return {fields[0]: int(fields[2]) for fields in _colon_file(prefix / "etc/group", 3, 2)}
 
 
-def _colon_file(path: Path, fields: int) -> list[list[str]]:
-    """The records of a passwd-style file (none when it is missing)."""
+def _colon_file(path: Path, fields: int, number: int) -> list[list[str]]:
+    """The well-formed records of a passwd-style file, with at least ``fields`` fields and a
+    whole number in field ``number`` (none when it is missing). A malformed line is skipped, as
+    the C library's own readers skip it."""
     if not path.is_file():
         return []
-    records = [line.split(":") for line in path.read_text().splitlines()]
-    return [record for record in records if len(record) >= fields and record[0]]
+    text = path.read_text(encoding="utf-8", errors="replace")
+    records = [line.split(":") for line in text.splitlines()]
+    return [
+        record
+        for record in records
+        if len(record) >= fields
+        and record[0]
+        and record[number].isascii()
+        and record[number].isdigit()
+    ]
 
 
 # Carrying the plan out ----------------------------------------------------------------------------

@@ -99,8 +99,9 @@ class HomeAssistantConversation:
         """
         self._settings = settings
         secret = token or read_secret(
-            "Home Assistant token", settings.token_file, settings.token_env, environ
-        )
+            "Home Assistant token", settings.token_file, settings.token_env, environ,
+            in_header=True,
+        )  # fmt: skip
         self._client = httpx.Client(
             base_url=str(settings.url).rstrip("/"),
             headers={"Authorization": f"Bearer {secret.get_secret_value()}"},

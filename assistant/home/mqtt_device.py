@@ -11,6 +11,7 @@ while the broker is away. Commands from Home Assistant wait in a queue for ``tak
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
 import json
 import logging
@@ -43,8 +44,9 @@ from assistant.home.device import (
     volume_payload,
 )
 from assistant.home.discovery import discovery_documents
-from assistant.home.secrets import read_secret
+from assistant.home.secrets import SecretError, read_secret
 from config import MqttSettings
+from support import NotARegularFile
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +85,7 @@ class MqttDevice:
         """Prepare the connection; nothing is sent before :meth:`start`.
 
         Raises:
-            SecretError: a password file that is missing, unreadable or empty.
+            SecretError: a password or ca_file that is missing, unreadable or empty.
         """
         self._settings = settings
         self.identity = identity or DeviceIdentity.from_settings(
@@ -287,9 +289,8 @@ def broker_client(
     whether the broker took a publish.
 
     Raises:
-        SecretError: a password file that is missing, unreadable or empty.
-        OSError: a ``ca_file`` that cannot be read.
-        ssl.SSLError: a ``ca_file`` that holds no certificate.
+        SecretError: a password file that is missing, unreadable or empty, or a ``ca_file``
+        that cannot be read or holds no certificate.
     """
     client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=protocol)
     client.reconnect_delay_set(
@@ -305,8 +306,14 @@ def broker_client(
             password = secret.get_secret_value()
         client.username_pw_set(settings.username, password)
     if settings.url.scheme == "mqtts":
-        ca = str(settings.ca_file.expanduser()) if settings.ca_file else None
-        client.tls_set(ca_certs=ca, cert_reqs=ssl.CERT_REQUIRED)
+        ca = settings.ca_file.expanduser() if settings.ca_file else None
+        try:
+            if ca is not None and ca.exists() and not ca.is_file():
+                raise NotARegularFile(errno.EINVAL, "is not a regular file")  # a pipe would hang
+            client.tls_set(ca_certs=str(ca) if ca else None, cert_reqs=ssl.CERT_REQUIRED)
+        except OSError as error:  # ssl.SSLError is one: a file holding no certificate
+            reason = error.strerror or str(error)
+            raise SecretError(f"mqtt.ca_file {settings.ca_file}: {reason}") from None
     return client
 
 

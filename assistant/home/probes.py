@@ -81,8 +81,6 @@ def _probe(
         client = broker_client(settings, f"hearth-check-{os.getpid()}", environ, protocol)
     except SecretError as error:
         return Probe(False, str(error))
-    except OSError as error:  # ssl.SSLError is one: a ca_file holding no certificate
-        return Probe(False, f"mqtt.ca_file {settings.ca_file}: {error}")
     client.connect_timeout = timeout
     answers: list[Any] = []
     client.on_connect = lambda _client, _data, _flags, reason, _props: answers.append(reason)

@@ -252,3 +252,13 @@ def test_a_start_time_at_the_end_of_the_calendar_is_refused(tmp_path, recording,
     # Taken, the clock's answer ("What time is it?") failed inside the turn.
     result = hearth(tmp_path, "run", "--input", str(recording), "--start-time", moment)
     refused(result, f"--start-time {moment!r}: too near the end of the calendar")
+
+
+@pytest.mark.parametrize("ca", ["missing.pem", "empty.pem", "pipe.pem"])
+def test_a_broker_certificate_that_cannot_be_read_stops_run_with_its_name(tmp_path, recording, ca):
+    (tmp_path / "empty.pem").write_text("no certificate here\n")
+    os.mkfifo(tmp_path / "pipe.pem")  # would hang the read
+    settings = tmp_path / "settings.yaml"
+    settings.write_text(f"mqtt:\n  url: mqtts://127.0.0.1:8883\n  ca_file: {tmp_path / ca}\n")
+    result = hearth(tmp_path, "--config", str(settings), "run", "--input", str(recording))
+    refused(result, f"mqtt.ca_file {tmp_path / ca}:")

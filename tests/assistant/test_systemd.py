@@ -473,6 +473,20 @@ def test_a_dry_run_prints_every_step_and_changes_nothing(
     assert f"systemctl --root={image} enable hearth.service" in out
 
 
+def test_malformed_lines_in_the_account_files_are_skipped(
+    image: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A stray edit or byte in the image's account files was a traceback (int("xyz")).
+    with (image / "etc/passwd").open("ab") as passwd:
+        passwd.write(b"hearth:x:abc:xyz::/:/bin/false\nbroken\n\xff\xfe:x:1:1::/:\n")
+    with (image / "etc/group").open("ab") as group:
+        group.write(b"hearth:x:notanumber:\n\xff\n")
+    assert main(["install-service", "--dry-run", "--prefix", str(image)]) == 0
+    out = capsys.readouterr().out
+    assert f"useradd --prefix {image} --system --user-group" in out  # no hearth user was read
+    assert f"usermod --prefix {image} --append --groups audio hearth" in out
+
+
 def test_a_dry_run_as_another_user(image: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["install-service", "--dry-run", "--prefix", str(image), "--user", "alice"]) == 0
     out = capsys.readouterr().out

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -153,11 +154,29 @@ def test_brackets_nested_past_the_stack_are_refused_naming_the_file(tmp_path):
 @pytest.mark.parametrize(
     ("text", "key"),
     [("stt:\n  cpu_threads: 99999999999999999999\n", "stt.cpu_threads"),
-     ("tts:\n  speaker: -1\n", "tts.speaker")],
+     ("tts:\n  speaker: -1\n", "tts.speaker"),
+     ("audio:\n  output_device: 99999999999999999999999\n", "audio.output_device"),
+     ("mqtt:\n  url: mqtt://127.0.0.1\n  keepalive_seconds: 100000\n",
+      "mqtt.keepalive_seconds")],
 )  # fmt: skip
 def test_numbers_no_machine_or_voice_can_take_are_refused(tmp_path, text, key):
     with pytest.raises(ConfigError, match=key.replace(".", r"\.")):
         load_settings(environ={}, search_path=layers(tmp_path, text))
+
+
+@pytest.mark.parametrize("key", ["t\u00f6k\u00e9n", "two words", "line\nbreak"])
+def test_an_api_key_no_header_can_carry_is_refused_without_showing_it(tmp_path, key):
+    environ = {"HEARTH_OLLAMA__API_KEY": key}
+    with pytest.raises(ConfigError, match="an HTTP header cannot carry") as error:
+        load_settings(environ=environ, search_path=())
+    assert key not in str(error.value)
+
+
+def test_a_settings_file_that_is_a_pipe_is_refused_not_waited_on(tmp_path):
+    pipe = tmp_path / "settings.yaml"
+    os.mkfifo(pipe)
+    with pytest.raises(ConfigError, match="is not a regular file"):
+        load_settings(pipe, environ={}, search_path=())
 
 
 def test_aliases_of_a_sensible_size_still_work(tmp_path):

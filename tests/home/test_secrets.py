@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from assistant.home import SecretError, read_secret
@@ -47,3 +49,21 @@ def test_an_unreadable_file_says_why(tmp_path):
 def test_no_file_and_no_variable_names_the_variable():
     with pytest.raises(SecretError, match="set HA_TOKEN"):
         read_secret("token", None, "HA_TOKEN", {"HA_TOKEN": "  "})
+
+
+def test_a_pipe_named_as_the_file_is_refused_at_once(tmp_path):
+    pipe = tmp_path / "token"
+    os.mkfifo(pipe)  # reading it would wait for a writer that never comes
+    with pytest.raises(SecretError, match="is not a regular file"):
+        read_secret("token", pipe, "HA_TOKEN", {})
+
+
+@pytest.mark.parametrize("content", [f"{TOKEN}\nsecond-line\n", "t\u00f6k\u00e9n\n", "two words\n"])
+def test_a_token_no_header_can_carry_is_refused_without_showing_it(tmp_path, content):
+    path = tmp_path / "token"
+    path.write_text(content)
+    with pytest.raises(SecretError, match="an HTTP header cannot carry") as error:
+        read_secret("Home Assistant token", path, "HA_TOKEN", {}, in_header=True)
+    assert not any(word in str(error.value) for word in content.split())
+    # An MQTT password is no header: it is taken as written.
+    assert read_secret("MQTT password", path, "P", {}).get_secret_value() == content.strip()
