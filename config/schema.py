@@ -262,6 +262,8 @@ class VadSettings(Section):
             raise ValueError("trailing_silence_seconds must not be less than end_silence_seconds")
         if not self.end_silence_seconds <= self.doubtful_silence_seconds:
             raise ValueError("doubtful_silence_seconds must not be less than end_silence_seconds")
+        if not self.min_utterance_seconds < self.max_utterance_seconds:
+            raise ValueError("min_utterance_seconds must be less than max_utterance_seconds")
         return self
 
 
@@ -360,6 +362,12 @@ class AudioSettings(Section):
     input_device: str | DeviceIndex | None = None
     """A sounddevice name or index; empty means the system default."""
     output_device: str | DeviceIndex | None = None
+
+    @field_validator("input_device", "output_device", mode="before")
+    @classmethod
+    def _empty_is_the_default(cls, device: object) -> object:
+        return None if isinstance(device, str) and not device.strip() else device
+
     earcons: bool = True
     echo_cancellation: bool = True
     """With ``listener.barge_in``, take Hearth's own voice out of the microphone (WebRTC's echo

@@ -172,6 +172,18 @@ def test_an_api_key_no_header_can_carry_is_refused_without_showing_it(tmp_path, 
     assert key not in str(error.value)
 
 
+def test_an_empty_device_name_is_the_system_default(tmp_path):
+    text = 'audio:\n  input_device: ""\n  output_device: "  "\n'
+    settings = load_settings(environ={}, search_path=layers(tmp_path, text))
+    assert settings.audio.input_device is None and settings.audio.output_device is None
+
+
+def test_an_utterance_that_must_be_longer_than_its_cap_is_refused(tmp_path):
+    text = "vad:\n  min_utterance_seconds: 20\n  max_utterance_seconds: 15\n"
+    with pytest.raises(ConfigError, match="min_utterance_seconds must be less than"):
+        load_settings(environ={}, search_path=layers(tmp_path, text))
+
+
 def test_a_settings_file_that_is_a_pipe_is_refused_not_waited_on(tmp_path):
     pipe = tmp_path / "settings.yaml"
     os.mkfifo(pipe)
