@@ -1,5 +1,6 @@
 """Small pieces every Hearth package may use: durable file writes, telling a SQLite database
-from other files, reading a small text file, checking a URL, and the named failpoints.
+from other files, reading a small text file without hanging, checking a URL and a secret bound
+for an HTTP header, and the named failpoints.
 
 A leaf: it imports nothing of Hearth's, so ``audio``, ``memory``, ``assistant`` and ``config``
 can all use it without bending the import direction (``audio`` and ``memory`` may not import each

@@ -1,5 +1,5 @@
-"""Reading a small text file named in the settings (a token, a password, a certificate) without
-hanging: a pipe or a device named by mistake would block the read forever."""
+"""Reading a small text file named in the settings (a token, a password) without hanging: a pipe
+or a device named by mistake would block the read forever."""
 
 from __future__ import annotations
 
