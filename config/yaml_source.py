@@ -10,6 +10,8 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
+from support import NotARegularFile, require_regular_file
+
 KeyPath = tuple[str | int, ...]
 
 MAX_VALUES = 10_000
@@ -45,9 +47,10 @@ class Layer:
 
 def read_yaml_layer(path: Path) -> Layer:
     """Parse a YAML file that must hold a mapping; raise ConfigError naming the file and line."""
-    if path.exists() and not path.is_file():
-        # A folder cannot be read, and a pipe or a device named by mistake would hang the read.
-        raise ConfigError(f"{path}: is not a regular file")
+    try:
+        require_regular_file(path)
+    except NotARegularFile:
+        raise ConfigError(f"{path}: is not a regular file") from None
     try:
         raw = path.read_bytes()
     except OSError as exc:

@@ -29,7 +29,7 @@ server, so the household's writers are never locked out for long."""
 
 def is_postgres_url(location: object) -> bool:
     """Whether a ``memory.database`` / ``--db`` value names a PostgreSQL database (it may still
-    be malformed: :func:`postgres_url_problem`)."""
+    be malformed: ``support.url_problem``)."""
     if not isinstance(location, str) or "://" not in location:
         return False
     return location.split("://", 1)[0].strip().lower() in POSTGRES_SCHEMES

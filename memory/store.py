@@ -636,9 +636,7 @@ class FactStore:
             return {}
         links: dict[int, list[int]] = {}
         rows = self._select_in(
-            "SELECT fact_id, other_id FROM conflicts NOT INDEXED WHERE fact_id IN ",
-            fact_ids,
-            " ORDER BY 1, 2",
+            "SELECT fact_id, other_id FROM conflicts WHERE fact_id IN ", fact_ids, " ORDER BY 1, 2"
         )
         for fact_id, other_id in rows:
             links.setdefault(fact_id, []).append(other_id)

@@ -7,7 +7,7 @@ can all use it without bending the import direction (``audio`` and ``memory`` ma
 other, and ``config`` should not grow file-writing or fault-injection code that is not settings).
 """
 
-from support.atomic_write import NotARegularFile, write_atomically
+from support.atomic_write import write_atomically
 from support.failpoints import (
     ENVIRONMENT_VARIABLE,
     Failpoint,
@@ -15,6 +15,7 @@ from support.failpoints import (
     Failpoints,
 )
 from support.http_header import NOT_ONE_WORD, header_safe
+from support.regular_file import NotARegularFile, require_regular_file
 from support.sqlite_file import LARGEST_ID, SQLITE_HEADER, holds_sqlite_database
 from support.text_file import read_text_file
 from support.url_check import url_problem
@@ -31,6 +32,7 @@ __all__ = [
     "header_safe",
     "holds_sqlite_database",
     "read_text_file",
+    "require_regular_file",
     "url_problem",
     "write_atomically",
 ]

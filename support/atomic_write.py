@@ -6,18 +6,13 @@ keeps the new file (the rename itself is made durable by syncing the folder that
 
 from __future__ import annotations
 
-import errno
 import os
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
-
-class NotARegularFile(OSError):
-    """The name to write is taken by something that is not a regular file (a device such as
-    ``/dev/null``, a pipe, a socket, a folder): renaming over it would replace it."""
-
+from support.regular_file import require_regular_file
 
 Content = bytes | str | Callable[[BinaryIO], None]
 """Bytes, text (written as UTF-8), or a function that writes into the open binary file."""
@@ -38,8 +33,7 @@ def write_atomically(
     :class:`NotARegularFile` if the name is taken by anything but a regular file.
     """
     path = Path(os.path.realpath(path))
-    if path.exists() and not path.is_file():
-        raise NotARegularFile(errno.EINVAL, "is not a regular file", str(path))
+    require_regular_file(path)
     folder = path.parent
     descriptor, temporary = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
     try:

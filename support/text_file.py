@@ -3,11 +3,10 @@ or a device named by mistake would block the read forever."""
 
 from __future__ import annotations
 
-import errno
 import os
 from pathlib import Path
 
-from support.atomic_write import NotARegularFile
+from support.regular_file import require_regular_file
 
 
 def read_text_file(path: str | os.PathLike[str]) -> str:
@@ -18,6 +17,5 @@ def read_text_file(path: str | os.PathLike[str]) -> str:
         OSError, UnicodeDecodeError: as reading does.
     """
     path = Path(path).expanduser()
-    if path.exists() and not path.is_file():
-        raise NotARegularFile(errno.EINVAL, "is not a regular file", str(path))
+    require_regular_file(path)
     return path.read_text(encoding="utf-8")

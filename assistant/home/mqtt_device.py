@@ -11,7 +11,6 @@ while the broker is away. Commands from Home Assistant wait in a queue for ``tak
 from __future__ import annotations
 
 import contextlib
-import errno
 import functools
 import json
 import logging
@@ -46,7 +45,7 @@ from assistant.home.device import (
 from assistant.home.discovery import discovery_documents
 from assistant.home.secrets import SecretError, read_secret
 from config import MqttSettings
-from support import NotARegularFile
+from support import require_regular_file
 
 log = logging.getLogger(__name__)
 
@@ -308,8 +307,8 @@ def broker_client(
     if settings.url.scheme == "mqtts":
         ca = settings.ca_file.expanduser() if settings.ca_file else None
         try:
-            if ca is not None and ca.exists() and not ca.is_file():
-                raise NotARegularFile(errno.EINVAL, "is not a regular file")  # a pipe would hang
+            if ca is not None:
+                require_regular_file(ca)  # a pipe would hang the read
             client.tls_set(ca_certs=str(ca) if ca else None, cert_reqs=ssl.CERT_REQUIRED)
         except OSError as error:  # ssl.SSLError is one: a file holding no certificate
             reason = error.strerror or str(error)

@@ -45,12 +45,12 @@ def read_secret(
             raise SecretError(f"cannot read the {what} file {path}: {reason}") from None
         if not text:
             raise SecretError(f"the {what} file {path} is empty")
-        if in_header and not header_safe(text):
-            raise SecretError(f"the {what} file {path} {NOT_ONE_WORD}")
-        return SecretStr(text)
-    text = env.get(variable, "").strip()
-    if not text:
-        raise SecretError(f"no {what}: set {variable} or give a file for it in the settings")
+        where = f"file {path}"
+    else:
+        text = env.get(variable, "").strip()
+        if not text:
+            raise SecretError(f"no {what}: set {variable} or give a file for it in the settings")
+        where = f"in {variable}"
     if in_header and not header_safe(text):
-        raise SecretError(f"the {what} in {variable} {NOT_ONE_WORD}")
+        raise SecretError(f"the {what} {where} {NOT_ONE_WORD}")
     return SecretStr(text)
