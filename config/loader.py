@@ -19,6 +19,7 @@ from config.yaml_source import (
     Origin,
     describe_validation_error,
     merge_layers,
+    parse_yaml_value,
     read_yaml_layer,
 )
 
@@ -90,8 +91,8 @@ def environment_layer(environ: Mapping[str, str]) -> Layer:
         if not all(path):
             raise ConfigError(f"environment variable {name}: empty key in its name")
         try:
-            value = yaml.safe_load(raw) if raw.strip() else None
-        except (yaml.YAMLError, RecursionError):
+            value = parse_yaml_value(raw, f"environment variable {name}") if raw.strip() else None
+        except yaml.YAMLError:
             value = raw  # not YAML: the text itself, which validation judges
         target = values
         for part in path[:-1]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +21,45 @@ a few hundred; an alias bomb (an anchor repeated nine times nine levels deep) ho
 millions, and expanding it would hang every command and take gigabytes."""
 MAX_DEPTH = 32
 """Levels of nesting a settings file or card may have (Hearth's own have four)."""
+
+
+_INT = "tag:yaml.org,2002:int"
+_FLOAT = "tag:yaml.org,2002:float"
+
+
+class _Loader(yaml.SafeLoader):
+    """PyYAML's safe loader without YAML 1.1's base-60 numbers, as YAML 1.2 reads them: an
+    unquoted ``at: 17:30`` is the time "17:30", not the number 1050 (a setting that then failed
+    with "Input should be a valid string", or a duration that was silently 60 times too big)."""
+
+
+_Loader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag not in (_INT, _FLOAT)]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+# PyYAML's own patterns (resolver.py), less their ``[0-9]+(:[0-5]?[0-9])+`` alternatives.
+_Loader.add_implicit_resolver(
+    _INT,
+    re.compile(
+        r"""^(?:[-+]?0b[0-1_]+
+        |[-+]?0[0-7_]+
+        |[-+]?(?:0|[1-9][0-9_]*)
+        |[-+]?0x[0-9a-fA-F_]+)$""",
+        re.X,
+    ),
+    list("-+0123456789"),
+)
+_Loader.add_implicit_resolver(
+    _FLOAT,
+    re.compile(
+        r"""^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?
+        |\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?
+        |[-+]?\.(?:inf|Inf|INF)
+        |\.(?:nan|NaN|NAN))$""",
+        re.X,
+    ),
+    list("-+0123456789."),
+)
 
 
 class ConfigError(Exception):
@@ -69,17 +109,36 @@ def parse_yaml_layer(text: str, source: str) -> Layer:
     origins collected) before anything is built from it, so an alias bomb or a recursive alias is
     refused at once instead of expanded.
     """
-    loader = yaml.SafeLoader(text)
+    origins: dict[KeyPath, Origin] = {}
+    values = _parse(text, source, origins, top_level_mapping=True)
+    if values is None:
+        return Layer({}, {})
+    if not isinstance(values, dict):
+        raise ConfigError(f"{source}, line 1: expected a mapping of settings at the top level")
+    return Layer(values, origins)
+
+
+def parse_yaml_value(text: str, source: str) -> Any:
+    """One value written as YAML (an environment variable's), read as the files are read and
+    held to the same limits. Raises ``yaml.YAMLError`` for text that is not YAML."""
+    return _parse(text, source, {}, top_level_mapping=False)
+
+
+def _parse(
+    text: str, source: str, origins: dict[KeyPath, Origin], *, top_level_mapping: bool
+) -> Any:
+    loader = _Loader(text)
     try:
         node = loader.get_single_node()
         if node is None:
-            return Layer({}, {})
-        if not isinstance(node, yaml.MappingNode):
+            return None
+        if top_level_mapping and not isinstance(node, yaml.MappingNode):
             raise ConfigError(f"{source}, line 1: expected a mapping of settings at the top level")
-        origins: dict[KeyPath, Origin] = {}
         _collect_origins(node, (), source, origins, _Budget(source))
-        values = loader.construct_document(node)
+        return loader.construct_document(node)
     except yaml.YAMLError as exc:
+        if not top_level_mapping:
+            raise
         mark = getattr(exc, "problem_mark", None)
         where = f", line {mark.line + 1}" if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc)
@@ -92,9 +151,6 @@ def parse_yaml_layer(text: str, source: str) -> Layer:
         ) from None
     finally:
         loader.dispose()
-    if not isinstance(values, dict):
-        raise ConfigError(f"{source}, line 1: expected a mapping of settings at the top level")
-    return Layer(values, origins)
 
 
 class _Budget:

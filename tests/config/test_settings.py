@@ -146,8 +146,8 @@ def test_brackets_nested_past_the_stack_are_refused_naming_the_file(tmp_path):
     paths = layers(tmp_path, "stt:\n  hotwords: " + "[" * 5000 + "]" * 5000 + "\n")
     with pytest.raises(ConfigError, match=r"layer0\.yaml: nested too deeply to read"):
         load_settings(environ={}, search_path=paths)
-    deep = {"HEARTH_STT__HOTWORDS": "[" * 5000}  # not YAML: taken as text, then judged
-    with pytest.raises(ConfigError, match=r"stt\.hotwords"):
+    deep = {"HEARTH_STT__HOTWORDS": "[" * 5000 + "]" * 5000}
+    with pytest.raises(ConfigError, match="variable HEARTH_STT__HOTWORDS: nested too deeply"):
         load_settings(environ=deep, search_path=())
 
 
@@ -247,3 +247,17 @@ def test_a_model_url_that_is_not_an_address_is_refused(tmp_path, url, problem):
     paths = layers(tmp_path, f'ollama:\n  url: "{url}"\n')
     with pytest.raises(ConfigError, match=rf"line 2: key 'ollama.url': .*{re.escape(problem)}"):
         load_settings(environ={}, search_path=paths)
+
+
+def test_a_time_written_without_quotes_is_a_time_not_a_base_60_number(tmp_path):
+    # YAML 1.1 (PyYAML's default) reads 17:30 as 1050 and 1:30 as 90; YAML 1.2 and every user
+    # read them as written.
+    text = "schedule:\n  routines:\n    - prompt: Evening.\n      at: 17:30\n"
+    settings = load_settings(environ={}, search_path=layers(tmp_path, text))
+    assert settings.schedule.routines[0].at == "17:30"
+    env = {"HEARTH_SCHEDULE__ON_TIME_SECONDS": "1:30"}
+    with pytest.raises(ConfigError, match="on_time_seconds': Input should be a valid number"):
+        load_settings(environ=env, search_path=[PACKAGED])
+    bad = layers(tmp_path, "schedule:\n  on_time_seconds: 1:30\n")
+    with pytest.raises(ConfigError, match=r"line 2: key 'schedule\.on_time_seconds'"):
+        load_settings(environ={}, search_path=bad)
