@@ -47,6 +47,23 @@ def hearth_environment(home: Path, extra: Mapping[str, str] | None = None) -> di
     return environment
 
 
+def hearth_cli(
+    home: Path, *argv: str | bytes | Path, env: Mapping[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """One command of ``hearth`` (``check``, ``say``, ...) to its end, as a user types it: its
+    configuration and data folders under ``home``, none of this shell's ``HEARTH_`` settings or
+    ``OLLAMA_HOST``; ``env`` is added."""
+    environment = dict(os.environ, XDG_CONFIG_HOME=str(home / "xdg-config"),
+                       XDG_DATA_HOME=str(home / "xdg-data"))  # fmt: skip
+    for name in [n for n in environment if n.startswith("HEARTH_") or n == "OLLAMA_HOST"]:
+        del environment[name]
+    environment.update(env or {})
+    command = [os.fsencode(sys.executable), b"-m", b"assistant",
+               *(a if isinstance(a, bytes) else os.fsencode(a) for a in argv)]  # fmt: skip
+    return subprocess.run(command, cwd=ROOT, env=environment, capture_output=True, text=True,
+                          timeout=300)  # fmt: skip
+
+
 def hearth_command(config: Path, db: Path | str, *arguments: str | Path) -> list[str]:
     """``python -m assistant --config CONFIG --db DB ARGUMENTS``."""
     return [sys.executable, "-m", "assistant", "--config", str(config), "--db", str(db),

@@ -48,6 +48,10 @@ def _check(args: argparse.Namespace) -> int:
         tts = settings.tts.model_copy(update={"voice": card.voice.piper_voice})
         settings = settings.model_copy(update={"tts": tts})
     checks: list[Check] = [_speech_to_text, _voice, _wake_words, _microphone, _speaker, _ollama]
+    if settings.stt.backend == "wyoming":
+        checks.append(_speech_to_text_service)
+    if settings.tts.backend == "wyoming":
+        checks.append(_text_to_speech_service)
     if settings.mqtt is not None:
         checks.append(_broker)
     if settings.home_assistant is not None:
@@ -98,6 +102,30 @@ def _voice(settings: Settings) -> Finding:
     if (problem := speaker_problem(path, settings.tts.speaker)) is not None:
         return Finding("Piper voice", False, problem)
     return Finding("Piper voice", True, f"{settings.tts.voice} at {path}")
+
+
+def _speech_to_text_service(settings: Settings) -> Finding:
+    from audio.remote import WyomingError, WyomingSpeechToText
+
+    what = "speech-to-text service"
+    try:
+        offered = WyomingSpeechToText(settings.stt).describe()
+    except WyomingError as error:
+        return Finding(what, False, f"{error}; start it or fix stt.uri (meanwhile Hearth hears "
+                                    "with the local model)")  # fmt: skip
+    return Finding(what, True, f"{offered} at {settings.stt.uri}")
+
+
+def _text_to_speech_service(settings: Settings) -> Finding:
+    from audio.remote import WyomingError, WyomingTextToSpeech
+
+    what = "text-to-speech service"
+    try:
+        offered = WyomingTextToSpeech(settings.tts).describe()
+    except WyomingError as error:
+        return Finding(what, False, f"{error}; start it or fix tts.uri (meanwhile Hearth speaks "
+                                    "with the local voice)")  # fmt: skip
+    return Finding(what, True, f"{offered} at {settings.tts.uri}")
 
 
 def _wake_words(settings: Settings) -> Finding:

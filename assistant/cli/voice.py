@@ -44,20 +44,17 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
 
 
 def _say(args: argparse.Namespace) -> int:
-    from audio import (
-        SpeechParameters,
-        TextToSpeech,
-        VoiceNotFoundError,
-        VoiceSpeakerError,
-        write_wav,
-    )
+    from audio import SpeechParameters, VoiceNotFoundError, VoiceSpeakerError, write_wav
+    from audio.remote import text_to_speech
 
     settings = settings_from(args)
     text = _valid_text(args.text)
     if args.output:
         check_output_file(args.output, "--output")
     try:
-        chunks = list(TextToSpeech().synthesize(text, SpeechParameters.from_settings(settings.tts)))
+        # The voice the settings ask for: the Wyoming service's, the local one if it fails.
+        speaking = text_to_speech(settings.tts)
+        chunks = list(speaking.synthesize(text, SpeechParameters.from_settings(settings.tts)))
     except (VoiceNotFoundError, VoiceSpeakerError) as error:
         raise UserError(str(error)) from None
     if not chunks:
@@ -102,12 +99,14 @@ def _valid_text(text: str) -> str:
 
 
 def _transcribe(args: argparse.Namespace) -> int:
-    from audio import SpeechModelError, SpeechToText, VoiceActivity, WavError, read_wav
+    from audio import SpeechModelError, VoiceActivity, WavError, read_wav
+    from audio.remote import speech_to_text
 
     settings = settings_from(args)
     try:
         samples = read_wav(args.file)
-        stt = SpeechToText(settings.stt)
+        # The ears the settings ask for: the Wyoming service's, the local model if it fails.
+        stt = speech_to_text(settings.stt)
     except (WavError, SpeechModelError) as error:
         raise UserError(str(error)) from None
     print(stt.transcribe(samples, vad_speech=_has_speech(samples, VoiceActivity())).text)

@@ -4,28 +4,18 @@ and nothing the user had is lost. Each runs the real ``hearth`` entry point."""
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from audio.wav import read_wav, write_wav
-from tests.assistant.conftest import ROOT
+from tests.hearth_run import hearth_cli
 from tests.speech import silence, speech, timeline
 
 
 def hearth(tmp_path: Path, *argv: str | bytes, env: dict[str, str] | None = None):
-    environment = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "xdg-config"),
-                       XDG_DATA_HOME=str(tmp_path / "xdg-data"))  # fmt: skip
-    for name in [n for n in environment if n.startswith("HEARTH_") or n == "OLLAMA_HOST"]:
-        del environment[name]
-    environment.update(env or {})
-    command = [os.fsencode(sys.executable), b"-m", b"assistant",
-               *(a if isinstance(a, bytes) else os.fsencode(a) for a in argv)]  # fmt: skip
-    return subprocess.run(command, cwd=ROOT, env=environment, capture_output=True, text=True,
-                          timeout=300)  # fmt: skip
+    return hearth_cli(tmp_path, *argv, env=env)
 
 
 def refused(result, *needles: str) -> None:

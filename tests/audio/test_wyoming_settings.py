@@ -20,6 +20,7 @@ from audio.remote import (
 from audio.stt import SpeechToText
 from audio.tts import TextToSpeech
 from config import ConfigError, Settings, SpeechToTextSettings, load_settings, packaged_file
+from tests.hearth_run import hearth_cli
 from tests.servers import free_port
 
 
@@ -76,3 +77,20 @@ def test_a_service_nobody_listens_on_is_unreachable():
     with pytest.raises(WyomingError, match="unreachable") as error:
         WyomingSpeechToText(settings).describe()
     assert error.value.failure is Failure.UNREACHABLE
+
+
+def test_check_names_services_nobody_listens_on_and_how_hearth_copes(tmp_path):
+    port = free_port()
+    config = tmp_path / "wyoming.yaml"
+    config.write_text(f"stt:\n  backend: wyoming\n  uri: tcp://127.0.0.1:{port}\n"
+                      f"tts:\n  backend: wyoming\n  uri: tcp://127.0.0.1:{port}\n")  # fmt: skip
+    result = hearth_cli(tmp_path, "--config", config, "check")
+    assert "Traceback" not in result.stdout + result.stderr, result.stderr
+    assert result.returncode == 1, result.stdout
+    assert (f"FIX  speech-to-text service: the Wyoming service at tcp://127.0.0.1:{port} "
+            "unreachable") in result.stdout  # fmt: skip
+    assert "fix stt.uri (meanwhile Hearth hears with the local model)" in result.stdout
+    assert "FIX  text-to-speech service:" in result.stdout
+    assert "fix tts.uri (meanwhile Hearth speaks with the local voice)" in result.stdout
+    # The local models are still checked: they are the fallback.
+    assert "ok   speech-to-text model: tiny.en" in result.stdout

@@ -28,7 +28,9 @@ from audio.remote import (
 )
 from audio.stt import SpeechToText
 from audio.tts import SpeechParameters
+from audio.wav import read_wav, write_wav
 from config import SpeechToTextSettings, TextToSpeechSettings
+from tests.hearth_run import hearth_cli
 from tests.rooms import recording
 from tests.servers import free_port, wait_for
 from tests.speech import speech
@@ -209,3 +211,35 @@ def test_services_down_at_start_are_noted_and_the_local_models_do_the_work(local
     _, audio = spoken(speaking.synthesize("Nairobi is the capital of Kenya.", PARAMS))
     assert {"nairobi", "capital", "kenya"} <= words(hearing.transcribe(audio).text)
     assert speaking.warm_up(PARAMS.voice) is not None, "the local voice's pace is known"
+
+
+def test_the_command_line_uses_the_services_the_settings_name(whisper, piper, tmp_path):
+    """``check`` asks each service who it is; ``transcribe`` and ``say`` go to them (they used
+    the local models whatever the settings said)."""
+    config = tmp_path / "wyoming.yaml"
+    config.write_text(f"stt:\n  backend: wyoming\n  uri: {whisper.uri}\n"
+                      "  call_timeout_seconds: 15\n"
+                      f"tts:\n  backend: wyoming\n  uri: {piper.uri}\n"
+                      "  call_timeout_seconds: 15\n"
+                      "voice_process:\n  heartbeat_timeout_seconds: 30\n")  # fmt: skip
+    checked = hearth_cli(tmp_path, "--config", config, "check")
+    assert "Traceback" not in checked.stdout + checked.stderr, checked.stderr
+    assert "ok   speech-to-text service: faster-whisper" in checked.stdout, checked.stdout
+    assert f"at {whisper.uri}" in checked.stdout
+    assert "ok   text-to-speech service: piper" in checked.stdout, checked.stdout
+
+    heard = tmp_path / "heard.wav"
+    write_wav(heard, recording("harvard-spk1-1"))
+    transcribed = hearth_cli(tmp_path, "--config", config, "transcribe", heard)
+    assert transcribed.returncode == 0, transcribed.stderr
+    text = transcribed.stdout.strip()
+    assert words("the child almost hurt the small dog") <= words(text), text
+    assert text in whisper.logged(), "the service, not the local model, heard it"
+
+    said = tmp_path / "said.wav"
+    sentence = "The kettle has boiled."
+    spoken_out = hearth_cli(tmp_path, "--config", config, "say", sentence, "--output", said)
+    assert spoken_out.returncode == 0, spoken_out.stderr
+    assert f"raw_text={sentence}" in piper.logged(), "the service said it"
+    assert {"kettle", "boiled"} <= words(SpeechToText(SpeechToTextSettings()).transcribe(
+        read_wav(said)).text)  # fmt: skip

@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import contextlib
 import http.server
-import os
 import socket
 import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,7 +19,7 @@ import pytest
 
 from assistant.home import DeviceTopics, probe_broker, probe_home_assistant
 from config import HomeAssistantSettings, MqttSettings
-from tests.assistant.conftest import ROOT
+from tests.hearth_run import hearth_cli
 from tests.home.conftest import PASSWORD, USER
 from tests.mosquitto import Grant, Mqtt311Only, Watcher
 
@@ -30,13 +28,7 @@ def hearth_check(tmp_path: Path, settings_yaml: str):
     """``python -m assistant check`` with ``settings_yaml`` as its extra settings file."""
     config = tmp_path / "settings.yaml"
     config.write_text(settings_yaml)
-    environment = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "xdg-config"),
-                       XDG_DATA_HOME=str(tmp_path / "xdg-data"))  # fmt: skip
-    for name in [n for n in environment if n.startswith("HEARTH_") or n == "OLLAMA_HOST"]:
-        del environment[name]
-    return subprocess.run([sys.executable, "-m", "assistant", "--config", str(config), "check"],
-                          cwd=ROOT, env=environment, capture_output=True, text=True,
-                          timeout=300)  # fmt: skip
+    return hearth_cli(tmp_path, "--config", config, "check")
 
 
 def line(result: subprocess.CompletedProcess, what: str) -> str:
