@@ -26,6 +26,7 @@ from assistant.model_errors import (
 )
 from assistant.model_stream import ReplyDeadline, stream_lines, transport_errors
 from config import OllamaSettings
+from support import shown_url
 
 
 def decode_object(text: str) -> dict[str, Any]:
@@ -101,7 +102,9 @@ class ChatClient(ABC):
 
     def __init__(self, settings: OllamaSettings, base_url: str):
         self.settings = settings
-        self.base_url = base_url
+        self.base_url = shown_url(base_url)
+        """The server's address as messages show it: a password written into it is blanked (the
+        connection below uses it as given: httpx sends it as basic authentication)."""
         timeout = httpx.Timeout(
             connect=settings.connect_timeout_seconds,
             read=settings.reply_timeout_seconds,

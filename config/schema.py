@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import (
+    AfterValidator,
     AnyUrl,
     BaseModel,
     ConfigDict,
@@ -23,7 +24,7 @@ from pydantic import (
     model_validator,
 )
 
-from support import NOT_ONE_WORD, header_safe, url_problem
+from support import NOT_ONE_WORD, header_safe, shown_url, url_problem
 
 MAX_SECONDS = 86_400.0
 """No duration in the settings is longer than a day: a larger one (1e308) is a typo, and the audio
@@ -33,11 +34,32 @@ Seconds = Annotated[float, Field(ge=0, le=MAX_SECONDS)]
 DeviceIndex = Annotated[int, Field(ge=0, le=65_535)]
 """A sound device's number (PortAudio's); a larger one overflowed PortAudio's C int."""
 Probability = Annotated[float, Field(ge=0, le=1)]
-WyomingUri = Annotated[AnyUrl, UrlConstraints(allowed_schemes=["tcp"], host_required=True)]
+
+
+def _no_port_zero(url: AnyUrl) -> AnyUrl:
+    # Port 0 is no server's port; read as "no port", it sent Hearth to the default one instead.
+    if url.port == 0:
+        raise ValueError(f"{shown_url(str(url))!r}: the port must be a number from 1 to 65535")
+    return url
+
+
+WyomingUri = Annotated[
+    AnyUrl,
+    UrlConstraints(allowed_schemes=["tcp"], host_required=True),
+    AfterValidator(_no_port_zero),
+]
 """Where a Wyoming service listens: ``tcp://host:port``."""
-MqttUrl = Annotated[AnyUrl, UrlConstraints(allowed_schemes=["mqtt", "mqtts"], host_required=True)]
+MqttUrl = Annotated[
+    AnyUrl,
+    UrlConstraints(allowed_schemes=["mqtt", "mqtts"], host_required=True),
+    AfterValidator(_no_port_zero),
+]
 """An MQTT broker: ``mqtt://host[:port]``, or ``mqtts://`` for TLS."""
-HttpUrl = Annotated[AnyUrl, UrlConstraints(allowed_schemes=["http", "https"], host_required=True)]
+HttpUrl = Annotated[
+    AnyUrl,
+    UrlConstraints(allowed_schemes=["http", "https"], host_required=True),
+    AfterValidator(_no_port_zero),
+]
 
 
 class Section(BaseModel):
@@ -85,18 +107,19 @@ class OllamaSettings(Section):
     def _an_http_address(cls, url: str | None) -> str | None:
         if not url:
             return None
+        shown = shown_url(url)  # a password in it never reaches a message
         try:
             parts = urlsplit(url)
         except ValueError:  # an unclosed IPv6 bracket
-            raise ValueError(f"{url!r} is not an address") from None
+            raise ValueError(f"{shown!r} is not an address") from None
         try:
             port = parts.port
         except ValueError:
             port = 0
         if port == 0:
-            raise ValueError(f"{url!r}: the port must be a number from 1 to 65535")
+            raise ValueError(f"{shown!r}: the port must be a number from 1 to 65535")
         if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise ValueError(f"{url!r} is not an http:// or https:// address with a host")
+            raise ValueError(f"{shown!r} is not an http:// or https:// address with a host")
         return url
 
     @model_validator(mode="after")

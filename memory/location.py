@@ -11,11 +11,11 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl, unquote, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 from memory.postgres_schema import SCHEMA
 from memory.store import StoreError
-from support import read_text_file
+from support import read_text_file, shown_url
 
 POSTGRES_SCHEMES = ("postgresql", "postgres")
 CONNECT_TIMEOUT_SECONDS = 3.0
@@ -33,21 +33,6 @@ def is_postgres_url(location: object) -> bool:
     if not isinstance(location, str) or "://" not in location:
         return False
     return location.split("://", 1)[0].strip().lower() in POSTGRES_SCHEMES
-
-
-def shown_url(url: str) -> str:
-    """The URL with any password blanked."""
-    parts = urlsplit(url)
-    netloc = parts.netloc
-    if "@" in netloc:
-        login, host = netloc.rsplit("@", 1)
-        if ":" in login:
-            netloc = f"{login.split(':', 1)[0]}:***@{host}"
-    query = [
-        (key, "***" if key == "password" else value)
-        for key, value in parse_qsl(parts.query, keep_blank_values=True)
-    ]
-    return urlunsplit((parts.scheme, netloc, parts.path, urlencode(query, safe="/*"), ""))
 
 
 @dataclass(frozen=True)

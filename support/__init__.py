@@ -18,7 +18,7 @@ from support.http_header import NOT_ONE_WORD, header_safe
 from support.regular_file import NotARegularFile, require_regular_file
 from support.sqlite_file import LARGEST_ID, SQLITE_HEADER, holds_sqlite_database
 from support.text_file import read_text_file
-from support.url_check import url_problem
+from support.url_check import shown_url, url_problem
 
 __all__ = [
     "ENVIRONMENT_VARIABLE",
@@ -33,6 +33,7 @@ __all__ = [
     "holds_sqlite_database",
     "read_text_file",
     "require_regular_file",
+    "shown_url",
     "url_problem",
     "write_atomically",
 ]

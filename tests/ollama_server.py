@@ -92,6 +92,7 @@ class _OllamaHandler(WireHandler):
         body = self.read_json()
         body["_path"] = self.path
         body["_port"] = self.client_address[1]  # one per connection the client opened
+        body["_authorization"] = self.headers.get("Authorization")
         self.owner.requests.append(body)
         if self.path != "/api/chat":
             self.send_json(404, {"error": "not found"})

@@ -23,7 +23,7 @@ from assistant.ollama import (
     parse_ollama_host,
 )
 from assistant.turn_gate import TurnWithdrawn
-from config import OllamaSettings
+from config import ConfigError, OllamaSettings, load_settings, packaged_file
 from tests.ollama_server import Reply
 
 QUESTION = [ChatMessage("user", "What is the capital of Kenya?")]
@@ -75,6 +75,25 @@ def test_nothing_listening_is_unreachable():
     with pytest.raises(OllamaUnreachable) as error:
         list(client_for(f"http://127.0.0.1:{port}").chat_stream(QUESTION))
     assert "Ollama running" in error.value.spoken
+
+
+def test_a_password_in_the_address_is_sent_but_never_shown(server):
+    # A model server behind a reverse proxy with basic authentication.
+    with_login = server.url.replace("http://", "http://bob:s3cret@")
+    client = client_for(with_login)
+    assert "".join(client.chat_stream(QUESTION)).startswith("You asked")
+    assert server.chat_requests()[-1]["_authorization"] == "Basic Ym9iOnMzY3JldA=="
+    assert client.base_url == with_login.replace("s3cret", "***")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with pytest.raises(OllamaUnreachable) as error:
+        list(client_for(f"http://bob:s3cret@127.0.0.1:{port}").chat_stream(QUESTION))
+    assert f"http://bob:***@127.0.0.1:{port}" in str(error.value)
+    with pytest.raises(ConfigError) as refused:
+        load_settings(environ={"HEARTH_OLLAMA__URL": "http://bob:s3cret@127.0.0.1:0"},
+                      search_path=[packaged_file("assistant.yaml")])  # fmt: skip
+    assert "s3cret" not in str(refused.value) and "bob:***@" in str(refused.value)
 
 
 def test_a_model_not_pulled_names_the_pull_command(server):

@@ -261,3 +261,17 @@ def test_a_time_written_without_quotes_is_a_time_not_a_base_60_number(tmp_path):
     bad = layers(tmp_path, "schedule:\n  on_time_seconds: 1:30\n")
     with pytest.raises(ConfigError, match=r"line 2: key 'schedule\.on_time_seconds'"):
         load_settings(environ={}, search_path=bad)
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("mqtt:\n  url: mqtt://127.0.0.1:0\n", "mqtt.url"),
+        ("stt:\n  backend: wyoming\n  uri: tcp://127.0.0.1:0\n", "stt.uri"),
+        ("home_assistant:\n  url: http://ha.lan:0\n", "home_assistant.url"),
+    ],
+)
+def test_port_0_is_refused_not_read_as_the_default_port(tmp_path, text, key):
+    with pytest.raises(ConfigError, match="the port must be a number from 1 to 65535") as error:
+        load_settings(environ={}, search_path=layers(tmp_path, text))
+    assert f"key '{key}'" in str(error.value)
