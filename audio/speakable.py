@@ -47,6 +47,13 @@ _STRIKE = re.compile(r"~~(.+?)~~")
 _HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]*)?/?>")
 
 _LONE_SURROGATES = re.compile("[\ud800-\udfff]")
+_TERMINAL_CODES = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI: colours, cursor moves, "clear the screen"
+    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"  # OSC: a window title, a hyperlink
+    r"|\x1b[ -/]*[0-~]"  # the rest of ECMA-48's escapes
+)
+"""Terminal escape sequences (pasted from a terminal, or in a model's output): instructions to
+a screen, never words ("\\x1b[2J" was said "2 J")."""
 _CONTROL_CHARACTERS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 """All but tab and the line ends, which the splitting above reads."""
 
@@ -225,6 +232,7 @@ def speakable(text: str) -> str:
     say them, and Piper fails on the whole sentence.
     """
     text = _LONE_SURROGATES.sub("", text)
+    text = _TERMINAL_CODES.sub("", text)
     text = _CONTROL_CHARACTERS.sub(" ", text)
     text = _FENCED_CODE.sub(f"\n{CODE_BLOCK_PHRASE}\n", text)
     lines = (_speakable_line(line) for line in text.splitlines())

@@ -146,6 +146,12 @@ def test_lone_surrogates_are_never_handed_to_the_voice() -> None:
     said.encode("utf-8")
 
 
+def test_terminal_escape_sequences_are_not_words() -> None:
+    assert speakable("\x1b[2J\x1b[1;31mRed alert\x1b[0m, all clear.") == "Red alert, all clear."
+    linked = "\x1b]0;title\x07Done. See \x1b]8;;http://x.y\x1b\\the link\x1b]8;;\x1b\\. \x1b(BOK."
+    assert speakable(linked) == "Done. See the link. OK."
+
+
 def test_control_characters_are_never_handed_to_the_voice() -> None:
     # A NUL (a model's "\\u0000") made Piper raise ValueError for the whole sentence.
     assert speakable("Nul\x00here and a bell\x07 too.") == "Nul here and a bell too."
