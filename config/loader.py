@@ -76,8 +76,9 @@ def environment_layer(environ: Mapping[str, str]) -> Layer:
 
     Variables without the ``__`` separator (``HEARTH_FAILPOINTS``, ``HEARTH_LOG_LEVEL``) are not
     settings and are left alone, except one that starts with a section's name and a single
-    underscore (``HEARTH_OLLAMA_MODEL``): that is a setting mistyped, and an error says how to
-    write it, rather than a setting that silently does nothing.
+    underscore (``HEARTH_OLLAMA_MODEL``), or is a section's name alone (``HEARTH_MQTT``): that
+    is a setting mistyped, and an error says how to write it, rather than a setting that
+    silently does nothing.
     """
     values: dict[str, Any] = {}
     origins: dict[tuple[str | int, ...], Origin] = {}
@@ -122,6 +123,11 @@ def _refuse_single_underscore(name: str) -> None:
         return
     rest = name[len(ENV_PREFIX) :].lower()
     for section in Settings.model_fields:
+        if rest == section:
+            raise ConfigError(
+                f"environment variable {name}: a section is set one key at a time, e.g. "
+                f"{ENV_PREFIX}{section.upper()}{ENV_NESTING}KEY=value"
+            )
         if rest.startswith(f"{section}_") and len(rest) > len(section) + 1:
             key = name[len(ENV_PREFIX) + len(section) + 1 :]
             meant = f"{ENV_PREFIX}{section.upper()}{ENV_NESTING}{key}"

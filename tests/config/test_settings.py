@@ -224,6 +224,12 @@ def test_a_setting_with_a_single_underscore_says_how_to_write_it(name, meant):
         load_settings(environ={name: "3"}, search_path=[PACKAGED])
 
 
+def test_a_section_set_whole_says_to_set_it_key_by_key():
+    # HEARTH_MQTT=null looks like "no broker", but was silently ignored.
+    with pytest.raises(ConfigError, match=r"HEARTH_MQTT: .*one key at a time.*HEARTH_MQTT__KEY"):
+        load_settings(environ={"HEARTH_MQTT": "null"}, search_path=[PACKAGED])
+
+
 def test_hearths_other_variables_are_not_settings():
     env = {"HEARTH_FAILPOINTS": "synthesis_hang", "HEARTH_TRACE": "1", "HEARTH_LOG_LEVEL": "INFO"}
     assert load_settings(environ=env, search_path=[PACKAGED]) == Settings()
