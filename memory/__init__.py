@@ -30,7 +30,7 @@ from memory.model import (
 from memory.recall import CONFLICT_NOTICE, Recall, RecalledFact, RecallPolicy
 from memory.schema import APPLICATION_ID
 from memory.store import DuplicateKey, MemoryUnavailable, StoreError
-from memory.transfer import ExportDocument, ImportOutcome, read_export
+from memory.transfer import ExportDocument, ExportSummary, ImportOutcome, read_export
 
 if TYPE_CHECKING:
     from memory.postgres_link import PostgresLink, Tracking
@@ -60,6 +60,7 @@ __all__ = [
     "Embedder",
     "EmbedderError",
     "ExportDocument",
+    "ExportSummary",
     "ExtractedFact",
     "Fact",
     "FactStatus",

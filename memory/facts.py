@@ -39,6 +39,7 @@ from memory.recall import Recall, RecallPolicy, choose_recall
 from memory.store import MemoryBackend
 from memory.transfer import (
     ExportDocument,
+    ExportSummary,
     ImportOutcome,
     carry_records,
     document_of,
@@ -472,10 +473,12 @@ class Memory:
             candidates.append((fact, max(lexical, self._related_cosine(fact.id, vector, vectors))))
         return choose_recall(candidates, now, self.policy)
 
-    def export(self, path: Path) -> int:
-        """Write every fact, the whole history and the tombstones' digests as JSON, atomically;
-        return the fact count. MemoryInputError for a path that holds a database (this one or
-        another), which an export must never overwrite."""
+    def export(self, path: Path) -> ExportSummary:
+        """Write every fact, the whole history and the tombstones' digests as JSON, atomically.
+
+        On a damaged SQLite file, everything that can still be read is written, and the summary
+        names what could not be. MemoryInputError for a path that holds a database (this one
+        or another), which an export must never overwrite."""
         path = Path(path)
         if self.store.path != ":memory:" and any(
             _same_file(path, Path(self.store.path + suffix)) for suffix in ("", "-wal", "-shm")
@@ -486,12 +489,14 @@ class Memory:
                 f"{path}: is a SQLite database; an export never overwrites one (choose a new "
                 "file, e.g. memory-export.json)"
             )
+        self.store.unreadable.clear()
         with self._reading():
             facts = self.store.list_facts(list(FactStatus))
             history = self.store.history()
             tombstones = self.store.tombstones()
-        write_atomically(path, export_text(facts, history, tombstones))
-        return len(facts)
+        text, left_out = export_text(facts, history, tombstones)
+        write_atomically(path, text)
+        return ExportSummary(len(facts), tuple(self.store.unreadable), left_out)
 
     def import_export(self, document: ExportDocument) -> ImportOutcome:
         """Bring in the facts of an export (``export`` writes one; ``read_export`` reads it),

@@ -56,6 +56,8 @@ class PostgresStore:
         self.clock = clock
         self.damage = ""
         """Always "": PostgreSQL checks its own pages (kept for FactStore's callers)."""
+        self.unreadable: list[str] = []
+        """Always empty: PostgreSQL checks its own pages (kept for FactStore's callers)."""
         self._create = create
         tracking = Tracking(MEMORY_LOCK, "SELECT version FROM memory_version", CHANNEL)
         self._link = PostgresLink(target, tracking, self._prepare)

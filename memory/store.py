@@ -32,6 +32,7 @@ from memory.model import (
     Origin,
     Source,
 )
+from memory.salvage import UnreadablePage, readable_rows
 from memory.schema import APPLICATION_ID, LATEST_VERSION, MIGRATIONS
 from support import LARGEST_ID
 
@@ -78,6 +79,7 @@ class MemoryBackend(Protocol):
 
     path: str
     clock: Clock
+    unreadable: list[str]
 
     def close(self) -> None: ...
     def atomic(self) -> AbstractContextManager[None]: ...
@@ -149,6 +151,9 @@ class FactStore:
         self.busy_timeout_seconds = busy_timeout_seconds
         self.damage = ""
         """What quick_check found wrong at opening ("" when nothing): writes are then refused."""
+        self.unreadable: list[str] = []
+        """What reads of whole tables had to leave out, on pages that cannot be read ("facts 41
+        to 47"); empty while the file is sound."""
         self._wal: tuple[int, int] | None = None
 
     # -- opening ---------------------------------------------------------------------------------
@@ -267,7 +272,15 @@ class FactStore:
 
     def _check_pages(self) -> None:
         """Run SQLite's quick_check: a store with damaged pages is kept for reading only."""
-        rows = self._db.execute(f"PRAGMA quick_check({QUICK_CHECK_LINES})").fetchall()
+        try:
+            rows = self._db.execute(f"PRAGMA quick_check({QUICK_CHECK_LINES})").fetchall()
+        except sqlite3.DatabaseError as error:
+            # A page too damaged for the check to walk past: still open, for reading only, so
+            # `export` can save what the other pages hold.
+            if not _is_damage(error):
+                raise
+            self.damage = str(error)
+            return
         # Findings come one a row or several to a row; "*** in database main ***" heads them.
         lines = [line for row in rows for line in str(row[0]).splitlines()]
         findings = [line for line in lines if line.strip() and not line.startswith("***")]
@@ -538,14 +551,16 @@ class FactStore:
         return [_fact(by_id[i], links.get(i, ())) for i in fact_ids if i in by_id]
 
     def list_facts(self, statuses: Iterable[FactStatus]) -> list[Fact]:
-        """Every fact with one of the statuses, oldest first."""
+        """Every fact with one of the statuses, oldest first (on a damaged file, every one that
+        can still be read: ``unreadable`` names the rest)."""
         wanted = [status.value for status in statuses]
+        marks = ",".join("?" * len(wanted))
         # The table itself, not the status index: a household's facts are few, and a damaged
         # index then cannot keep `list` or `export` from saving what the table still holds.
-        rows = self._select_in(
-            f"SELECT {_FACT_COLUMNS} FROM facts NOT INDEXED WHERE status IN ", wanted
-        )
-        rows.sort(key=lambda row: row[0])
+        rows = self._whole_table(
+            "facts", f"SELECT {_FACT_COLUMNS} FROM facts NOT INDEXED", f"status IN ({marks})",
+            wanted,
+        )  # fmt: skip
         links = self.conflict_links([row[0] for row in rows])
         return [_fact(row, links.get(row[0], ())) for row in rows]
 
@@ -713,19 +728,54 @@ class FactStore:
         )  # fmt: skip
 
     def history(self, fact_id: int | None = None) -> list[HistoryEntry]:
-        """The history, oldest first, of one fact or of all."""
+        """The history, oldest first, of one fact or of all (all on a damaged file: every entry
+        that can still be read, ``unreadable`` naming the rest)."""
         query = "SELECT id, fact_id, at, action, text, other_id, detail FROM history"
-        params: tuple[int, ...] = ()
         if fact_id is not None:
-            query += " WHERE fact_id = ?"
-            params = (fact_id,)
-        rows = self._db.execute(query + " ORDER BY id", params)
+            rows = self._db.execute(query + " WHERE fact_id = ? ORDER BY id", (fact_id,))
+        else:
+            rows = self._whole_table("history", query, "1", ())
         return [
             HistoryEntry(i, f, at, HistoryAction(action), text, other, json.loads(detail))
             for i, f, at, action, text, other, detail in rows
         ]
 
     # -- helpers ---------------------------------------------------------------------------------
+
+    def _whole_table(
+        self, table: str, select: str, where: str, params: Sequence[object]
+    ) -> list[tuple]:
+        """``select WHERE where`` over a rowid table, in rowid order. Where a page cannot be
+        read, every row the others hold instead (``memory.salvage``), and what was left out is
+        added to ``unreadable``."""
+        try:
+            return self._db.execute(f"{select} WHERE {where} ORDER BY rowid", params).fetchall()
+        except sqlite3.DatabaseError as error:
+            if not _is_damage(error):
+                raise
+
+        def read(first: int, last: int) -> list[tuple]:
+            try:
+                return self._db.execute(
+                    f"{select} WHERE ({where}) AND rowid BETWEEN ? AND ? ORDER BY rowid",
+                    (*params, first, last),
+                ).fetchall()
+            except sqlite3.DatabaseError as error:
+                if _is_damage(error):
+                    raise UnreadablePage(str(error)) from None
+                raise
+
+        salvage = readable_rows(read, 1, LARGEST_ID)
+        left_out = [
+            f"{table} {first}" if first == last
+            else f"{table} from {first} on" if last == LARGEST_ID
+            else f"{table} {first} to {last}"
+            for first, last in salvage.lost
+        ]  # fmt: skip
+        self.unreadable.extend(left_out)
+        log.warning("%s: pages of the %s table cannot be read; left out: %s", self.path, table,
+                    ", ".join(left_out))  # fmt: skip
+        return salvage.rows
 
     def _select_in(self, head: str, values: Sequence[object], tail: str = "") -> list[tuple]:
         # SQLite caps bound parameters; chunk long lists. Callers that need a global order
@@ -737,6 +787,13 @@ class FactStore:
             marks = ",".join("?" * len(chunk))
             rows.extend(self._db.execute(f"{head}({marks}){tail}", chunk).fetchall())
         return rows
+
+
+def _is_damage(error: sqlite3.DatabaseError) -> bool:
+    """Whether SQLite found the file damaged (SQLITE_CORRUPT, SQLITE_NOTADB), not busy or
+    refused."""
+    code = getattr(error, "sqlite_errorcode", 0) & 0xFF
+    return code in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
 
 
 def _fact(row: tuple, conflicts: tuple[int, ...]) -> Fact:

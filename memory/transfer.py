@@ -150,10 +150,29 @@ class ImportOutcome:
     """Facts of the export the store already held, left as they are."""
 
 
+@dataclass(frozen=True)
+class ExportSummary:
+    """What an export wrote, and what a damaged file kept out of it."""
+
+    facts: int
+    unreadable: tuple[str, ...] = ()
+    """Rows on pages that could not be read ("facts 41 to 47"), not in the export."""
+    records_left_out: int = 0
+    """History entries and tombstones of facts that could not be read: left out, as an export
+    holds no record of a fact it does not hold (an import refuses one that does)."""
+
+
 def export_text(
     facts: Sequence[Fact], history: Sequence[HistoryEntry], tombstones: Sequence[tuple[int, str]]
-) -> str:
-    """The export document for a memory, as JSON text."""
+) -> tuple[str, int]:
+    """The export document for a memory, as JSON text, and how many history entries and
+    tombstones it left out for naming a fact it does not hold (on a damaged file, a fact whose
+    page could not be read)."""
+    held = {fact.id for fact in facts}
+    kept_history = [entry for entry in history if entry.fact_id in held]
+    kept_tombstones = [(fact_id, digest) for fact_id, digest in tombstones if fact_id in held]
+    left_out = len(history) - len(kept_history) + len(tombstones) - len(kept_tombstones)
+    history, tombstones = kept_history, kept_tombstones
     document = {
         "format": EXPORT_FORMAT,
         "version": EXPORT_VERSION,
@@ -161,7 +180,7 @@ def export_text(
         "history": [entry.to_json() for entry in history],
         "tombstones": [{"fact_id": fact_id, "digest": digest} for fact_id, digest in tombstones],
     }
-    return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+    return json.dumps(document, ensure_ascii=False, indent=2) + "\n", left_out
 
 
 def read_export(path: Path) -> ExportDocument:

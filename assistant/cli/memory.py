@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from assistant.cli.common import EXIT_OK, UserError, print_json, record_id, settings_from
+from assistant.cli.common import (
+    EXIT_FAILURE,
+    EXIT_OK,
+    UserError,
+    print_json,
+    record_id,
+    settings_from,
+)
 from assistant.memory_setup import database_option, memory_location, open_memory
 from memory import Fact, Kind, Memory, MemoryInputError, PostgresTarget, StoreError, read_export
 
@@ -272,11 +280,19 @@ def _pin_handler(pinned: bool) -> Handler:
 
 def _export(memory: Memory, args: argparse.Namespace) -> int:
     try:
-        count = memory.export(args.path)
+        summary = memory.export(args.path)
     except OSError as exc:
         raise UserError(f"{args.path}: cannot write: {exc.strerror or exc}") from None
-    print(f"exported {count} facts to {args.path}")
-    return EXIT_OK
+    print(f"exported {summary.facts} facts to {args.path}")
+    if not summary.unreadable:
+        return EXIT_OK
+    # A partial save: the file holds all that could be read, and a script must still notice.
+    records = (f"; {summary.records_left_out} history entries and tombstones of those facts "
+               "are left out with them") if summary.records_left_out else ""  # fmt: skip
+    print(f"damaged pages of {memory.store.path} could not be read: "
+          f"{', '.join(summary.unreadable)}{records}. Everything else is in the export; the "
+          "database is left as it is.", file=sys.stderr)  # fmt: skip
+    return EXIT_FAILURE
 
 
 def _read_then_import(args: argparse.Namespace) -> int:

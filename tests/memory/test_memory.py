@@ -246,7 +246,7 @@ def test_export_is_complete_and_atomic(memory, tmp_path):
     memory.remember("I like jazz", "preference")
     path = tmp_path / "export.json"
     path.write_text("old export")
-    assert memory.export(path) == 1
+    assert memory.export(path).facts == 1
     document = json.loads(path.read_text())
     assert document["facts"][0]["text"] == "I like jazz"
     assert document["history"][0]["action"] == "add"

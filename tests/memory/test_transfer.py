@@ -80,7 +80,7 @@ def test_an_export_never_overwrites_another_database(tmp_path, new_location):
 def test_an_import_brings_back_facts_links_history_and_tombstones(tmp_path, new_location):
     original = told(new_location())
     exported = tmp_path / "export.json"
-    assert original.export(exported) == 6
+    assert original.export(exported).facts == 6
     restored = Memory.open(new_location())
     outcome = restored.import_export(read_export(exported))
     assert len(outcome.added) == 6 and outcome.already_there == 0
