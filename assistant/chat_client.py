@@ -8,6 +8,7 @@ reply's deadlines, status errors and transport errors are here, once.
 from __future__ import annotations
 
 import json
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, suppress
@@ -28,15 +29,29 @@ from assistant.model_stream import ReplyDeadline, stream_lines, transport_errors
 from config import OllamaSettings
 from support import shown_url
 
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+SHAPE_ERRORS = (ValueError, TypeError, AttributeError, KeyError, IndexError, RecursionError)
+"""What reading a reply of an unexpected shape raises (a ``message`` that is null, ``tool_calls``
+that is a number, JSON nested past the stack, a number of 5,000 digits): a malformed reply."""
+
 
 def decode_object(text: str) -> dict[str, Any]:
-    """One line of a streamed reply (or a whole answer) as the JSON object it must be."""
+    """One line of a streamed reply (or a whole answer) as the JSON object it must be.
+
+    Half an emoji (``"\\ud83d"`` with no partner) is dropped: no encoder takes it, and kept, it
+    broke the event log, Whisper's prompt and every later request that carried the reply.
+    """
     try:
         value = json.loads(text)
-    except json.JSONDecodeError as exc:
+    except (ValueError, RecursionError) as exc:
         raise MalformedReply(f"not JSON: {text[:200]!r}") from exc
     if not isinstance(value, dict):
         raise MalformedReply(f"not a JSON object: {text[:200]!r}")
+    if _SURROGATE_ESCAPE.search(text):
+        # A pair became one character when read; only lone halves are left as surrogates.
+        value = json.loads(_LONE_SURROGATE.sub("", json.dumps(value, ensure_ascii=False)))
     return value
 
 
@@ -150,7 +165,10 @@ class ChatClient(ABC):
         read = self._line_reader(messages)
         try:
             for line in lines:
-                piece = read(line)
+                try:
+                    piece = read(line)
+                except SHAPE_ERRORS as exc:
+                    raise MalformedReply(f"unexpected reply: {line[:200]!r}") from exc
                 if piece.text:
                     yield piece.text
                 yield from piece.tool_calls
@@ -179,7 +197,10 @@ class ChatClient(ABC):
         whole = self.settings.whole_reply_seconds
         body = self._whole_body(messages, schema, temperature)
         text = "\n".join(self._lines(body, ReplyDeadline(whole, whole)))
-        content = self._whole_content(text)
+        try:
+            content = self._whole_content(text)
+        except SHAPE_ERRORS as exc:
+            raise MalformedReply(f"unexpected reply body: {text[:200]!r}") from exc
         if not isinstance(content, str):
             raise MalformedReply("message content is not text")
         return content

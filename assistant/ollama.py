@@ -8,7 +8,6 @@ short and specific enough to be said aloud in a room. Replies are read through
 from __future__ import annotations
 
 import ipaddress
-import json
 import logging
 import os
 from collections.abc import Mapping, Sequence
@@ -197,10 +196,7 @@ class OllamaClient(ChatClient):
         return StreamedPiece(piece, bool(chunk.get("done")), calls)
 
     def _whole_content(self, text: str) -> object:
-        try:
-            return json.loads(text)["message"]["content"]
-        except (ValueError, KeyError, TypeError) as exc:
-            raise MalformedReply(f"unexpected reply body: {text[:200]!r}") from exc
+        return decode_object(text)["message"]["content"]
 
     def _error_message(self, body: object) -> str:
         return str(body.get("error", "")) if isinstance(body, dict) else ""

@@ -116,10 +116,7 @@ class OpenAIClient(ChatClient):
         return StreamedPiece(piece, tool_calls=fragments.take(data) if finished else ())
 
     def _whole_content(self, text: str) -> object:
-        try:
-            return json.loads(text)["choices"][0]["message"]["content"]
-        except (ValueError, KeyError, IndexError, TypeError) as exc:
-            raise MalformedReply(f"unexpected reply body: {text[:200]!r}") from exc
+        return decode_object(text)["choices"][0]["message"]["content"]
 
     def _error_message(self, body: object) -> str:
         if not isinstance(body, dict):

@@ -38,6 +38,8 @@ class Reply:
     drip_seconds: float = 0.0
     """Send the stream a byte at a time, this long apart: every read gets something, so a
     timeout between reads never fires (a wedged proxy, a model server thrashing its swap)."""
+    raw_lines: list[str] | None = None
+    """Lines sent as they are after the pieces (a reply of a shape no server should send)."""
     tool_calls: list[dict[str, Any]] | None = None
     """Calls as Ollama sends them (``{"function": {"name": ..., "arguments": {...}}}``), in one
     chunk after the text, as a model that supports tools answers when it calls them."""
@@ -131,6 +133,8 @@ class _OllamaHandler(WireHandler):
                 time.sleep(reply.delay_between)
             line = self._chunk(body, {"role": "assistant", "content": piece}, done=False)
             self.write_chunk(json.dumps(line).encode() + b"\n", reply.drip_seconds)
+        for raw in reply.raw_lines or ():
+            self.write_chunk(raw.encode() + b"\n")
         if reply.tool_calls:
             message = {"role": "assistant", "content": "", "tool_calls": reply.tool_calls}
             self.write_chunk(json.dumps(self._chunk(body, message, done=False)).encode() + b"\n")

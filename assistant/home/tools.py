@@ -100,6 +100,10 @@ def home_request(name: str, arguments: Mapping[str, Any]) -> str:
                 raise ValueError(f"percent={arguments['percent']!r} is not a number") from None
         if isinstance(percent, bool) or not isinstance(percent, int | float):
             raise ValueError("percent must be a number from 0 to 100")
+        try:
+            percent = float(percent)  # an integer of 400 digits has no float: OverflowError
+        except OverflowError:
+            raise ValueError("percent must be a number from 0 to 100") from None
         if not math.isfinite(percent) or not 0 <= percent <= 100:
             raise ValueError(f"percent={percent:g} must be from 0 to 100")
         return f"set {device} brightness to {round(percent)}%"

@@ -246,7 +246,13 @@ def _seconds(arguments: Mapping[str, Any], key: str) -> float:
             value = float(value)
         except ValueError:
             raise ToolArgumentError(f"{key}={value!r} is not a number of seconds") from None
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ToolArgumentError(f"{key} must be a number of seconds")
+    try:
+        value = float(value)  # an integer of 400 digits has no float: OverflowError
+    except OverflowError:
+        raise ToolArgumentError(f"{key} must be from 1 second to a week") from None
+    if not math.isfinite(value):
         raise ToolArgumentError(f"{key} must be a number of seconds")
     if not 1 <= value <= MAX_SECONDS:
         raise ToolArgumentError(f"{key}={value:g} must be from 1 second to a week")

@@ -130,6 +130,37 @@ def test_a_malformed_chunk_is_reported(server):
         list(client_for(server.url).chat_stream(QUESTION))
 
 
+def test_half_an_emoji_is_dropped_where_the_reply_is_read(server):
+    # "\ud83d" with no partner: kept, it crashed the event log and Whisper's prompt, and
+    # every later request carrying the reply failed to encode.
+    server.script(Reply(pieces=["It is Paris ", "\ud83d. ", "Lovely \U0001f600!"]))
+    text = "".join(client_for(server.url).chat_stream(QUESTION))
+    assert text == "It is Paris . Lovely \U0001f600!"
+    text.encode("utf-8")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        '{"message": null, "done": false}',
+        '{"message": "Paris", "done": false}',
+        '{"message": {"content": "x", "tool_calls": 5}, "done": false}',
+        '{"message": {"content": "x", "tool_calls": [{"function": {"name": "set_timer", '
+        '"arguments": "' + "[" * 100_000 + '"}}]}, "done": false}',
+        "[" * 100_000,
+        '{"message": {"content": "x"}, "eval_count": ' + "9" * 5000 + "}",
+    ],
+    ids=["null message", "text message", "tool_calls a number", "deep arguments",
+         "deep line", "a 5000-digit number"],
+)  # fmt: skip
+def test_a_reply_of_a_shape_no_server_sends_is_malformed_not_a_crash(server, line):
+    # Each raised AttributeError, TypeError, RecursionError or ValueError past the client: a
+    # traceback in the log and the generic apology instead of "I couldn't read the answer".
+    server.script(Reply(text="Well", raw_lines=[line]))
+    with pytest.raises(MalformedReply):
+        list(client_for(server.url).chat_stream(QUESTION))
+
+
 @pytest.mark.parametrize(
     ("value", "expected"),
     [
