@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from assistant.ollama import ChatMessage
+from assistant.reply_limit import words_within
 
 SUMMARY_REQUEST = (
     "Summarise this earlier part of a spoken conversation in at most four short sentences, "
@@ -70,7 +71,14 @@ class ConversationHistory:
         if tuple(self._exchanges[: len(folded)]) != folded:
             return  # the history moved on meanwhile; a later compaction will catch up
         del self._exchanges[: len(folded)]
-        self.summary = summary.strip() or self.summary
+        # A model in a repetition loop can answer with pages: kept whole, that summary went
+        # with every prompt and, being over budget itself, asked for another at every turn.
+        self.summary = words_within(summary.strip(), self.summary_max_chars) or self.summary
+
+    @property
+    def summary_max_chars(self) -> int:
+        """The longest summary kept: a third of the budget, the rest for recent exchanges."""
+        return self.budget_chars // 3
 
     def summary_request(self, folded: tuple[Exchange, ...]) -> list[ChatMessage]:
         """Messages asking the model to summarise ``folded`` (with the previous summary)."""

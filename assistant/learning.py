@@ -131,6 +131,8 @@ class Learner:
                 summary = client.chat(list(turn.summary_request), temperature=0.2)
             except ModelError as error:
                 log.info("could not summarise older conversation: %s", error)
+            except Exception:  # as learning: one bad answer must not end the learner's thread
+                log.exception("summarising older conversation failed")
             else:
                 self._outbox.put(_Summary(turn.folded, summary))
 

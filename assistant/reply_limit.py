@@ -32,9 +32,16 @@ class SpokenBudget:
             self.used += len(sentence) + 1  # and the pause between sentences
             return sentence
         self.exhausted = True
-        head = sentence[: max(left, 0) + 1]
-        if not head[-1:].isspace():
-            head = head[: head.rfind(" ")] if " " in head else ""
-        head = head.rstrip(_TRAILING)
+        head = words_within(sentence, left)
         self.used += len(head)
         return head or None
+
+
+def words_within(text: str, max_chars: int) -> str:
+    """The words of ``text`` that fit in ``max_chars``, cut after the last whole one."""
+    if len(text) <= max_chars:
+        return text
+    head = text[: max(max_chars, 0) + 1]
+    if not head[-1:].isspace():
+        head = head[: head.rfind(" ")] if " " in head else ""
+    return head.rstrip(_TRAILING)

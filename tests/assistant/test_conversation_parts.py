@@ -57,7 +57,7 @@ def test_no_memory_section_without_facts_and_no_notice_without_conflict():
 
 
 def test_history_keeps_recent_exchanges_and_offers_the_older_half_for_compaction():
-    history = ConversationHistory(budget_chars=100, compaction=True)
+    history = ConversationHistory(budget_chars=150, compaction=True)
     for n in range(6):
         history.add(f"question number {n}?", f"answer number {n}.")
     folded = history.due_for_compaction()
@@ -67,6 +67,19 @@ def test_history_keeps_recent_exchanges_and_offers_the_older_half_for_compaction
     assert history.summary == "The user asked three numbered questions."
     assert history.messages()[0].content == "question number 3?"
     assert history.last.assistant == "answer number 5."
+
+
+def test_a_runaway_summary_is_cut_to_a_third_of_the_budget_at_a_word():
+    # A model in a repetition loop answered the summary request with 190 KB, which then went
+    # with every prompt and, over budget itself, asked for another summary at every turn.
+    history = ConversationHistory(budget_chars=300, compaction=True)
+    for n in range(6):
+        history.add(f"question number {n}?", f"answer number {n} is quite a long one.")
+    history.compact(history.due_for_compaction(), "and then the river " * 10_000)
+    assert history.summary is not None and len(history.summary) <= 100
+    assert history.summary.startswith("and then the river") and history.summary.endswith(" and")
+    history.add("one more?", "yes.")
+    assert history.due_for_compaction() == ()
 
 
 def test_without_compaction_old_exchanges_fall_away():
