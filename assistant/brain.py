@@ -31,7 +31,7 @@ from assistant.home import HomeControl, HomeTools
 from assistant.learning import Learner
 from assistant.memory_reach import UNREACHABLE, WITHOUT_MEMORY, MemoryReach, refusal
 from assistant.model_errors import ModelError, ToolsUnsupported
-from assistant.model_tools import Toolbox, ToolSet
+from assistant.model_tools import Toolbox, ToolOutcome, ToolSet, refusals
 from assistant.prompt import build_system_prompt
 from assistant.reply import (
     AwaitAnswer,
@@ -370,8 +370,11 @@ class Brain:
             self._gate.commit()  # the calls act before anything is said
             rounds += 1
             results = []
-            for call in calls:
-                outcome = offered.run(call.name, call.arguments, t)
+            for call, refused in zip(calls, refusals(calls), strict=True):
+                if refused is None:
+                    outcome = offered.run(call.name, call.arguments, t)
+                else:
+                    outcome = ToolOutcome(refused)
                 kind = offered.kind_of(call.name)
                 if outcome.acted and kind is not None:
                     speech.acted.add(kind)

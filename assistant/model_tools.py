@@ -8,15 +8,21 @@ list and hands each call to the set that owns its name.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from assistant.action_claims import ActionKind
+from assistant.chat_client import ToolCall
 from assistant.reply import ReplyPart
 
 CANNOT_ELSE = "You cannot do anything else, so never say that you did."
 """The abilities' last line: what no tool backs is not to be claimed."""
+MAX_CALLS_PER_ANSWER = 8
+"""Calls carried out from one answer of the model. A request asks for one thing or a few (a timer
+and a reminder); a model looping on its own call asked for a thousand timers, each of which rang
+and was announced, and no question was heard for twenty minutes."""
 
 
 @dataclass(frozen=True)
@@ -73,3 +79,22 @@ class Toolbox:
         if owner is None:
             return ToolOutcome(f"Error: there is no tool named {name!r}")
         return owner.run(name, arguments, audio_seconds)
+
+
+def refusals(calls: Sequence[ToolCall]) -> list[str | None]:
+    """For each call of one answer, None to carry it out, or the error its result says: a call
+    made twice with the same arguments runs once, and calls past ``MAX_CALLS_PER_ANSWER`` not at
+    all (every call still gets a result, as the APIs require)."""
+    seen: set[tuple[str, str]] = set()
+    verdicts: list[str | None] = []
+    for call in calls:
+        same = (call.name, json.dumps(call.arguments, sort_keys=True, default=str))
+        if same in seen:
+            verdicts.append("Error: the same call was made twice; it was carried out once")
+        elif len(seen) >= MAX_CALLS_PER_ANSWER:
+            verdicts.append(f"Error: not carried out: at most {MAX_CALLS_PER_ANSWER} calls are "
+                            "carried out from one answer")  # fmt: skip
+        else:
+            seen.add(same)
+            verdicts.append(None)
+    return verdicts

@@ -131,6 +131,29 @@ def test_a_model_that_keeps_calling_tools_must_answer_in_words_after_three_round
     assert len([p for p in parts if isinstance(p, Note) and p.event == "tool_call"]) == 3
 
 
+def test_a_model_that_calls_a_tool_a_thousand_times_sets_a_few_timers(database, store):
+    # A model looping on its own call: a thousand identical timers were set, each rang and was
+    # announced, and nothing asked for twenty minutes was heard.
+    looped = [tool_call("set_timer", seconds=15, name="eggs")] * 1000
+    distinct = [tool_call("set_timer", seconds=60 + n, name=f"pot {n}") for n in range(12)]
+    server = serve(tools=True)
+    server.script(Reply(tool_calls=looped + distinct), Reply(text="Done."))
+    brain = brain_for(database, store, server)
+    try:
+        parts = list(brain.respond(HeardUtterance(EGGS, t=0.0)))
+        _, second = server.chat_requests()
+    finally:
+        brain.close()
+        server.stop()
+    timers = Scheduler(store).active(ItemKind.TIMER)
+    assert [timer.name for timer in timers] == ["eggs"] + [f"pot {n}" for n in range(7)]
+    results = [result["content"] for result in tool_results(second)]
+    assert len(results) == 1012  # every call has its result, as the API requires
+    assert results.count("Error: the same call was made twice; it was carried out once") == 999
+    assert sum("at most 8 calls are carried out" in text for text in results) == 5
+    assert said(parts) == ["Done."]
+
+
 def test_a_tool_call_that_needs_a_choice_leaves_the_question_to_the_next_turn(database, store):
     server = serve(tools=True)
     server.script(
