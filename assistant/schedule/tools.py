@@ -38,6 +38,11 @@ from assistant.schedule.intents import (
 
 MAX_SECONDS = 7 * 24 * 3600.0
 """The longest timer or reminder delay a tool may set (a week): past it, a unit was misread."""
+MAX_TEXT_CHARS = 200
+"""A reminder or an announcement is said when it comes due, outside any reply's budget: a
+model's 3,000-character one was said for over two minutes."""
+MAX_NAME_CHARS = 40
+"""A timer's name ("eggs", "the pasta") is said in every ring: "Your ... timer is done"."""
 
 ABILITIES = (
     "You can set timers (set_timer), add time to one (add_time), pause (pause_timer) and resume "
@@ -183,18 +188,11 @@ class ScheduleTools:
         if name == "set_timer":
             return SetTimer(_seconds(arguments, "seconds"), _name(arguments))
         if name == "set_reminder":
-            text = arguments.get("text")
-            if not isinstance(text, str) or not text.strip():
-                raise ToolArgumentError("text is required: what to remind of")
+            text = _words(arguments, "text", "what to remind of")
             after = self._after(arguments, audio_seconds)
-            return SetReminder(
-                text.strip().rstrip("."), When(after_seconds=after), place=_place(arguments)
-            )
+            return SetReminder(text, When(after_seconds=after), place=_place(arguments))
         if name == "announce":
-            text = arguments.get("text")
-            if not isinstance(text, str) or not text.strip():
-                raise ToolArgumentError("text is required: what to announce")
-            return Announce(text.strip().rstrip("."), _place(arguments))
+            return Announce(_words(arguments, "text", "what to announce"), _place(arguments))
         if name == "cancel_timer":
             return CancelTimer(_name(arguments), every=arguments.get("all") is True)
         if name == "list_timers":
@@ -288,10 +286,24 @@ def _place(arguments: Mapping[str, Any]) -> Place | None:
     return Place(" ".join(words[1:] if words[0].casefold() == "the" and words[1:] else words))
 
 
+def _words(arguments: Mapping[str, Any], key: str, what: str) -> str:
+    """A text argument as it will be said: with words in it, and short enough to say."""
+    text = arguments.get(key)
+    text = text.strip().rstrip(".").strip() if isinstance(text, str) else ""
+    if not any(character.isalnum() for character in text):
+        raise ToolArgumentError(f"{key} is required: {what}")  # "." was "A reminder: ."
+    if len(text) > MAX_TEXT_CHARS:
+        raise ToolArgumentError(f"{key} is too long to say: at most {MAX_TEXT_CHARS} characters")
+    return text
+
+
 def _name(arguments: Mapping[str, Any]) -> str | None:
     name = arguments.get("name")
     if not isinstance(name, str):
         return None
+    if len(name) > MAX_NAME_CHARS:
+        raise ToolArgumentError(f"name is too long: a few words, at most {MAX_NAME_CHARS} "
+                                "characters")  # fmt: skip
     # "eggs timer" and "the eggs" name the eggs timer: the desk says "Eggs timer".
     words = [w for w in name.lower().split() if w not in {"the", "timer", "my", "a"}]
     return " ".join(words) or None

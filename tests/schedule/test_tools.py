@@ -80,6 +80,23 @@ def test_quoted_numbers_are_read_and_bad_arguments_do_nothing(tools, store):
     assert len(Scheduler(store).active()) == 1
 
 
+@pytest.mark.parametrize(
+    ("name", "arguments", "why"),
+    [
+        ("set_reminder", {"text": ".", "in_seconds": 5}, "text is required"),
+        ("announce", {"text": "..."}, "text is required"),
+        ("set_reminder", {"text": "call mum " * 40, "in_seconds": 5}, "too long to say"),
+        ("announce", {"text": "beep " * 600}, "too long to say"),
+        ("set_timer", {"seconds": 5, "name": "beep " * 600}, "name is too long"),
+    ],
+)
+def test_what_would_be_said_empty_or_for_minutes_is_refused(tools, store, name, arguments, why):
+    # "." became "A reminder: ." said aloud; a 3,000-character timer name rang for 137 s.
+    outcome = tools.run(name, arguments, 0.0)
+    assert not outcome.acted and outcome.text.startswith("Error: ") and why in outcome.text
+    assert not Scheduler(store).active()
+
+
 def test_set_reminder_in_seconds_or_at_a_local_time(tools, store):
     soon = tools.run("set_reminder", {"text": "call mum", "in_seconds": 1200}, 0.0)
     assert soon.acted and soon.text == "Okay, I'll remind you to call mum at 5:20 PM today."
