@@ -52,7 +52,7 @@ from assistant.voice_commands import (
     parse_voice_command,
     to_second_person,
 )
-from audio import IncrementalSentenceSplitter, Via
+from audio import IncrementalSentenceSplitter, Via, speakable
 from config import PersonalityCard
 from memory import (
     Action,
@@ -89,6 +89,12 @@ class BrainPolicy:
 
 MAX_TOOL_ROUNDS = 3
 """How many times one turn's model may call tools before it must answer in words."""
+
+NO_WORDS = "I've no answer to that. Try asking another way."
+"""Said when the model's answer held nothing to say (only spaces or emoji, or only tool calls
+after the last round): a person who asked must hear something."""
+DONE = "Done."
+"""Said when the model acted through a tool and then said nothing."""
 
 MAX_VALUE_TRIES = 2
 """How often Hearth asks for a value it did not catch before it lets the statement go."""
@@ -309,7 +315,7 @@ class Brain:
 
         said: list[str] = []
         try:
-            yield from self._model_reply(prompt, card, said, heard.t)
+            yield from _with_words(self._model_reply(prompt, card, said, heard.t), said)
         except ModelError as error:
             # Spoken, and in the event stream; the log keeps the detail for a person reading it.
             log.info("reply failed: %s", error)
@@ -701,6 +707,21 @@ class _Speech:
         if part is not None:
             self.said.append(part)
             yield Sentence(part)
+
+
+def _with_words(parts: Iterator[ReplyPart], said: list[str]) -> Iterator[ReplyPart]:
+    """``parts``; then, when none of them said a word, "Done." if a tool call acted, else
+    :data:`NO_WORDS` (added to ``said``, so the history holds an answer to the question)."""
+    spoke = acted = False
+    for part in parts:
+        spoke = spoke or (isinstance(part, Sentence) and bool(speakable(part.text)))
+        acted = acted or (isinstance(part, Note) and part.event == "tool_call"
+                          and part.fields.get("acted") is True)  # fmt: skip
+        yield part
+    if not spoke:
+        words = DONE if acted else NO_WORDS
+        said.append(words)
+        yield Sentence(words)
 
 
 def _toolbox(desk: ScheduleDesk | None, home: HomeControl | None) -> Toolbox | None:

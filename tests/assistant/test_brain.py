@@ -9,7 +9,7 @@ from multiprocessing.connection import wait
 
 import pytest
 
-from assistant.brain import Brain, BrainPolicy
+from assistant.brain import NO_WORDS, Brain, BrainPolicy
 from assistant.brain_worker import BrainWorker, CardVoice, KnownNames, ReplyEnd, SpeakText
 from assistant.card_keeper import CardKeeper
 from assistant.conversation import ConversationHistory
@@ -17,6 +17,7 @@ from assistant.learning import Learner
 from assistant.ollama import OllamaClient
 from assistant.reply import AwaitAnswer, HeardUtterance, Note, Sentence
 from assistant.turn_gate import TurnGate, TurnPhase
+from audio import speakable
 from audio.listener import Via
 from config import OllamaSettings, packaged_file
 from memory import FactStatus, Memory, Origin
@@ -201,6 +202,19 @@ def test_facts_are_learned_after_the_reply_with_the_users_words_as_evidence(make
     # The next turn hands over a note of what was learned.
     notes = [p for p in say(brain, "Thanks.") if isinstance(p, Note) and p.event == "memory"]
     assert notes and notes[0].fields["learned"] is True
+
+
+@pytest.mark.parametrize("answer", ["   ", "\U0001f600\U0001f600 \U0001f389", "***"])
+def test_an_answer_with_nothing_to_say_is_not_silence(make_brain, server, answer):
+    # The person heard nothing, and the history kept a question with no answer, so the next
+    # request sent two user messages in a row.
+    server.script(Reply(text=answer))
+    brain = make_brain()
+    heard = [text for text in spoken(say(brain, "What do you think?")) if speakable(text)]
+    assert heard == [NO_WORDS]
+    say(brain, "Hello?")
+    roles = [m["role"] for m in server.chat_requests()[-1]["messages"]]
+    assert roles[-3:] == ["user", "assistant", "user"]
 
 
 def test_a_long_conversation_is_compacted_by_the_model(make_brain, server):

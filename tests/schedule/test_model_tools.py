@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from assistant.action_claims import NOT_DONE
+from assistant.brain import DONE
 from assistant.reply import AwaitAnswer, HeardUtterance, Note, Sentence
 from assistant.schedule import AudioClock, ItemKind, ScheduleDesk, Scheduler, ScheduleStore
 from tests.ollama_server import OllamaServer, Reply, tool_call, tool_results
@@ -152,6 +153,20 @@ def test_a_model_that_calls_a_tool_a_thousand_times_sets_a_few_timers(database, 
     assert results.count("Error: the same call was made twice; it was carried out once") == 999
     assert sum("at most 8 calls are carried out" in text for text in results) == 5
     assert said(parts) == ["Done."]
+
+
+def test_a_model_that_acts_and_then_says_nothing_is_heard_to_have_acted(database, store):
+    server = serve(tools=True)
+    server.script(Reply(tool_calls=[tool_call("set_timer", seconds=420, name="eggs")]),
+                  Reply(text=" "))  # fmt: skip
+    brain = brain_for(database, store, server)
+    try:
+        parts = list(brain.respond(HeardUtterance(EGGS, t=0.0)))
+    finally:
+        brain.close()
+        server.stop()
+    assert Scheduler(store).active(ItemKind.TIMER)
+    assert said(parts) == [DONE]
 
 
 def test_a_tool_call_that_needs_a_choice_leaves_the_question_to_the_next_turn(database, store):
