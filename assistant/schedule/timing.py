@@ -82,7 +82,9 @@ def _resolve(
     zone = now.tzinfo
     assert isinstance(zone, ZoneInfo)
     if when.after_seconds is not None:
-        moment = (now + timedelta(seconds=when.after_seconds)).astimezone(zone)
+        # Elapsed time, counted in UTC: added to a local time it would count wall-clock hours,
+        # an hour off across a clock change.
+        moment = (now.astimezone(UTC) + timedelta(seconds=when.after_seconds)).astimezone(zone)
         return moment.replace(tzinfo=None), moment
     today = now.replace(tzinfo=None)
     days = _candidate_days(when, today)

@@ -35,6 +35,7 @@ from assistant.schedule.intents import (
     SetTimer,
     When,
 )
+from assistant.schedule.timing import localize, to_utc
 
 MAX_SECONDS = 7 * 24 * 3600.0
 """The longest timer or reminder delay a tool may set (a week): past it, a unit was misread."""
@@ -225,8 +226,10 @@ class ScheduleTools:
             raise ToolArgumentError(f"at={at!r} is not an ISO 8601 date and time") from None
         now = self.desk.local_now(audio_seconds)
         if moment.tzinfo is None:
-            moment = moment.replace(tzinfo=now.tzinfo)
-        after = (moment - now).total_seconds()
+            # As a time said aloud: one the clocks skip moves forward by the gap.
+            moment = localize(moment, now.tzinfo)
+        # In UTC: two times in one zone subtract as wall clocks, an hour off across a change.
+        after = to_utc(moment) - to_utc(now)
         if after <= 0:
             raise ToolArgumentError(f"{at} has already passed (it is now {now:%Y-%m-%dT%H:%M})")
         if after > MAX_SECONDS:

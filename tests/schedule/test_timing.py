@@ -50,6 +50,15 @@ def test_a_time_in_the_spring_gap_moves_on_by_the_gap_and_a_repeated_one_takes_t
     )
 
 
+def test_a_length_of_time_is_elapsed_time_across_a_clock_change():
+    # 00:30 GMT on the night the clocks go forward: two hours on is 02:30 UTC, 03:30 BST. Added
+    # to the local time as wall-clock hours, it was 02:30 BST, an hour early.
+    night = datetime(2026, 3, 29, 0, 30, tzinfo=LONDON)
+    moment = resolve(When(after_seconds=7200), night)
+    assert moment.timestamp() - night.timestamp() == 7200
+    assert (moment.hour, moment.minute) == (3, 30)
+
+
 def test_a_repetition_starts_on_its_next_day_at_the_wall_time_meant():
     friday_noon = datetime(2026, 3, 27, 12, 0, tzinfo=LONDON)
     first, rule = repeating(WEEKDAYS, When(time=ClockTime(7)), friday_noon)

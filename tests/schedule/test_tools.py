@@ -97,6 +97,20 @@ def test_what_would_be_said_empty_or_for_minutes_is_refused(tools, store, name, 
     assert not Scheduler(store).active()
 
 
+def test_an_alarm_across_the_clock_change_rings_at_the_local_time_it_names(tools, store):
+    # Saturday 17:00 GMT; the clocks go forward at 01:00 on Sunday. The two times subtracted as
+    # wall clocks: the alarm for 08:00 would ring at 09:00 BST.
+    outcome = tools.run("set_alarm", {"at": "2026-03-29T08:00"}, 0.0)
+    assert outcome.acted and outcome.text == "Alarm set for 8 AM tomorrow."
+    [alarm] = Scheduler(store).active(ItemKind.ALARM)
+    assert alarm.due_at == datetime(2026, 3, 29, 8, 0, tzinfo=LONDON).timestamp()
+    # 01:30 does not exist that night: it rings at 02:30 BST, and says so.
+    skipped = tools.run("set_alarm", {"at": "2026-03-29T01:30"}, 0.0)
+    assert skipped.text == "Alarm set for 2:30 AM tomorrow."
+    due = sorted(alarm.due_at for alarm in Scheduler(store).active(ItemKind.ALARM))
+    assert due[0] == datetime(2026, 3, 29, 2, 30, tzinfo=LONDON).timestamp()
+
+
 def test_set_reminder_in_seconds_or_at_a_local_time(tools, store):
     soon = tools.run("set_reminder", {"text": "call mum", "in_seconds": 1200}, 0.0)
     assert soon.acted and soon.text == "Okay, I'll remind you to call mum at 5:20 PM today."
