@@ -6,9 +6,13 @@ import argparse
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from assistant.cli.common import EXIT_FAILURE, EXIT_OK
 from config import ConfigError, PersonalityCard, Settings, find_card, load_card, load_settings
+
+if TYPE_CHECKING:  # the audio stack loads only for the checks that need it
+    from audio.remote import WyomingSpeechToText, WyomingTextToSpeech
 
 
 @dataclass(frozen=True)
@@ -105,27 +109,31 @@ def _voice(settings: Settings) -> Finding:
 
 
 def _speech_to_text_service(settings: Settings) -> Finding:
-    from audio.remote import WyomingError, WyomingSpeechToText
+    from audio.remote import WyomingSpeechToText
 
-    what = "speech-to-text service"
-    try:
-        offered = WyomingSpeechToText(settings.stt).describe()
-    except WyomingError as error:
-        return Finding(what, False, f"{error}; start it or fix stt.uri (meanwhile Hearth hears "
-                                    "with the local model)")  # fmt: skip
-    return Finding(what, True, f"{offered} at {settings.stt.uri}")
+    return _wyoming("speech-to-text service", WyomingSpeechToText(settings.stt), "stt.uri",
+                    "hears with the local model")  # fmt: skip
 
 
 def _text_to_speech_service(settings: Settings) -> Finding:
-    from audio.remote import WyomingError, WyomingTextToSpeech
+    from audio.remote import WyomingTextToSpeech
 
-    what = "text-to-speech service"
+    return _wyoming("text-to-speech service", WyomingTextToSpeech(settings.tts), "tts.uri",
+                    "speaks with the local voice")  # fmt: skip
+
+
+def _wyoming(
+    what: str, service: WyomingSpeechToText | WyomingTextToSpeech, key: str, meanwhile: str
+) -> Finding:
+    """Whether a Wyoming service answers ``describe``, and who it says it is."""
+    from audio.remote import WyomingError
+
     try:
-        offered = WyomingTextToSpeech(settings.tts).describe()
+        offered = service.describe()
     except WyomingError as error:
-        return Finding(what, False, f"{error}; start it or fix tts.uri (meanwhile Hearth speaks "
-                                    "with the local voice)")  # fmt: skip
-    return Finding(what, True, f"{offered} at {settings.tts.uri}")
+        return Finding(what, False, f"{error}; start it or fix {key} (meanwhile Hearth "
+                                    f"{meanwhile})")  # fmt: skip
+    return Finding(what, True, f"{offered} at {service.uri}")
 
 
 def _wake_words(settings: Settings) -> Finding:

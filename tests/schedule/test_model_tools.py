@@ -33,6 +33,17 @@ def brain_for(database, store, server):
     return brain_with_desk(database, server.url, desk)
 
 
+def answered(database, store, server, heard: HeardUtterance) -> list:
+    """The parts of a brain's reply to ``heard``; the brain is closed and the server stopped
+    after (what the server was asked stays readable)."""
+    brain = brain_for(database, store, server)
+    try:
+        return list(brain.respond(heard))
+    finally:
+        brain.close()
+        server.stop()
+
+
 def said(parts) -> list[str]:
     return [part.text for part in parts if isinstance(part, Sentence)]
 
@@ -43,13 +54,8 @@ def test_a_tool_call_sets_a_real_timer_and_the_model_answers_from_its_result(dat
         Reply(tool_calls=[tool_call("set_timer", seconds=420, name="eggs")]),
         Reply(text="I've set a timer for seven minutes. I'll give you a shout."),
     )
-    brain = brain_for(database, store, server)
-    try:
-        parts = list(brain.respond(HeardUtterance(EGGS, t=30.0)))
-        first, second = server.chat_requests()
-    finally:
-        brain.close()
-        server.stop()
+    parts = answered(database, store, server, HeardUtterance(EGGS, t=30.0))
+    first, second = server.chat_requests()
     [timer] = Scheduler(store).active(ItemKind.TIMER)
     assert timer.name == "eggs"
     assert timer.due_at == pytest.approx(SATURDAY_5PM.timestamp() + 30 + 420)
@@ -76,12 +82,7 @@ def test_a_claim_the_tools_did_not_back_is_not_said(database, store):
         Reply(tool_calls=[tool_call("list_timers")]),
         Reply(text="I've set a timer for seven minutes. Enjoy the eggs."),
     )
-    brain = brain_for(database, store, server)
-    try:
-        parts = list(brain.respond(HeardUtterance(EGGS, t=0.0)))
-    finally:
-        brain.close()
-        server.stop()
+    parts = answered(database, store, server, HeardUtterance(EGGS, t=0.0))
     assert not Scheduler(store).active()
     assert said(parts) == [NOT_DONE, "Enjoy the eggs."]
     [unbacked] = [p for p in parts if isinstance(p, Note) and p.event == "claim_unbacked"]
@@ -120,13 +121,8 @@ def test_a_model_that_keeps_calling_tools_must_answer_in_words_after_three_round
         Reply(tool_calls=[tool_call("list_timers")]) if request.get("tools") else
         Reply(text="You have no timers running.")
     )  # fmt: skip
-    brain = brain_for(database, store, server)
-    try:
-        parts = list(brain.respond(HeardUtterance("Any timers going?", t=0.0)))
-        requests = server.chat_requests()
-    finally:
-        brain.close()
-        server.stop()
+    parts = answered(database, store, server, HeardUtterance("Any timers going?", t=0.0))
+    requests = server.chat_requests()
     assert [bool(r.get("tools")) for r in requests] == [True, True, True, False]
     assert said(parts) == ["You have no timers running."]
     assert len([p for p in parts if isinstance(p, Note) and p.event == "tool_call"]) == 3
@@ -139,13 +135,8 @@ def test_a_model_that_calls_a_tool_a_thousand_times_sets_a_few_timers(database, 
     distinct = [tool_call("set_timer", seconds=60 + n, name=f"pot {n}") for n in range(12)]
     server = serve(tools=True)
     server.script(Reply(tool_calls=looped + distinct), Reply(text="Done."))
-    brain = brain_for(database, store, server)
-    try:
-        parts = list(brain.respond(HeardUtterance(EGGS, t=0.0)))
-        _, second = server.chat_requests()
-    finally:
-        brain.close()
-        server.stop()
+    parts = answered(database, store, server, HeardUtterance(EGGS, t=0.0))
+    _, second = server.chat_requests()
     timers = Scheduler(store).active(ItemKind.TIMER)
     assert [timer.name for timer in timers] == ["eggs"] + [f"pot {n}" for n in range(7)]
     results = [result["content"] for result in tool_results(second)]
@@ -159,12 +150,7 @@ def test_a_model_that_acts_and_then_says_nothing_is_heard_to_have_acted(database
     server = serve(tools=True)
     server.script(Reply(tool_calls=[tool_call("set_timer", seconds=420, name="eggs")]),
                   Reply(text=" "))  # fmt: skip
-    brain = brain_for(database, store, server)
-    try:
-        parts = list(brain.respond(HeardUtterance(EGGS, t=0.0)))
-    finally:
-        brain.close()
-        server.stop()
+    parts = answered(database, store, server, HeardUtterance(EGGS, t=0.0))
     assert Scheduler(store).active(ItemKind.TIMER)
     assert said(parts) == [DONE]
 
