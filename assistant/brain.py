@@ -22,6 +22,7 @@ from assistant.fact_repair import (
     Correction,
     ValueQuestion,
     answer_value,
+    as_meant,
     corrected_statement,
     missing_value,
     parse_correction,
@@ -200,7 +201,7 @@ class Brain:
         if done:
             return
         if just_stored is not None and self._may_correct(just_stored, heard):
-            correction = parse_correction(heard.text)
+            correction = parse_correction(as_meant(heard.text, heard.spelled))
             if correction is not None:
                 yield from self._correct(just_stored, correction, heard)
                 return
@@ -235,7 +236,7 @@ class Brain:
             ], False
         if isinstance(pending, ValueQuestion):
             if parse_voice_command(heard.text) is None:
-                value = answer_value(heard.text)
+                value = answer_value(as_meant(heard.text, heard.spelled))
                 if value is not None:
                     return list(self._take_value(pending, value, heard)), True
                 if pending.tries < MAX_VALUE_TRIES and len(heard.text.split()) <= 3:
@@ -571,6 +572,7 @@ class Brain:
             yield Sentence(f"I know. {said}.")
         else:
             yield Sentence(f"Okay, I'll remember that {mid_sentence(said)}.")
+        yield AwaitAnswer({}, (), spelling=True)  # a misheard name may be spelled right next
 
     # -- setting a misheard fact right -----------------------------------------------------------
 
@@ -624,7 +626,7 @@ class Brain:
         text = question.text() if before is None else f"{before} {question.text()}"
         yield Note("value_question", {"text": text, "fact": question.fact_id})
         yield Sentence(text)
-        yield AwaitAnswer({}, ())
+        yield AwaitAnswer({}, (), spelling=True)  # "V I M" is the surest way to say a name
 
     def _take_value(
         self, question: ValueQuestion, value: str, heard: HeardUtterance

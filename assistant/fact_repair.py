@@ -183,6 +183,22 @@ def corrected_statement(statement: str, correction: Correction) -> str:
     return as_statement(f"{prefix} {right}" if prefix else right)
 
 
+def as_meant(text: str, spelled: str) -> str:
+    """The reading of an answer to take: ``spelled`` (the ear's letters, "V I M.") when the
+    person most likely spelled a word, else ``text`` (the free reading).
+
+    The ear offers letters only where it found them likelier than the words. Said letter by
+    letter, a word comes out of free transcription as at least as many short words as it has
+    letters ("We I am." for V, I, M); said whole, as fewer ("Priya.", "Emax."), and the letters
+    reading ("P A.", "E M X.") is then the ear forcing letters onto it: one letter fewer let
+    a correct "Priya." become "Pa" (measured: ``bench.spelling``).
+    """
+    letters = [token for token in re.split(r"[\s.,-]+", spelled) if token]
+    if len(letters) < 2:
+        return text
+    return spelled if len(words(text)) >= len(letters) else text
+
+
 def spelled_word(text: str) -> str | None:
     """The word spelled letter by letter ("V I M", "V-I-M", "vee eye em" -> "Vim"), or None."""
     tokens = [t for t in re.split(r"[\s.,-]+", text.strip().lower()) if t]

@@ -21,6 +21,9 @@ class HeardUtterance:
     wake: WakeMeasure | None = None
     """A request after a wake word: how well the wake word was heard (the household's
     arbitration compares it with the other Hearths')."""
+    spelled: str = ""
+    """After a question whose answer may be spelled: the utterance read as letters, when the
+    ear found that likelier than ``text`` (``fact_repair.as_meant`` judges which was meant)."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +52,9 @@ class AwaitAnswer:
     phrases: dict[str, str]
     """Choice name -> a natural spoken answer for it."""
     hotwords: tuple[str, ...]
+    spelling: bool = False
+    """The answer may be a word spelled letter by letter ("V I M"): the voice side reads the
+    next utterance as letters too, and keeps that reading where it is the likelier one."""
 
 
 @dataclass(frozen=True)

@@ -119,6 +119,7 @@ class ReplyLedger:
             context=f"{entry.heard.text} {self.said(reply)}"[-CONTEXT_CHARS:],
             answer_phrases=dict(answer.phrases) if answer else {},
             hotwords=answer.hotwords if answer else (),
+            spelling=answer.spelling if answer else False,
         )
         finish = entry.finish
         self._forget_finished()

@@ -313,7 +313,7 @@ class Supervisor:
     def _on_heard(self, heard: Heard) -> None:
         assert self._worker is not None
         utterance = HeardUtterance(
-            heard.text, heard.via, heard.t, dict(heard.answer_scores), heard.wake
+            heard.text, heard.via, heard.t, dict(heard.answer_scores), heard.wake, heard.spelled
         )
         if self._arbiter is not None and heard.wake is not None:
             self._arbiter.claim(utterance)  # before anything heard after it is told

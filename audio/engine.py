@@ -216,6 +216,8 @@ class _TranscriptionRequest:
     weigh_end: bool = False
     """Begun at a pause the ear judges (``end_of_turn.weighs_by_ear``): words that read as
     complete are weighed by it too."""
+    spelling: bool = False
+    """A follow-up to a question whose answer may be spelled: read as letters too."""
 
 
 @dataclass
@@ -285,6 +287,9 @@ class _Transcription:
     """At a pause, for words that read as complete: what the ear may weigh (None: nothing)."""
     avg_logprob: float = 0.0
     """Whisper's average log probability of the words' tokens (closer to 0 is surer)."""
+    spelled: str = ""
+    """Where a spelled answer was possible: the utterance read as letters ("V I M."), when
+    that reading is likelier than the free one; else empty."""
 
 
 class VoiceEngine:
@@ -830,7 +835,7 @@ class VoiceEngine:
             asks = bool(finish.answer_phrases)
             self._act(self._listener.handle(ReplyFinished(self.t, asks_question=asks)))
         self._context = finish.context
-        self._answer = finish if finish.answer_phrases else None
+        self._answer = finish if finish.answer_phrases or finish.spelling else None
 
     def _volume(self, job: Speak, samples: np.ndarray) -> np.ndarray:
         if job.job < 0:  # local hints
@@ -1239,9 +1244,10 @@ class VoiceEngine:
         short = len(samples) - self._pre_roll <= seconds_to_samples(CONTEXT_MAX_SECONDS)
         context = self._said_just_before(start) or (self._context if follow_up and short else "")
         answers = self._answer.answer_phrases if follow_up and self._answer is not None else {}
+        spelling = follow_up and self._answer is not None and self._answer.spelling
         return _TranscriptionRequest(
             samples, hotwords, context, dict(answers), self._context if answers else "",
-            wake_end, weigh_end=weigh_end,
+            wake_end, weigh_end=weigh_end, spelling=spelling,
         )  # fmt: skip
 
     def _transcribe(self, request: _TranscriptionRequest) -> _Transcription:
@@ -1261,6 +1267,13 @@ class VoiceEngine:
             # the speech after the wake is heard again on its own.
             heard_in = rest
             transcript = stt.transcribe(rest, hotwords=request.hotwords, context=request.context)
+        # Read as letters by the local model only: a service's transcript reports no
+        # likelihood to weigh the letters against. The brain judges whether they were spelled.
+        spelled = ""
+        if request.spelling and isinstance(stt, SpeechToText):
+            letters = stt.spelled(heard_in)
+            if letters is not None and letters.avg_logprob > transcript.avg_logprob:
+                spelled = letters.text  # "V I M." where the free reading was "We I am."
         scores = {}
         if request.answer_phrases:
             scores = stt.score(samples, request.answer_phrases, context=request.answer_context)
@@ -1275,7 +1288,7 @@ class VoiceEngine:
                 )
         return _Transcription(
             transcript.text, scores, time.monotonic() - began, began, to_weigh,
-            transcript.avg_logprob,
+            transcript.avg_logprob, spelled,
         )  # fmt: skip
 
     def _said_just_before(self, start: float) -> str:
@@ -1343,9 +1356,9 @@ class VoiceEngine:
                     self._play_earcon(Earcon.WAKE)
                 case UtteranceHeard(text=text, via=via):
                     self._span.taken()
-                    scores = self._last_transcription.scores
+                    heard = self._last_transcription
                     wake = self._wake_measure if via is Via.WAKE else None
-                    self._send(Heard(text, via, self.t, scores, wake))
+                    self._send(Heard(text, via, self.t, heard.scores, wake, heard.spelled))
                     grace = seconds_to_samples(END_OF_LISTENING_GRACE_SECONDS)
                     self._end_earcon_at = self._clock + grace
                 case WentOnAsked(t=t):

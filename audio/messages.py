@@ -44,6 +44,8 @@ class FinishReply:
     """When the reply asked a closed question: choice name -> spoken answer, scored on the audio."""
     hotwords: tuple[str, ...] = ()
     """Words to bias recognition toward for the next utterance (the answers' values)."""
+    spelling: bool = False
+    """The next utterance may spell a word letter by letter: read it as letters too."""
 
 
 @dataclass(frozen=True)
@@ -205,6 +207,9 @@ class Heard:
     answer_scores: dict[str, float] = field(default_factory=dict)
     wake: WakeMeasure | None = None
     """How well the wake word that opened it was heard (a request after a wake word)."""
+    spelled: str = ""
+    """After a question whose answer may be spelled: the utterance read as letters, when
+    likelier than ``text`` ("V I M." for "We I am.")."""
 
 
 @dataclass(frozen=True)

@@ -207,6 +207,7 @@ class SpeechToText:
         self.model_path = resolve_model(settings.model)
         self._model: SpeechWindowWhisper | None = None
         self._lock = threading.Lock()
+        self._spelling_suppressed: list[int] | None = None
 
     def load(self) -> None:
         """Load the model now instead of on the first transcription (idempotent, thread-safe)."""
@@ -347,6 +348,48 @@ class SpeechToText:
             name: float(np.mean(steps.logprobs)) for name, steps in zip(names, forced, strict=True)
         }
 
+    def spelled(self, samples: np.ndarray) -> Transcript | None:
+        """The utterance read as a word spelled letter by letter ("V I M."), or None when it
+        does not read as two or more single letters.
+
+        Free transcription turns letters into words ("V. I. M." comes out "We I am."); decoded
+        with every token but a capital letter and ``.``, ``,`` and ``-`` suppressed, the same
+        audio reads "V, I, M.". Any speech reads as some letters so: the caller keeps this
+        reading only where it is likelier than the free one (its ``avg_logprob`` is higher).
+        """
+        if len(samples) == 0:
+            return None
+        audio = samples.astype(np.float32) / 32768 if samples.dtype == np.int16 else samples
+        audio = audio.astype(np.float32, copy=False)
+        whole_window = len(audio) < seconds_to_samples(WHOLE_WINDOW_UNDER_SECONDS)
+        segments = self._segments(audio, whole_window=whole_window,
+                                  beam_size=self._settings.beam_size,
+                                  suppress_tokens=self._all_but_letters())  # fmt: skip
+        heard = " ".join(segment.text.strip() for segment in segments).strip()
+        letters = [token for token in re.split(r"[\s.,-]+", heard) if token]
+        if len(letters) < 2 or not all(len(token) == 1 for token in letters):
+            return None  # "D-NX.": not letters one by one
+        if re.search(r"(.)\1\1", "".join(letters)):
+            return None  # "A-A-A-A": the decoder looping, not a word
+        return Transcript(" ".join(letters) + ".", _no_speech(segments), _logprob(segments), heard)
+
+    def _all_but_letters(self) -> list[int]:
+        """The text tokens that are not a capital letter or ``.``, ``,``, ``-`` (with or without
+        a space before): what a spelled reading suppresses. Worked out once per model."""
+        with self._lock:
+            if self._spelling_suppressed is not None:
+                return self._spelling_suppressed
+        tokenizer = self._tokenizer()
+        kept = {
+            token
+            for text, token in tokenizer.tokenizer.get_vocab().items()
+            if _spelling_piece(text.replace("\u0120", " ").strip())
+        }
+        suppressed = [token for token in range(tokenizer.eot) if token not in kept]
+        with self._lock:
+            self._spelling_suppressed = suppressed
+        return suppressed
+
     def end_readings(
         self,
         samples: np.ndarray,
@@ -460,6 +503,11 @@ class SpeechToText:
         if rejected:
             logger.debug("transcript %r rejected (%s, no speech %.2f)", heard, rejected, no_speech)
         return Transcript(text, no_speech, logprob, heard, rejected)
+
+
+def _spelling_piece(text: str) -> bool:
+    """Whether a token's text may appear in a spelled word: one capital letter, or a mark."""
+    return (len(text) == 1 and "A" <= text <= "Z") or text in {".", ",", "-"}
 
 
 class _ForcedSteps:

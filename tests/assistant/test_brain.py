@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from dataclasses import replace
 from multiprocessing.connection import wait
 
 import pytest
@@ -377,6 +378,27 @@ def test_a_misheard_fact_is_corrected_in_the_next_breath(make_brain, server, cor
         "My favourite editor is Vin"
     )
     assert any(isinstance(p, Note) and p.fields.get("action") == "corrected" for p in parts)
+    assert server.chat_requests() == []
+
+
+def test_letters_the_ear_read_set_a_value_or_a_fact_right(make_brain, server):
+    # "V. I. M." heard freely as "We I am."; the ear's letters reading comes with it.
+    spelled = HeardUtterance("We I am.", Via.FOLLOW_UP, 1.0, spelled="V I M.")
+    brain = make_brain()
+    say(brain, "Remember that my favourite editor has been.")
+    assert spoken(list(brain.respond(spelled))) == [
+        "Okay, I'll remember that your favourite editor is Vim."
+    ]
+    say(brain, "Remember that my dog is called Rax.")
+    assert spoken(list(brain.respond(replace(spelled, text="are the X.", spelled="R E X.")))) == [
+        "Sorry about that. Your dog is called Rex."
+    ]
+    # A name said whole, which the ear also forced into letters, keeps its words.
+    say(brain, "Remember that my cat is called.")
+    said_whole = HeardUtterance("Priya.", Via.FOLLOW_UP, 2.0, spelled="P A.")
+    assert spoken(list(brain.respond(said_whole))) == [
+        "Okay, I'll remember that your cat is called Priya."
+    ]
     assert server.chat_requests() == []
 
 

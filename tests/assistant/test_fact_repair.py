@@ -8,6 +8,7 @@ from assistant.fact_repair import (
     Correction,
     ValueQuestion,
     answer_value,
+    as_meant,
     corrected_statement,
     missing_value,
     parse_correction,
@@ -78,6 +79,22 @@ def test_other_things_are_not_corrections(heard):
 )  # fmt: skip
 def test_spelled_words(text, word):
     assert spelled_word(text) == word
+
+
+@pytest.mark.parametrize(
+    ("text", "spelled", "meant"),
+    [
+        ("We I am.", "V I M.", "V I M."),  # Piper's "V. I. M." heard freely
+        ("are the X.", "R E X.", "R E X."),
+        ("Priya.", "P A.", "Priya."),  # a name said whole: the letters are forced onto it
+        ("the most.", "B M S.", "the most."),
+        ("Emax.", "E M X.", "Emax."),
+        ("Then.", "", "Then."),  # no letters offered: the ear found the words likelier
+        ("I am.", "V.", "I am."),  # one letter is no spelling
+    ],
+)  # fmt: skip
+def test_letters_are_meant_where_the_words_heard_are_as_many_as_the_letters(text, spelled, meant):
+    assert as_meant(text, spelled) == meant
 
 
 @pytest.mark.parametrize(

@@ -65,3 +65,24 @@ def test_a_misheard_name_is_corrected_by_no_i_said(hearth, ollama, tmp_path):
     assert [e.action for e in entries] == [HistoryAction.ADD, HistoryAction.CORRECT]
     assert entries[0].text != "My cat is called Ingrid"  # the misheard wording, kept
     assert entries[1].detail["misheard_text"] == entries[0].text
+
+
+def test_a_value_asked_for_may_be_spelled(hearth, ollama, tmp_path):
+    # Free transcription hears Piper's "V. I. M." as "We I am."; read as letters, it is Vim.
+    room = timeline(
+        silence(1.0),
+        speech("Hey Jarvis, remember that my favourite editor is Vim."),
+        silence(7.0),
+        speech("V. I. M."),
+        silence(7.0),
+    )
+    db = tmp_path / "memory.db"
+    run = hearth(room, f"ollama:\n  url: {ollama.url}\nstt:\n  hotwords: []\n", db=db)
+    assert run.returncode == 0, run.summary()
+    replies = [r["text"] for r in run.of("reply")]
+    assert replies == [
+        "Your favorite editor is what?",
+        "Okay, I'll remember that your favorite editor is Vim.",
+    ], run.summary()
+    facts, _ = facts_and_history(db)
+    assert [f.text for f in facts] == ["My favorite editor is Vim"]

@@ -332,3 +332,16 @@ def test_near_misses_do_not_verify_even_where_the_raw_model_fires(
     for detection in [pretend, *detector.process(room, len(room))]:
         heard = window_transcript(stt, room, detection)
         assert not contains_phrase(heard, "hey jarvis"), heard
+
+
+@pytest.mark.slow
+def test_letters_said_one_by_one_are_read_as_letters(stt: SpeechToText) -> None:
+    spelled = speech("V. I. M.")
+    free = stt.transcribe(spelled)
+    assert "V I M" not in free.text  # tiny.en writes words: "We I am.", "week I am."
+    letters = stt.spelled(spelled)
+    assert letters is not None and letters.text == "V I M."
+    assert letters.avg_logprob > free.avg_logprob  # the likelier reading
+    # Speech that is not letters reads as no letters, or as fewer than two.
+    assert stt.spelled(speech("Vim.")) is None
+    assert stt.spelled(np.zeros(0, dtype=np.int16)) is None
