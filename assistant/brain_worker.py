@@ -41,7 +41,7 @@ from assistant.reply import (
 from assistant.turn_gate import TurnGate, TurnWithdrawn
 from assistant.wake_queue import WakeQueue
 from audio import trace
-from memory import Fact, Kind, MemoryUnavailable
+from memory import Fact, Kind, MemoryUnavailable, StoreError
 from support import Failpoint, Failpoints
 
 log = logging.getLogger(__name__)
@@ -214,6 +214,9 @@ class BrainWorker:
         try:
             facts = brain.memory.facts()
         except MemoryUnavailable:
+            return
+        except StoreError as error:  # the names are a help to the ear, never worth a turn
+            log.warning("cannot read the names the memory knows: %s", error)
             return
         self._put(reply, KnownNames(known_names(facts)))
 

@@ -28,6 +28,7 @@ from memory import (
     MemoryUnavailable,
     Origin,
     Source,
+    StoreError,
     extraction_request,
     parse_extraction,
 )
@@ -103,7 +104,13 @@ class Learner:
         self._thread.join(timeout)
 
     def _work(self) -> None:
-        memory = self._open_memory()
+        try:
+            memory: Memory | None = self._open_memory()
+        except StoreError as error:
+            # The thread lives on without the memory: it still summarises, and a turn waiting
+            # for it is never kept waiting.
+            log.warning("not learning facts from the conversation: %s", error)
+            memory = None
         client = self._open_client()
         try:
             while True:
@@ -115,11 +122,12 @@ class Learner:
                 else:
                     self._learn(item, memory, client)
         finally:
-            memory.close()
+            if memory is not None:
+                memory.close()
             client.close()
 
-    def _learn(self, turn: _Turn, memory: Memory, client: ChatClient) -> None:
-        if self._learn_facts:
+    def _learn(self, turn: _Turn, memory: Memory | None, client: ChatClient) -> None:
+        if self._learn_facts and memory is not None:
             try:
                 self._extract(turn, memory, client)
             except ModelError as error:

@@ -137,7 +137,17 @@ class PostgresLink:
             return psycopg.connect(self.target.url, **arguments)
         except psycopg.Error as exc:
             reason = self.target.scrub(_first_line(exc), arguments.get("password", ""))
-            raise self._refusal(exc, reason.removeprefix("connection failed: ")) from None
+            refusal = self._refusal(exc, reason.removeprefix("connection failed: "))
+            raise self._while_running(refusal) from None
+
+    def _while_running(self, refusal: StoreError) -> StoreError:
+        """A refusal (the login, a lost grant) once this link has worked: the memory is
+        unusable for now, as if unreachable, so a running Hearth answers without it and tries
+        again after ``retry_seconds``, instead of failing the turn and every one after it. At
+        the first connection it stays a StoreError: the command line says what to fix."""
+        if not self._was_connected or isinstance(refusal, MemoryUnavailable):
+            return refusal
+        return MemoryUnavailable(str(refusal))
 
     def _refusal(self, error: psycopg.Error, reason: str) -> StoreError:
         """A failed connection: a refusal to fix (a bad URL, the login, a missing database) is
@@ -215,10 +225,11 @@ class PostgresLink:
                 f"{self.target.statement_timeout_seconds:g} s; nothing was changed"
             )
         if isinstance(error, pg_errors.InsufficientPrivilege):
-            return StoreError(
+            refused = StoreError(
                 f"{self.target.shown}: the database role may not do this: {_first_line(error)} "
                 "(see the README for the grants Hearth needs)"
             )
+            return self._while_running(refused)
         if isinstance(error, pg_errors.UniqueViolation):
             return DuplicateKey(f"{self.target.shown}: {_first_line(error)}")
         return StoreError(

@@ -153,6 +153,9 @@ class PostgresServer:
             ).fetchall()
             for (schema,) in schemas:
                 admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
+            admin.execute(f"GRANT ALL ON SCHEMA public TO {SECRET_ROLE}")
+        with self.admin() as admin:  # as new: a test may have taken the grants away
+            admin.execute(f"GRANT ALL ON DATABASE {name} TO {SECRET_ROLE}")
         self._clean.append(name)
 
 

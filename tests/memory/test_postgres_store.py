@@ -194,3 +194,37 @@ def test_a_write_waiting_on_another_devices_lock_says_busy_and_changes_nothing(
     assert memory.facts() == []
     assert memory.remember("I like jazz", "preference").fact.text == "I like jazz"
     memory.close()
+
+
+def test_a_login_refused_while_running_leaves_the_memory_unusable_for_a_while(
+    postgres_server, postgres_databases, tmp_path
+):
+    # A running Hearth whose role's password changed (or whose rights were revoked) under it:
+    # a StoreError from every call made its brain thread die and the service exit. Now the
+    # memory is unusable, as if unreachable: the brain answers without it and tries again.
+    url = as_role(postgres_databases(), SECRET_ROLE)
+    secret = tmp_path / "password"
+    secret.write_text(SECRET_PASSWORD)
+    memory = Memory.open(PostgresTarget(url, password_file=secret, retry_seconds=30))
+    memory.remember("I like jazz", "preference")
+    with postgres_server.admin() as admin:
+        admin.execute(f"ALTER ROLE {SECRET_ROLE} PASSWORD 'changed'")
+        admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                      f"WHERE usename = '{SECRET_ROLE}'")  # fmt: skip
+    try:
+        with pytest.raises(MemoryUnavailable, match="lost the memory database"):
+            memory.facts()  # the connection that was ended
+        with pytest.raises(MemoryUnavailable, match="refused the login"):
+            memory.facts()
+        with pytest.raises(MemoryUnavailable, match="trying again in"):
+            memory.facts()  # no new login until the wait is over
+    finally:
+        with postgres_server.admin() as admin:
+            admin.execute(f"ALTER ROLE {SECRET_ROLE} PASSWORD '{SECRET_PASSWORD}'")
+        memory.close()
+    # Refused at the first connection, it is still what the command line says to fix.
+    wrong = tmp_path / "wrong"
+    wrong.write_text("hunter2")
+    with pytest.raises(StoreError, match="refused the login") as first:
+        Memory.open(PostgresTarget(url, password_file=wrong))
+    assert not isinstance(first.value, MemoryUnavailable)
