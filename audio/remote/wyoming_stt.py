@@ -42,7 +42,7 @@ class WyomingSpeechToText:
         names = [word.strip() for word in hotwords if word.strip()]
         form = {"rate": SAMPLE_RATE, "width": SAMPLE_WIDTH, "channels": 1}
         step = CHUNK_SAMPLES * SAMPLE_WIDTH
-        with WyomingCall(self._settings) as call:
+        with WyomingCall(self._settings) as call, call.answers():
             call.send(
                 Transcribe(language=self._settings.language, transcript_names=names or None),
                 AudioStart(**form),
@@ -55,7 +55,10 @@ class WyomingSpeechToText:
             while True:
                 event = call.receive()
                 if Transcript.is_type(event.type):
-                    return Transcript.from_event(event).text.strip()
+                    text = Transcript.from_event(event).text
+                    if not isinstance(text, str):
+                        raise call.bad_answer(f"a transcript whose text is {text!r}")
+                    return text.strip()
 
     def describe(self) -> str:
         """The service's name and models, as it describes itself.
@@ -63,7 +66,7 @@ class WyomingSpeechToText:
         Raises:
             WyomingError: the service was unreachable, too slow, or is not a speech-to-text one.
         """
-        with WyomingCall(self._settings) as call:
+        with WyomingCall(self._settings) as call, call.answers():
             programs = call.describe().asr
             if not programs:
                 raise call.bad_answer("it offers no speech-to-text")

@@ -41,7 +41,7 @@ class WyomingTextToSpeech:
                                     speaker=None if speaker is None else str(speaker))  # fmt: skip
         parts: list[bytes] = []
         start: AudioStart | None = None
-        with WyomingCall(self._settings) as call:
+        with WyomingCall(self._settings) as call, call.answers():
             call.send(Synthesize(text=text, voice=voice))
             while True:
                 event = call.receive()
@@ -53,7 +53,10 @@ class WyomingTextToSpeech:
                     break
             if start is None:
                 raise call.bad_answer("audio without an audio-start")
-            return _to_hearth_audio(call, start, b"".join(parts), volume)
+            audio = _to_hearth_audio(call, start, b"".join(parts), volume)
+            if not audio.size:
+                raise call.bad_answer("no audio")  # said by the local voice, not left silent
+            return audio
 
     def describe(self) -> str:
         """The service's name and voices, as it describes itself.
@@ -61,7 +64,7 @@ class WyomingTextToSpeech:
         Raises:
             WyomingError: the service was unreachable, too slow, or is not a text-to-speech one.
         """
-        with WyomingCall(self._settings) as call:
+        with WyomingCall(self._settings) as call, call.answers():
             programs = call.describe().tts
             if not programs:
                 raise call.bad_answer("it offers no text-to-speech")
@@ -70,8 +73,13 @@ class WyomingTextToSpeech:
 
 
 def _to_hearth_audio(call: WyomingCall, start: AudioStart, pcm: bytes, volume: float) -> np.ndarray:
+    form = (start.rate, start.width, start.channels)
+    if not all(isinstance(number, int) for number in form):
+        raise call.bad_answer(f"audio of rate, width and channels {form!r}")
     if start.width != 2:
         raise call.bad_answer(f"{start.width * 8}-bit audio (Hearth plays 16-bit)")
+    if not 1 <= start.channels <= 8 or not 1_000 <= start.rate <= 384_000:
+        raise call.bad_answer(f"audio at {start.rate} Hz with {start.channels} channels")
     frames = np.frombuffer(pcm[: len(pcm) - len(pcm) % (2 * start.channels)], dtype="<i2")
     audio = frames.reshape(-1, start.channels).mean(axis=1) if start.channels > 1 else frames
     audio = audio.astype(np.float32) * volume

@@ -1,0 +1,80 @@
+"""A Wyoming service that answers as no real one should: every such answer is a failure of the
+service, said by the local model instead, never a crash of the voice process (which restarted
+until it gave up) and never silence."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from wyoming.event import Event
+
+from audio.remote import (
+    FallbackTextToSpeech,
+    Reach,
+    RemoteSpeechChunk,
+    speech_to_text,
+    text_to_speech,
+)
+from audio.stt import SpeechToText
+from audio.tts import SpeechParameters
+from config import SpeechToTextSettings, TextToSpeechSettings
+from tests.speech import speech
+from tests.wyoming_servers import ScriptedService
+
+SOUND = b"\x01\x00" * 4000
+
+
+def start(rate: object = 22050, width: object = 2, channels: object = 1) -> Event:
+    return Event("audio-start", {"rate": rate, "width": width, "channels": channels})
+
+
+def chunk(rate: object = 22050, width: object = 2, channels: object = 1) -> Event:
+    return Event("audio-chunk", {"rate": rate, "width": width, "channels": channels}, SOUND)
+
+
+STOP = Event("audio-stop")
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        [start(channels=0), chunk(channels=0), STOP],  # ZeroDivisionError in the voice process
+        [start(rate=0), chunk(rate=0), STOP],  # "Sample rate should be over 0": said by no one
+        [start(rate="22050"), chunk(), STOP],
+        [Event("audio-start", {"width": 2, "channels": 1}), chunk(), STOP],
+        [start(), STOP],  # no audio at all: the reply was silent
+    ],
+    ids=["no channels", "rate 0", "rate as text", "no rate", "no audio"],
+)
+def test_speech_the_service_cannot_give_is_said_by_the_local_voice(answer):
+    service = ScriptedService(answer)
+    try:
+        settings = TextToSpeechSettings(backend="wyoming", uri=service.uri)
+        speaking = text_to_speech(settings)
+        assert isinstance(speaking, FallbackTextToSpeech)
+        chunks = list(speaking.synthesize("The kettle has boiled.", SpeechParameters()))
+    finally:
+        service.close()
+    assert chunks and not any(isinstance(c, RemoteSpeechChunk) for c in chunks)
+    assert np.concatenate([c.samples for c in chunks]).size > 16000 * 0.5
+    assert speaking.health.reach is Reach.DOWN
+    assert "sent something Hearth cannot use" in speaking.health.last_failure
+    assert speaking.take_notice() is not None  # "I'm using my own voice for now"
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [[Event("transcript", {"text": None})], [Event("transcript", {"language": "en"})]],
+    ids=["text null", "no text"],
+)
+def test_a_transcript_without_text_is_heard_by_the_local_model(answer):
+    service = ScriptedService(answer)
+    try:
+        hearing = speech_to_text(SpeechToTextSettings(backend="wyoming", uri=service.uri))
+        heard = hearing.transcribe(speech("Turn on the kitchen lights."))
+    finally:
+        service.close()
+    assert "kitchen" in heard.text.lower(), heard
+    assert hearing.health.reach is Reach.DOWN
+    assert "sent something Hearth cannot use" in hearing.health.last_failure
+    assert isinstance(hearing.local, SpeechToText)
