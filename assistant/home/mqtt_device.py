@@ -250,6 +250,14 @@ class MqttDevice:
                 log.info("Home Assistant restarted: sending discovery and states again")
                 self._announce(client)
             return
+        if message.retain:
+            # Kept by the broker from some time ago (a `retain: true` in an automation): carried
+            # out at every connect, it muted Hearth again after every restart and said an old
+            # announcement again. A command is for the moment it is sent.
+            log.warning("ignored a retained command on %s: publish commands without retain "
+                        "(mosquitto_pub -r -n -t %s clears it)", message.topic,
+                        message.topic)  # fmt: skip
+            return
         try:
             command = parse_command(self.topics, message.topic, message.payload)
         except CommandError as error:

@@ -107,6 +107,34 @@ def test_commands_published_by_home_assistant_are_taken_in_order(device, watcher
     assert any("volume is a number of percent, not 'not a number'" in w for w in warnings)
 
 
+def taken_after_connecting(broker, watcher) -> list:
+    """What a device starting now takes, up to a stop pressed once it is connected."""
+    hearth = MqttDevice(settings(broker.url))
+    hearth.start()
+    try:
+        wait_for("the device to connect", lambda: hearth.connected)
+        watcher.publish(hearth.topics.stop_command, "PRESS")
+        taken: list = []
+        wait_for("the stop", lambda: taken.extend(hearth.take_commands()) or Stop() in taken)
+        return taken
+    finally:
+        hearth.close()
+
+
+def test_a_command_left_retained_on_the_broker_is_not_carried_out_at_each_connect(
+    broker, watcher, caplog
+):
+    # An automation's `retain: true`: the broker hands it to Hearth at every connect, which
+    # muted it again after every restart and said an old announcement again.
+    topics = MqttDevice(settings(broker.url)).topics
+    watcher.publish(topics.mute_command, "ON", retain=True)
+    watcher.publish(topics.announce_command, "The washing machine has finished.", retain=True)
+    for _ in range(2):  # a restart
+        assert taken_after_connecting(broker, watcher) == [Stop()]
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert any(f"ignored a retained command on {topics.mute_command}" in w for w in warnings)
+
+
 def test_events_pass_through_and_are_not_retained(broker, device, watcher):
     device.publish_event(DeviceEvent(EventType.TIMER_FINISHED, {"label": "pasta"}))
     payload = wait_for("the event", lambda: watcher.last(device.topics.event))
