@@ -20,6 +20,7 @@ import socket
 import ssl
 import sys
 import threading
+import time
 from collections.abc import Callable, Mapping
 from enum import Enum
 from importlib import metadata
@@ -44,6 +45,7 @@ from assistant.home.device import (
 )
 from assistant.home.discovery import discovery_documents
 from assistant.home.secrets import SecretError, read_secret
+from assistant.home.short_connections import ShortConnections
 from config import MqttSettings
 from support import require_regular_file
 
@@ -100,10 +102,12 @@ class MqttDevice:
         """The last payload of every state topic, sent again on each connection."""
         self._link = Link.CONNECTING
         self._link_lock = threading.Lock()
+        self._client_id = f"hearth-{self.identity.device_id}"
+        self._short = ShortConnections()
         self._client = self._make_client(environ)
 
     def _make_client(self, environ: Mapping[str, str] | None) -> mqtt.Client:
-        client = broker_client(self._settings, f"hearth-{self.identity.device_id}", environ)
+        client = broker_client(self._settings, self._client_id, environ)
         client.will_set(self.topics.availability, OFFLINE, qos=QOS, retain=True)
         client.on_connect = _guarded(self._on_connect)
         client.on_connect_fail = _guarded(self._on_connect_fail)
@@ -195,7 +199,9 @@ class MqttDevice:
             if old is Link.CLOSED or new is old:
                 return
             self._link = new
-        if new is Link.DOWN:
+        if self._short.taken_over:
+            log.debug("MQTT link %s -> %s (%s)", old.value, new.value, reason)  # said once
+        elif new is Link.DOWN:
             log.warning(
                 "MQTT broker %s unreachable (%s): Hearth goes on without it and keeps trying",
                 self._address, reason or "no answer",
@@ -213,6 +219,7 @@ class MqttDevice:
             return
         # Connected first: a state published from now on is sent by its caller, and one stored
         # before is in the snapshot the announcement takes; none falls between the two.
+        self._short.accepted(time.monotonic())
         self._change_link(Link.CONNECTED)
         client.subscribe([(topic, QOS) for topic in self.topics.subscriptions])
         self._announce(client)
@@ -242,6 +249,13 @@ class MqttDevice:
     def _on_disconnect(
         self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any
     ) -> None:
+        if self._short.ended(time.monotonic()):
+            log.warning(
+                "MQTT broker %s keeps ending the connection as soon as it accepts it: another "
+                "client is connected as %s (a second Hearth with mqtt.device_id %s, or an old one "
+                "still running?). Give each Hearth its own mqtt.device_id (or mqtt.room).",
+                self._address, self._client_id, self.identity.device_id,
+            )  # fmt: skip
         self._change_link(Link.DOWN, str(reason))
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:

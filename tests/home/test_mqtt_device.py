@@ -25,6 +25,7 @@ from assistant.home import (
     Stop,
     discovery_documents,
 )
+from assistant.home.short_connections import IN_A_ROW
 from config import MqttSettings
 from tests.mosquitto import Mosquitto, Watcher
 from tests.servers import free_port, wait_for
@@ -133,6 +134,26 @@ def test_a_command_left_retained_on_the_broker_is_not_carried_out_at_each_connec
         assert taken_after_connecting(broker, watcher) == [Stop()]
     warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert any(f"ignored a retained command on {topics.mute_command}" in w for w in warnings)
+
+
+def test_two_hearths_with_one_device_id_are_named_and_the_log_is_not_flooded(broker, caplog):
+    # The broker closes one for the other every second: each saw only a dropped connection,
+    # logged "unreachable" and "reachable again" every second, forever.
+    caplog.set_level(logging.INFO, logger="assistant.home.mqtt_device")
+    kitchen, old_kitchen = MqttDevice(settings(broker.url)), MqttDevice(settings(broker.url))
+    kitchen.start()
+    old_kitchen.start()
+    try:
+        wait_for("the cause to be named", lambda: "another client is connected as "
+                 "hearth-hearth_kitchen" in caplog.text, timeout=60)  # fmt: skip
+        time.sleep(3.0)  # the two go on taking the id from each other
+    finally:
+        kitchen.close()
+        old_kitchen.close()
+    said = [r.getMessage() for r in caplog.records]
+    assert sum("another client is connected" in line for line in said) <= 2  # once each
+    assert "a second Hearth with mqtt.device_id hearth_kitchen" in caplog.text
+    assert sum("unreachable" in line for line in said) <= 2 * IN_A_ROW
 
 
 def test_events_pass_through_and_are_not_retained(broker, device, watcher):
