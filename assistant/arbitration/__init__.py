@@ -80,7 +80,7 @@ def open_arbiter(settings: Settings, database: Path | str | None, clock: Clock) 
     # A recording's run waits for the others on the audio clock (see FILE_MODE_TIMEOUT_SECONDS).
     live = not isinstance(clock, AudioClock)
     timeout = household.arbitration_timeout_seconds if live else FILE_MODE_TIMEOUT_SECONDS
-    policy = ArbitrationPolicy(household.wake_window_seconds, timeout)
+    policy = ArbitrationPolicy(household.wake_window_seconds, timeout, live)
     return Arbiter(transport, device, clock, policy)
 
 

@@ -40,6 +40,8 @@ POLL_SECONDS = 0.05
 """How often a waiting decision looks at the others' claims again."""
 KEEPALIVE_SECONDS = 1.0
 """How often a device says it is there even when it heard nothing new (file mode waits)."""
+CLOCK_CHECK_SECONDS = 60.0
+"""How often a live device compares its clock with the household's."""
 PEER_TIMEOUT_SECONDS = 5.0
 """A device not heard from for this long is gone (switched off, or a run that ended)."""
 FILE_MODE_TIMEOUT_SECONDS = 30.0
@@ -68,6 +70,11 @@ class Transport(Protocol):
         ``peer_timeout`` seconds."""
         ...
 
+    def clock_ahead(self, wall: float) -> float | None:
+        """How far the household's shared clock is ahead of ``wall``, this device's clock read
+        just before; None when the transport has no clock of its own. Unreachable as above."""
+        ...
+
     def close(self) -> None:
         """Let go of the connection."""
         ...
@@ -79,6 +86,9 @@ class ArbitrationPolicy:
 
     window: float = 1.5
     timeout: float = 3.0
+    live: bool = False
+    """Claims are stamped with this device's clock (not a recording's): it is compared with the
+    household's, which they must agree with to within the window."""
 
 
 @dataclass(frozen=True)
@@ -121,6 +131,8 @@ class Arbiter:
         self._verdicts: dict[float, Verdict] = {}
         self._reached = True
         """Whether the transport worked last time (an outage is logged once, not every poll)."""
+        self._clock_off = False
+        """Whether this device's clock was last found too far off the household's."""
         self._decided = threading.Condition()
         # Known to the others from the start (before the voice models load): a device that
         # hears its first wake word sooner waits for this one's word on it.
@@ -171,6 +183,7 @@ class Arbiter:
         heard_until: float | None = None
         told: float | None = None
         told_at = 0.0
+        checked_at = -CLOCK_CHECK_SECONDS
         try:
             while True:
                 try:
@@ -193,6 +206,9 @@ class Arbiter:
                     told, told_at = heard_until, now
                 if pending:
                     self._decide(pending)
+                if self._policy.live and now - checked_at >= CLOCK_CHECK_SECONDS:
+                    checked_at = now
+                    self._check_clock()
         finally:
             self._transport.close()
 
@@ -208,6 +224,27 @@ class Arbiter:
             return False
         self._back()
         return True
+
+    def _check_clock(self) -> None:
+        """Say once when this device's clock is too far off the household's for claims of one
+        wake word to fall in one window: then both rooms answer it (a Pi has no clock of its own
+        running while off, and keeps the time it last saved until NTP sets it)."""
+        try:
+            ahead = self._transport.clock_ahead(self._clock.now().wall)
+        except Unreachable:
+            return  # said by the claims' own outage
+        if ahead is None:
+            return
+        off = abs(ahead) > self._policy.window / 2
+        if off and not self._clock_off:
+            log.warning(
+                "this Hearth's clock is %.1f s %s the household's (the shared database's): a "
+                "wake word heard in two rooms may be answered in both. Is its time synchronised? "
+                "(timedatectl status)", abs(ahead), "behind" if ahead > 0 else "ahead of",
+            )  # fmt: skip
+        elif self._clock_off and not off:
+            log.info("this Hearth's clock agrees with the household's again")
+        self._clock_off = off
 
     def _lost(self, error: Unreachable) -> None:
         if self._reached:

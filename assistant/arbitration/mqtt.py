@@ -103,6 +103,10 @@ class MqttTransport:
             peers = [peer for peer, seen in self._peers.values() if seen > fresh]
         return claims, peers
 
+    def clock_ahead(self, wall: float) -> float | None:
+        """None: a broker has no clock to compare with."""
+        return None
+
     def close(self) -> None:
         """Say this device is gone (a clean exit sends no last will) and disconnect."""
         if self._connected.is_set():

@@ -96,6 +96,12 @@ class PostgresTransport:
             )
         return [Claim(*row) for row in claims], [Peer(*row) for row in peers]
 
+    def clock_ahead(self, wall: float) -> float | None:
+        """How far the database server's clock is ahead of ``wall``."""
+        with _reachable():
+            ((server,),) = self._link.execute("SELECT extract(epoch FROM clock_timestamp())")
+        return float(server) - wall
+
     def close(self) -> None:
         """Close the connection."""
         self._link.close()

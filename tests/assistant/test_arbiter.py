@@ -4,6 +4,7 @@ on the audio clock."""
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 
@@ -13,11 +14,12 @@ from assistant.arbitration import Arbiter, ArbitrationPolicy, Outcome, Transport
 from assistant.arbitration.mqtt import MqttTransport
 from assistant.arbitration.postgres import PostgresTransport
 from assistant.reply import HeardUtterance
-from assistant.schedule import AudioClock
+from assistant.schedule import AudioClock, Now, SystemClock
 from audio import State, Via, WakeMeasure
 from config import MqttSettings
 from memory import Memory, PostgresTarget
 from tests.mosquitto import Mosquitto
+from tests.servers import wait_for
 
 START = 1_780_000_000.0
 
@@ -168,3 +170,36 @@ def wait_until(condition, what: str, timeout: float = 20.0) -> None:
     while not condition():
         assert time.monotonic() < deadline, f"never: {what}"
         time.sleep(0.1)
+
+
+class SkewedClock(SystemClock):
+    """This machine's clocks, the wall clock ``ahead`` seconds fast (a Pi before NTP)."""
+
+    def __init__(self, ahead: float) -> None:
+        super().__init__(boot="test")
+        self.ahead = ahead
+
+    def now(self, audio_seconds: float = 0.0) -> Now:
+        real = super().now(audio_seconds)
+        return Now(real.wall + self.ahead, real.mono, real.boot)
+
+
+def test_a_live_device_whose_clock_is_off_the_households_says_so(postgres_databases, caplog):
+    # Claims stamped 3 s apart for one wake word fall in two windows: both rooms answered.
+    url = postgres_databases()
+    Memory.open(url).close()
+    policy = ArbitrationPolicy(1.5, 3.0, live=True)
+    caplog.set_level(logging.INFO, logger="assistant.arbitration.arbiter")
+    for ahead, says in ((0.05, False), (3.0, True), (-3.0, True)):
+        caplog.clear()
+        transport = PostgresTransport(PostgresTarget(url, retry_seconds=0.2))
+        arbiter = Arbiter(transport, "kitchen", SkewedClock(ahead), policy)
+        try:
+            if says:
+                wait_for("the clock to be named", lambda: "clock is" in caplog.text)
+            else:
+                time.sleep(1.0)
+        finally:
+            arbiter.close()
+        assert ("clock is 3.0 s" in caplog.text) is says, caplog.text
+        assert (("ahead of" if ahead > 0 else "behind") in caplog.text) is says
