@@ -133,6 +133,9 @@ class Arbiter:
         """Whether the transport worked last time (an outage is logged once, not every poll)."""
         self._clock_off = False
         """Whether this device's clock was last found too far off the household's."""
+        self._ahead = 0.0
+        """How far the household's clock was last found ahead of this device's (live): claims
+        and progress are stamped on the household's, so a clock that is off still agrees."""
         self._decided = threading.Condition()
         # Known to the others from the start (before the voice models load): a device that
         # hears its first wake word sooner waits for this one's word on it.
@@ -176,7 +179,7 @@ class Arbiter:
 
     def _household(self, t: float, now: float) -> float:
         """Household seconds of audio second ``t``, the audio clock reading ``now``."""
-        return self._clock.now(now).wall - (now - t)
+        return self._clock.now(now).wall + self._ahead - (now - t)
 
     def _work(self) -> None:
         pending: dict[float, _Pending] = {}
@@ -226,21 +229,24 @@ class Arbiter:
         return True
 
     def _check_clock(self) -> None:
-        """Say once when this device's clock is too far off the household's for claims of one
-        wake word to fall in one window: then both rooms answer it (a Pi has no clock of its own
-        running while off, and keeps the time it last saved until NTP sets it)."""
+        """Measure how far the household's clock is ahead of this device's, to stamp claims
+        on it: stamped on a clock 3 s off, one wake word's claims fell in two windows and both
+        rooms answered (a Pi has no clock running while off, and keeps the time it last saved
+        until NTP sets it). Said once when the gap is past half the window."""
         try:
             ahead = self._transport.clock_ahead(self._clock.now().wall)
         except Unreachable:
             return  # said by the claims' own outage
         if ahead is None:
             return
+        self._ahead = ahead
         off = abs(ahead) > self._policy.window / 2
         if off and not self._clock_off:
             log.warning(
-                "this Hearth's clock is %.1f s %s the household's (the shared database's): a "
-                "wake word heard in two rooms may be answered in both. Is its time synchronised? "
-                "(timedatectl status)", abs(ahead), "behind" if ahead > 0 else "ahead of",
+                "this Hearth's clock is %.1f s %s the household's (the shared database's): its "
+                "wake words are matched on the household's clock, but timers and alarms keep "
+                "this one. Is its time synchronised? (timedatectl status)",
+                abs(ahead), "behind" if ahead > 0 else "ahead of",
             )  # fmt: skip
         elif self._clock_off and not off:
             log.info("this Hearth's clock agrees with the household's again")

@@ -184,6 +184,28 @@ class SkewedClock(SystemClock):
         return Now(real.wall + self.ahead, real.mono, real.boot)
 
 
+def test_live_devices_whose_clocks_disagree_still_answer_a_wake_word_once(postgres_databases):
+    # The living room's clock is 3 s fast: stamped on it, its claim fell outside the kitchen's
+    # window and both rooms answered. Stamped on the database's clock, the louder one answers.
+    url = postgres_databases()
+    Memory.open(url).close()
+    policy = ArbitrationPolicy(1.5, 5.0, live=True)
+    transport = PostgresTransport(PostgresTarget(url, retry_seconds=0.2))
+    kitchen = Arbiter(transport, "kitchen", SkewedClock(0.0), policy)
+    transport = PostgresTransport(PostgresTarget(url, retry_seconds=0.2))
+    living = Arbiter(transport, "living room", SkewedClock(3.0), policy)
+    try:
+        time.sleep(1.0)  # each has measured its clock
+        kitchen.claim(request(10.0, 0.9, 30.0))
+        living.claim(request(10.0, 0.9, 18.0))
+        verdicts = [kitchen.verdict(request(10.0, 0.9, 30.0)),
+                    living.verdict(request(10.0, 0.9, 18.0))]  # fmt: skip
+    finally:
+        kitchen.close()
+        living.close()
+    assert [v.outcome for v in verdicts] == [Outcome.ANSWERED, Outcome.DEFERRED]
+
+
 def test_a_live_device_whose_clock_is_off_the_households_says_so(postgres_databases, caplog):
     # Claims stamped 3 s apart for one wake word fall in two windows: both rooms answered.
     url = postgres_databases()
