@@ -21,26 +21,37 @@ def facts_and_history(db):
         memory.close()
 
 
-def test_a_fact_whose_value_was_lost_is_asked_about_and_the_answer_taken(hearth, ollama, tmp_path):
+@pytest.mark.parametrize(
+    ("answer", "value"),
+    [
+        ("It's Helix.", "Helix"),
+        # Spelled: heard freely as "We I am."; read as letters too, it is Vim.
+        ("V. I. M.", "Vim"),
+    ],
+    ids=["said", "spelled"],
+)
+def test_a_fact_whose_value_was_lost_is_asked_about_and_the_answer_taken(
+    hearth, ollama, tmp_path, answer, value
+):
     # tiny.en hears Piper's "... editor is Vim" as "... editor has been": no value at all.
     room = timeline(
         silence(1.0),
         speech("Hey Jarvis, remember that my favourite editor is Vim."),
         silence(7.0),
-        speech("It's Helix."),
+        speech(answer),
         silence(7.0),
     )
     db = tmp_path / "memory.db"
-    run = hearth(room, f"ollama:\n  url: {ollama.url}\n", db=db)
+    run = hearth(room, f"ollama:\n  url: {ollama.url}\nstt:\n  hotwords: []\n", db=db)
     assert run.returncode == 0, run.summary()
     replies = [r["text"] for r in run.of("reply")]
     assert replies == [
         "Your favorite editor is what?",
-        "Okay, I'll remember that your favorite editor is Helix.",
+        f"Okay, I'll remember that your favorite editor is {value}.",
     ], run.summary()
     assert [u["via"] for u in run.of("utterance")] == ["wake", "follow_up"]
     facts, _ = facts_and_history(db)
-    assert [f.text for f in facts] == ["My favorite editor is Helix"]
+    assert [f.text for f in facts] == [f"My favorite editor is {value}"]
     assert ollama.chat_requests() == []
 
 
@@ -65,24 +76,3 @@ def test_a_misheard_name_is_corrected_by_no_i_said(hearth, ollama, tmp_path):
     assert [e.action for e in entries] == [HistoryAction.ADD, HistoryAction.CORRECT]
     assert entries[0].text != "My cat is called Ingrid"  # the misheard wording, kept
     assert entries[1].detail["misheard_text"] == entries[0].text
-
-
-def test_a_value_asked_for_may_be_spelled(hearth, ollama, tmp_path):
-    # Free transcription hears Piper's "V. I. M." as "We I am."; read as letters, it is Vim.
-    room = timeline(
-        silence(1.0),
-        speech("Hey Jarvis, remember that my favourite editor is Vim."),
-        silence(7.0),
-        speech("V. I. M."),
-        silence(7.0),
-    )
-    db = tmp_path / "memory.db"
-    run = hearth(room, f"ollama:\n  url: {ollama.url}\nstt:\n  hotwords: []\n", db=db)
-    assert run.returncode == 0, run.summary()
-    replies = [r["text"] for r in run.of("reply")]
-    assert replies == [
-        "Your favorite editor is what?",
-        "Okay, I'll remember that your favorite editor is Vim.",
-    ], run.summary()
-    facts, _ = facts_and_history(db)
-    assert [f.text for f in facts] == ["My favorite editor is Vim"]
