@@ -136,7 +136,7 @@ from audio.silences import shortened
 from audio.speakable import speakable
 from audio.speech_worker import Made, SpeechWorker
 from audio.stop_check import StopCheck
-from audio.stt import EndReadings, SpeechToText
+from audio.stt import EndReadings, SpeechToText, may_be_spelled
 from audio.tts import SpeechParameters
 from audio.wake_check import WakeVerifier
 from audio.wake_measure import FLOOR_SECONDS, WakeMeasure, level_db, noise_floor_db
@@ -1270,7 +1270,7 @@ class VoiceEngine:
         # Read as letters by the local model only: a service's transcript reports no
         # likelihood to weigh the letters against. The brain judges whether they were spelled.
         spelled = ""
-        if request.spelling and isinstance(stt, SpeechToText):
+        if request.spelling and isinstance(stt, SpeechToText) and may_be_spelled(transcript.text):
             letters = stt.spelled(heard_in)
             if letters is not None and letters.avg_logprob > transcript.avg_logprob:
                 spelled = letters.text  # "V I M." where the free reading was "We I am."

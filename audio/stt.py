@@ -505,6 +505,22 @@ class SpeechToText:
         return Transcript(text, no_speech, logprob, heard, rejected)
 
 
+SPELLED_WORD_LETTERS = 5
+"""The longest word a spelling comes out as, freely transcribed ("We I am.", "are the X.")."""
+
+
+def may_be_spelled(heard: str) -> bool:
+    """Whether a free transcript could be letters said one by one: two or more short words and
+    no question. Only then is it read again as letters, a second decode (about 140 ms for a short
+    utterance here) that would otherwise delay the answer to every follow-up of a stored fact."""
+    words = re.findall(r"[A-Za-z']+", heard)
+    return (
+        len(words) >= 2
+        and "?" not in heard
+        and all(len(word) <= SPELLED_WORD_LETTERS for word in words)
+    )
+
+
 def _spelling_piece(text: str) -> bool:
     """Whether a token's text may appear in a spelled word: one capital letter, or a mark."""
     return (len(text) == 1 and "A" <= text <= "Z") or text in {".", ",", "-"}

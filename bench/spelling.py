@@ -25,7 +25,7 @@ import time
 import numpy as np
 
 from assistant.fact_repair import answer_value, as_meant
-from audio.stt import SpeechToText
+from audio.stt import SpeechToText, may_be_spelled
 from config import SpeechToTextSettings
 from tests.rooms import (
     TRANSCRIPTS,
@@ -66,7 +66,7 @@ def letters_of(name: str) -> str:
 def read(stt: SpeechToText, audio: np.ndarray) -> tuple[str, str]:
     """(the free reading, the reading Hearth takes), as the voice side and the brain choose."""
     free = stt.transcribe(audio)
-    letters = stt.spelled(audio)
+    letters = stt.spelled(audio) if may_be_spelled(free.text) else None
     likelier = letters is not None and letters.avg_logprob > free.avg_logprob
     return free.text, as_meant(free.text, letters.text if likelier else "")
 

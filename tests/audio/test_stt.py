@@ -13,7 +13,14 @@ import audio.stt
 from audio.end_of_turn import UNFINISHED_NEXT_WORDS, EarReading, TurnShape, turn_shape
 from audio.format import seconds_to_samples
 from audio.phrase import contains_phrase
-from audio.stt import PACKAGED_MODEL, EndReadings, SpeechModelError, SpeechToText, resolve_model
+from audio.stt import (
+    PACKAGED_MODEL,
+    EndReadings,
+    SpeechModelError,
+    SpeechToText,
+    may_be_spelled,
+    resolve_model,
+)
 from audio.wakeword import WakeDetection, WakeWordDetector
 from config.schema import SpeechToTextSettings, WakeSettings
 from tests.rooms import recording
@@ -332,6 +339,16 @@ def test_near_misses_do_not_verify_even_where_the_raw_model_fires(
     for detection in [pretend, *detector.process(room, len(room))]:
         heard = window_transcript(stt, room, detection)
         assert not contains_phrase(heard, "hey jarvis"), heard
+
+
+@pytest.mark.parametrize(
+    ("heard", "maybe"),
+    [("We I am.", True), ("are the X.", True), ("D-R-I-Y-A.", True), ("And hey, and how.", True),
+     ("Vim.", False), ("What time is it?", False), ("And what about Uganda?", False),
+     ("Set a timer for ten minutes.", False), ("", False)],
+)  # fmt: skip
+def test_only_short_words_that_ask_nothing_may_be_letters_spelled(heard: str, maybe: bool) -> None:
+    assert may_be_spelled(heard) is maybe
 
 
 @pytest.mark.slow
