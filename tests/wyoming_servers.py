@@ -135,8 +135,9 @@ class ScriptedService:
             threading.Thread(target=self._answer, args=(connection,), daemon=True).start()
 
     def _answer(self, connection: socket.socket) -> None:
-        # A client that gave up on the answer midway closes first: nothing to report.
-        with connection, connection.makefile("rwb") as stream, contextlib.suppress(OSError):
+        # A client that gave up on the answer midway closes first: nothing to report (the
+        # suppression outermost, for the flush as the stream closes too).
+        with contextlib.suppress(OSError), connection, connection.makefile("rwb") as stream:
             while (event := read_event(stream)) is not None:
                 if Describe.is_type(event.type):
                     write_event(_INFO.event(), stream)
