@@ -718,6 +718,10 @@ class Supervisor:
 
         signal.signal(signal.SIGTERM, request_stop)
         signal.signal(signal.SIGINT, request_stop)
+        # A terminal that hangs up, or a `kill -HUP` meant as "reload": a clean stop, not a
+        # death that leaves the output unwritten and the memory's log open (settings are read
+        # at start; the card reloads itself).
+        signal.signal(signal.SIGHUP, request_stop)
 
     def _begin_drain(self) -> None:
         log.info("stopping: finishing the sentence being spoken")

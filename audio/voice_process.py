@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 
@@ -94,6 +95,8 @@ def run_voice_process(
 ) -> None:
     """The voice process's main function."""
     logging.basicConfig(level=log_level, format="%(asctime)s %(levelname)s voice: %(message)s")
+    # A hang-up reaches the whole process group: the supervisor stops this process in order.
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
     channel = PipeChannel(connection)
     try:
         failpoints = Failpoints.from_environment(generation)
