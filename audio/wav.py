@@ -23,8 +23,10 @@ from support import write_atomically
 _PCM = 1
 _FLOAT = 3
 _EXTENSIBLE = 0xFFFE
-_STREAMED_SIZES = (0, 0xFFFFFFFF)
-"""Data sizes written by recorders that stream to a pipe and cannot seek back: read to the end."""
+_STREAMED_SIZES = (0, 0x7FFFFF00, 0xFFFFFFFF)
+"""Data sizes written by recorders that stream to a pipe and cannot seek back, or were stopped
+before they wrote the real one, read to the end: 0x7FFFFF00 is arecord's (alsa-utils'
+``begin_wave``), the usual recorder on a Pi, and 0 and 0xFFFFFFFF other tools'."""
 _BLOCK_SECONDS = 10
 """Long recordings are converted this much at a time, so memory holds the result, not the file."""
 
