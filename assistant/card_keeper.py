@@ -42,6 +42,9 @@ class CardKeeper:
             card = load_card(self.path)
         except ConfigError as error:
             return self._keep_last_good(str(error))
+        if (problem := _voice_problem(card)) is not None:
+            # Taken, every sentence after it failed to be said: Hearth went mute for good.
+            return self._keep_last_good(f"{self.path}: voice.piper_voice: {problem}")
         self._card, self._announced = card, None
         log.info("personality card loaded from %s", self.path)
         return CardState(card)
@@ -62,3 +65,16 @@ class CardKeeper:
         except OSError:
             return None
         return (stat.st_mtime_ns, stat.st_size)
+
+
+def _voice_problem(card: PersonalityCard) -> str | None:
+    """Why the card's Piper voice cannot speak (not installed), or None."""
+    from audio import VoiceNotFoundError, default_voice_dirs, resolve_voice
+
+    if not card.voice.piper_voice:
+        return None
+    try:
+        resolve_voice(card.voice.piper_voice, default_voice_dirs())
+    except VoiceNotFoundError as error:
+        return str(error)
+    return None

@@ -76,6 +76,9 @@ def find_card(explicit: Path | None = None) -> Path:
 def load_card(path: Path) -> PersonalityCard:
     """Read and validate a card file; ConfigError names the file, line and field on a fault."""
     layer = read_yaml_layer(path)
+    if not layer.values:
+        # Every field has a default: taken as valid, an emptied card silently became Jarvis.
+        raise ConfigError(f"{path}: the card is empty; it needs at least a name (name: Ada)")
     try:
         return PersonalityCard.model_validate(layer.values)
     except ValidationError as exc:

@@ -68,3 +68,24 @@ def test_a_removed_card_keeps_the_last_good_one(tmp_path):
     card.unlink()
     state = keeper.current()
     assert state.card.name == "Ada" and state.announce == BAD_CARD_ANNOUNCEMENT
+
+
+@pytest.mark.parametrize(
+    ("edit", "why"),
+    [
+        ("", "the card is empty"),  # became the packaged Jarvis without a word
+        ("name: Ada\nvoice:\n  piper_voice: en_GB-nosuch-medium\n", "en_GB-nosuch-medium"),
+    ],
+    ids=["emptied", "a voice not installed"],
+)
+def test_an_edit_that_would_silence_or_replace_hearth_keeps_the_last_good_card(
+    tmp_path, caplog, edit, why
+):
+    card = tmp_path / "card.yaml"
+    write(card, "name: Bea\n")
+    keeper = CardKeeper(card)
+    assert keeper.current().card.name == "Bea"
+    write(card, edit)
+    state = keeper.current()
+    assert state.card.name == "Bea" and state.announce == BAD_CARD_ANNOUNCEMENT
+    assert why in caplog.text
