@@ -752,7 +752,14 @@ class Supervisor:
             self._worker.close(0 if stuck else BRAIN_STOP_SECONDS if draining else 10.0)
         for timeline in (self._timeline, self._room_timeline):
             if timeline is not None:
-                timeline.close()
+                try:
+                    timeline.close()
+                except OSError as error:
+                    # Its folder removed or its disk full while Hearth ran: said, not a
+                    # traceback that would cut the rest of the shutting down short.
+                    log.error("cannot write the recording %s: %s", timeline.path,
+                              error.strerror or error)  # fmt: skip
+                    self._result = EXIT_FAILED
         if self._home is not None:
             self._home.close()
         self.events.close()

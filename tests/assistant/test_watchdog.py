@@ -16,6 +16,7 @@ import itertools
 import json
 import os
 import re
+import shutil
 import signal
 import sqlite3
 import threading
@@ -639,3 +640,26 @@ def test_a_process_that_never_gets_ready_is_given_the_start_timeout():
     health = VoiceHealth(LIMITS, live=True, started_at=0.0)
     assert health.problem(now=170.0) is None
     assert health.problem(now=181.0) == "the voice process did not start within 180 s"
+
+
+@pytest.mark.slow
+def test_an_output_folder_removed_while_running_is_said_not_a_traceback(ollama, tmp_path):
+    # The folder of --output deleted mid-run: the run ended with a traceback from the last
+    # write, which also cut the rest of the shutting down short.
+    out = tmp_path / "out"
+    out.mkdir()
+    room = timeline(silence(1.0), speech("Hey Jarvis, what time is it?"), silence(12.0))
+    running = RunningHearth(tmp_path, room, settings_for(ollama), tmp_path / "memory.db",
+                            args=["--output", str(out / "reply.wav")])  # fmt: skip
+    try:
+        running.wait_for(lambda e: e["event"] == "wake", timeout=120)
+        shutil.rmtree(out)
+        returncode = running.process.wait(timeout=120)
+    finally:
+        if running.process.poll() is None:
+            running.process.kill()
+    log = running.log()
+    assert returncode == 1, log
+    assert "Traceback" not in log, log
+    assert f"cannot write the recording {out / 'reply.wav'}" in log
+    assert running.of("reply"), "the run went on answering"
