@@ -7,6 +7,7 @@ a Hearth memory database and leaves such a file exactly as it was.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import math
@@ -247,6 +248,11 @@ class FactStore:
 
     def close(self) -> None:
         """Close the connection (committed work is already durable)."""
+        try:
+            self._write_again_if_deleted()
+        except (OSError, sqlite3.Error) as error:
+            log.error("%s: deleted under a running Hearth, and it could not be written again: %s",
+                      self.path, error)  # fmt: skip
         self._db.close()
 
     def _configure(self) -> None:
@@ -386,6 +392,14 @@ class FactStore:
         """
         if self.path == ":memory:":
             return
+        try:
+            if self._write_again_if_deleted():
+                return
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreError(
+                f"{self.path}: the memory database was deleted while Hearth was writing, and it "
+                f"could not be written again: {exc}"
+            ) from exc
         current = _identity(self._wal_path)
         if current == self._wal or self._wal is None:
             self._wal = self._wal or current
@@ -408,6 +422,37 @@ class FactStore:
                 f"Hearth was writing, and the last change could not be saved: {exc}"
             ) from exc
         self._wal = _identity(self._wal_path)
+
+    def _write_again_if_deleted(self) -> bool:
+        """If the database file was deleted under this store (a cleaner, a careless ``rm``),
+        write it again from the copy this connection still has open, and go on in it; whether
+        it was. Reconnecting by name found a new empty file: every turn after failed with "no
+        such table", and everything the store held was lost when the process ended.
+
+        Made whole in a private file and linked into place, as a new memory is: a database
+        someone put there meanwhile (a backup restored) is never written over.
+        """
+        path = Path(self.path)
+        if self.path == ":memory:" or path.exists():
+            return False
+        descriptor, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+        os.close(descriptor)
+        temp = Path(temp_name)
+        try:
+            with closing(sqlite3.connect(temp)) as copy:
+                self._db.backup(copy)
+            with contextlib.suppress(FileExistsError):  # someone put one there meanwhile
+                os.link(temp, path)
+        finally:
+            temp.unlink(missing_ok=True)
+        self._db.close()
+        self._db = sqlite3.connect(self.path, isolation_level=None,
+                                   timeout=self.busy_timeout_seconds)  # fmt: skip
+        self._configure()
+        self._wal = _identity(self._wal_path)
+        log.warning("%s was deleted under a running Hearth; written again from the copy it had "
+                    "open, nothing lost", self.path)  # fmt: skip
+        return True
 
     @contextmanager
     def errors(self) -> Iterator[None]:

@@ -374,3 +374,30 @@ def test_a_forgotten_fact_stays_forgotten_after_a_log_is_saved(tmp_path: Path) -
     assert outcome.action is Action.CONFLICT
     relearned = memory.remember("I smoke", "fact", Source(Origin.EXTRACTED, "I smoke", "I smoke"))
     assert relearned.action is Action.IGNORED_FORGOTTEN
+
+
+def test_a_memory_deleted_under_a_running_hearth_is_written_again_nothing_lost(
+    tmp_path: Path,
+) -> None:
+    # Deleted with its log (a cleaner, a careless rm): reconnecting by name found a new empty
+    # file, every turn after failed with "no such table", and all the store held was lost.
+    path = tmp_path / "memory.db"
+    memory = Memory.open(path)
+    memory.remember("I like jazz", "preference")
+    for leftover in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        leftover.unlink(missing_ok=True)
+    assert [f.text for f in memory.facts()] == ["I like jazz"]  # read from the open copy
+    memory.remember("My cat is called Miso", "person")  # acknowledged: must survive
+    assert path.exists() and stat.S_IMODE(path.stat().st_mode) == 0o600
+    memory.remember("I walk the dog at six", "routine")
+    memory.close()
+    again = Memory.open(path)
+    assert sorted(f.text for f in again.facts()) == [
+        "I like jazz", "I walk the dog at six", "My cat is called Miso"]  # fmt: skip
+    again.close()
+    # Deleted with no write after it: written again as the store closes.
+    memory = Memory.open(path)
+    for leftover in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        leftover.unlink(missing_ok=True)
+    memory.close()
+    assert len(Memory.open(path).facts()) == 3
