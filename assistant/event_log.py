@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
@@ -33,6 +34,7 @@ class EventLog:
         """Add one event."""
         if self._file is not None:
             try:
+                self._follow_the_name()
                 self._file.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
                 self._file.flush()
             except OSError as error:
@@ -49,6 +51,22 @@ class EventLog:
             except OSError as error:
                 self._file = file
                 self._give_up(error)
+
+    def _follow_the_name(self) -> None:
+        """Go on in a new file at the path if the one open was deleted or replaced (a cleaner,
+        a rotation): the rest of the conversation went into a file nobody could read."""
+        assert self._file is not None and self.path is not None
+        try:
+            named = os.stat(self.path)
+        except FileNotFoundError:
+            named = None
+        held = os.fstat(self._file.fileno())
+        if named is not None and (named.st_dev, named.st_ino) == (held.st_dev, held.st_ino):
+            return
+        log.warning("the events file %s was deleted or replaced while Hearth ran; going on in "
+                    "a new one", self.path)  # fmt: skip
+        self._file.close()
+        self._file = self.path.open("a", encoding="utf-8")
 
     def _give_up(self, error: OSError) -> None:
         self.failure = f"cannot write the events to {self.path}: {error.strerror or error}"
