@@ -64,6 +64,7 @@ from memory import (
     Recall,
     RememberOutcome,
     Source,
+    StoreError,
     guess_kind,
 )
 
@@ -495,6 +496,13 @@ class Brain:
             log.info("the memory can be reached again")
             yield Note("memory_back", {})
 
+    def _unwritable(self, error: StoreError, couldnt: str) -> Iterator[ReplyPart]:
+        """A write the memory refused (a full disk, a damaged file): said plainly, the detail
+        in the event stream and the log, instead of the turn's generic apology."""
+        log.error("%s: %s", couldnt, error)
+        yield Note("error", {"what": "memory", "message": str(error)})
+        yield Sentence(f"{couldnt}: my memory can't be written to right now. The log says why.")
+
     def _refuse(self, error: MemoryUnavailable, cannot: str) -> Iterator[ReplyPart]:
         """A request that needs the memory was not done: said aloud every time, never
         acknowledged and kept nowhere (the database is the only safe place for it)."""
@@ -561,6 +569,9 @@ class Brain:
         except MemoryUnavailable as error:
             yield from self._refuse(error, "remember that")
             return
+        except StoreError as error:
+            yield from self._unwritable(error, "I couldn't remember that")
+            return
         yield from self._reached()
         yield Note("memory", _outcome_fields(outcome))
         if outcome.conflicts:
@@ -612,6 +623,9 @@ class Brain:
             return
         except MemoryUnavailable as error:
             yield from self._refuse(error, "change that")
+            return
+        except StoreError as error:
+            yield from self._unwritable(error, "I couldn't change that")
             return
         yield Note("memory", _outcome_fields(outcome))
         if outcome.conflicts:

@@ -22,6 +22,7 @@ from audio import speakable
 from audio.listener import Via
 from config import OllamaSettings, packaged_file
 from memory import FactStatus, Memory, Origin
+from tests.memory.damage import scribble_over
 from tests.ollama_server import Reply
 from tests.withdrawal import withdrawn_turn
 
@@ -400,6 +401,23 @@ def test_letters_the_ear_read_set_a_value_or_a_fact_right(make_brain, server):
         "Okay, I'll remember that your cat is called Priya."
     ]
     assert server.chat_requests() == []
+
+
+def test_a_memory_that_refuses_writes_is_said_not_the_generic_apology(make_brain, tmp_path):
+    # A full disk or a damaged file: "Remember that ..." was answered "Sorry, something went
+    # wrong there.", the reason only in the event stream.
+    memory = Memory.open(tmp_path / "memory.db")
+    for number in range(60):
+        memory.remember(f"Locker {number} holds the {number * 7}th blue bag", "fact")
+    memory.close()
+    scribble_over(tmp_path / "memory.db", "facts_status")  # found at opening: reads only
+    brain = make_brain()
+    parts = say(brain, "Remember that my cat is called Miso.")
+    assert spoken(parts) == [
+        "I couldn't remember that: my memory can't be written to right now. The log says why."
+    ]
+    [error] = [p for p in parts if isinstance(p, Note) and p.event == "error"]
+    assert "refusing to write" in error.fields["message"]
 
 
 def test_a_correction_only_applies_to_the_fact_just_stored(make_brain, server):

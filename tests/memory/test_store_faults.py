@@ -16,7 +16,6 @@ import stat
 import subprocess
 import sys
 import textwrap
-from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -24,6 +23,7 @@ import pytest
 from memory import Action, Memory, MemoryInputError, Origin, Source, StoreError, read_export
 from memory.model import FactStatus
 from memory.store import FactStore
+from tests.memory.damage import scribble_over, scribble_over_a_leaf
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -198,18 +198,6 @@ def test_a_stale_read_only_shared_index_is_named(path: Path) -> None:
 # Real damage --------------------------------------------------------------------------------------
 
 
-def scribble_over(path: Path, index: str) -> None:
-    """Overwrite the root page of one index, as a failing disk or a stray write would."""
-    with sqlite3.connect(path) as raw:
-        root = raw.execute("SELECT rootpage FROM sqlite_master WHERE name = ?", (index,))
-        page = root.fetchone()[0]
-        size = raw.execute("PRAGMA page_size").fetchone()[0]
-    raw.close()
-    data = bytearray(path.read_bytes())
-    data[(page - 1) * size + 8 : page * size] = b"\xa5" * (size - 8)
-    path.write_bytes(bytes(data))
-
-
 @pytest.mark.parametrize("index", ["fact_keys_fact", "facts_status", "history_fact"])
 def test_a_damaged_page_is_found_at_opening_and_no_write_goes_into_it(
     tmp_path: Path, index: str
@@ -237,20 +225,6 @@ def test_a_damaged_page_is_found_at_opening_and_no_write_goes_into_it(
     fresh = tmp_path / "fresh.db"
     assert hearth("memory", "import", str(saved), "--db", str(fresh)).returncode == 0
     assert len(Memory.open(fresh).facts()) == 60
-
-
-def scribble_over_a_leaf(path: Path, table: str) -> None:
-    """Overwrite one leaf page in the middle of a table, as a failing SD card would."""
-    with closing(sqlite3.connect(path)) as raw:
-        leaves = [page for (page,) in raw.execute(
-            "SELECT pageno FROM dbstat WHERE name = ? AND pagetype = 'leaf' ORDER BY path",
-            (table,))]  # fmt: skip
-        size = raw.execute("PRAGMA page_size").fetchone()[0]
-    assert len(leaves) >= 3, "the table must span several pages for a page in its middle"
-    page = leaves[len(leaves) // 2]
-    data = bytearray(path.read_bytes())
-    data[(page - 1) * size : page * size] = b"\xa5" * size
-    path.write_bytes(bytes(data))
 
 
 @pytest.mark.parametrize("table", ["facts", "history"])
