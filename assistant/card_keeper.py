@@ -44,13 +44,16 @@ class CardKeeper:
             return self._keep_last_good(str(error))
         if (problem := _voice_problem(card)) is not None:
             # Taken, every sentence after it failed to be said: Hearth went mute for good.
+            # Looked for again next turn: installing the voice is the fix, not editing the card.
+            self._signature = None
             return self._keep_last_good(f"{self.path}: voice.piper_voice: {problem}")
         self._card, self._announced = card, None
         log.info("personality card loaded from %s", self.path)
         return CardState(card)
 
     def _keep_last_good(self, problem: str) -> CardState:
-        log.error("personality card not used: %s", problem)
+        if problem != self._announced:
+            log.error("personality card not used: %s", problem)
         if self._card is None:
             # Nothing good yet (a bad card at start-up): the packaged card keeps Hearth talking.
             self._card = load_card(packaged_file(CARD_FILE))

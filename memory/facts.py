@@ -489,7 +489,6 @@ class Memory:
                 f"{path}: is a SQLite database; an export never overwrites one (choose a new "
                 "file, e.g. memory-export.json)"
             )
-        self.store.unreadable.clear()
         with self._reading():
             facts = self.store.list_facts(list(FactStatus))
             history = self.store.history()

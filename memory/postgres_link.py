@@ -225,11 +225,13 @@ class PostgresLink:
                 f"{self.target.statement_timeout_seconds:g} s; nothing was changed"
             )
         if isinstance(error, pg_errors.InsufficientPrivilege):
-            refused = StoreError(
+            refused = self._while_running(StoreError(
                 f"{self.target.shown}: the database role may not do this: {_first_line(error)} "
                 "(see the README for the grants Hearth needs)"
-            )
-            return self._while_running(refused)
+            ))  # fmt: skip
+            if isinstance(refused, MemoryUnavailable):
+                self._give_up(refused)  # asked again after retry_seconds, not at every call
+            return refused
         if isinstance(error, pg_errors.UniqueViolation):
             return DuplicateKey(f"{self.target.shown}: {_first_line(error)}")
         return StoreError(

@@ -80,7 +80,11 @@ class MemoryBackend(Protocol):
 
     path: str
     clock: Clock
-    unreadable: list[str]
+
+    @property
+    def unreadable(self) -> list[str]:
+        """What the last whole read of each table left out on a damaged file (SQLite only)."""
+        ...
 
     def close(self) -> None: ...
     def atomic(self) -> AbstractContextManager[None]: ...
@@ -152,10 +156,17 @@ class FactStore:
         self.busy_timeout_seconds = busy_timeout_seconds
         self.damage = ""
         """What quick_check found wrong at opening ("" when nothing): writes are then refused."""
-        self.unreadable: list[str] = []
-        """What reads of whole tables had to leave out, on pages that cannot be read ("facts 41
-        to 47"); empty while the file is sound."""
+        self._unreadable: dict[str, list[str]] = {}
+        """By table, what its last whole read had to leave out."""
         self._wal: tuple[int, int] | None = None
+        self._file = None if path == ":memory:" else _identity(Path(path))
+        """(device, inode) of the database file this store opened."""
+
+    @property
+    def unreadable(self) -> list[str]:
+        """What the last whole read of each table had to leave out, on pages that cannot be
+        read ("facts 41 to 47"); empty while the file is sound."""
+        return [span for spans in self._unreadable.values() for span in spans]
 
     # -- opening ---------------------------------------------------------------------------------
 
@@ -249,10 +260,10 @@ class FactStore:
     def close(self) -> None:
         """Close the connection (committed work is already durable)."""
         try:
-            self._write_again_if_deleted()
-        except (OSError, sqlite3.Error) as error:
-            log.error("%s: deleted under a running Hearth, and it could not be written again: %s",
-                      self.path, error)  # fmt: skip
+            self._follow_the_file()
+        except (OSError, sqlite3.Error, StoreError) as error:
+            log.error("%s: not the file this store had open, as it closed: %s", self.path,
+                      error)  # fmt: skip
         self._db.close()
 
     def _configure(self) -> None:
@@ -393,7 +404,7 @@ class FactStore:
         if self.path == ":memory:":
             return
         try:
-            if self._write_again_if_deleted():
+            if self._follow_the_file():
                 return
         except (OSError, sqlite3.Error) as exc:
             raise StoreError(
@@ -423,36 +434,63 @@ class FactStore:
             ) from exc
         self._wal = _identity(self._wal_path)
 
-    def _write_again_if_deleted(self) -> bool:
-        """If the database file was deleted under this store (a cleaner, a careless ``rm``),
-        write it again from the copy this connection still has open, and go on in it; whether
-        it was. Reconnecting by name found a new empty file: every turn after failed with "no
+    def _follow_the_file(self) -> bool:
+        """If the database file is no longer the one this store has open, act on it; whether
+        it did. Reconnecting by name found a new empty file: every turn after failed with "no
         such table", and everything the store held was lost when the process ended.
 
-        Made whole in a private file and linked into place, as a new memory is: a database
-        someone put there meanwhile (a backup restored) is never written over.
+        - Deleted (a cleaner, a careless ``rm``): written again from the copy this connection
+          still has open, made whole in a private file and linked into place, and the store goes
+          on in it: nothing lost.
+        - Replaced (another store of this process wrote it again first, or a backup was put
+          back): what this store held is kept beside it (``memory.db.saved-<time>``), the store
+          goes on in the file now there, and a StoreError says the last change was not saved,
+          so it is never acknowledged and then lost.
         """
         path = Path(self.path)
-        if self.path == ":memory:" or path.exists():
+        if self.path == ":memory:" or _identity(path) == self._file:
             return False
-        descriptor, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-        os.close(descriptor)
-        temp = Path(temp_name)
-        try:
-            with closing(sqlite3.connect(temp)) as copy:
-                self._db.backup(copy)
+        copy = self._copy_beside(path)
+        placed = False
+        if _identity(path) is None:
             with contextlib.suppress(FileExistsError):  # someone put one there meanwhile
-                os.link(temp, path)
-        finally:
-            temp.unlink(missing_ok=True)
+                os.link(copy, path)
+                placed = True
+        if placed:
+            copy.unlink()
+        else:
+            saved = path.with_name(f"{path.name}.saved-{time.strftime('%Y%m%d-%H%M%S')}")
+            copy.replace(saved)
         self._db.close()
         self._db = sqlite3.connect(self.path, isolation_level=None,
                                    timeout=self.busy_timeout_seconds)  # fmt: skip
         self._configure()
-        self._wal = _identity(self._wal_path)
-        log.warning("%s was deleted under a running Hearth; written again from the copy it had "
-                    "open, nothing lost", self.path)  # fmt: skip
-        return True
+        self._file, self._wal = _identity(path), _identity(self._wal_path)
+        if placed:
+            log.warning("%s was deleted under a running Hearth; written again from the copy it "
+                        "had open, nothing lost", self.path)  # fmt: skip
+            return True
+        raise StoreError(
+            f"{self.path}: the memory database was replaced while Hearth was writing; the last "
+            f"change was not saved in it (what this process held is in {saved.name}), say it "
+            "again"
+        )
+
+    def _copy_beside(self, path: Path) -> Path:
+        """A whole copy of what this connection has open, in a private file beside ``path``."""
+        descriptor, name = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+        os.close(descriptor)
+        copy = Path(name)
+        try:
+            with closing(sqlite3.connect(copy)) as target:
+                self._db.backup(target)
+        except BaseException:
+            copy.unlink(missing_ok=True)
+            raise
+        finally:
+            for journal in ("-journal", "-wal", "-shm"):
+                Path(f"{copy}{journal}").unlink(missing_ok=True)
+        return copy
 
     @contextmanager
     def errors(self) -> Iterator[None]:
@@ -794,10 +832,13 @@ class FactStore:
         read, every row the others hold instead (``memory.salvage``), and what was left out is
         added to ``unreadable``."""
         try:
-            return self._db.execute(f"{select} WHERE {where} ORDER BY rowid", params).fetchall()
+            rows = self._db.execute(f"{select} WHERE {where} ORDER BY rowid", params).fetchall()
         except sqlite3.DatabaseError as error:
             if not _is_damage(error):
                 raise
+        else:
+            self._unreadable.pop(table, None)
+            return rows
 
         def read(first: int, last: int) -> list[tuple]:
             try:
@@ -817,7 +858,7 @@ class FactStore:
             else f"{table} {first} to {last}"
             for first, last in salvage.lost
         ]  # fmt: skip
-        self.unreadable.extend(left_out)
+        self._unreadable[table] = left_out
         log.warning("%s: pages of the %s table cannot be read; left out: %s", self.path, table,
                     ", ".join(left_out))  # fmt: skip
         return salvage.rows

@@ -210,8 +210,9 @@ class Arbiter:
                 if pending:
                     self._decide(pending)
                 if self._policy.live and now - checked_at >= CLOCK_CHECK_SECONDS:
-                    checked_at = now
-                    self._check_clock()
+                    measured = self._check_clock()
+                    # Not measured (a slow or failed query): tried again in a second.
+                    checked_at = now if measured else now - CLOCK_CHECK_SECONDS + 1.0
         finally:
             self._transport.close()
 
@@ -228,17 +229,22 @@ class Arbiter:
         self._back()
         return True
 
-    def _check_clock(self) -> None:
+    def _check_clock(self) -> bool:
         """Measure how far the household's clock is ahead of this device's, to stamp claims
         on it: stamped on a clock 3 s off, one wake word's claims fell in two windows and both
         rooms answered (a Pi has no clock running while off, and keeps the time it last saved
         until NTP sets it). Said once when the gap is past half the window."""
+        before = time.monotonic()
         try:
             ahead = self._transport.clock_ahead(self._clock.now().wall)
         except Unreachable:
-            return  # said by the claims' own outage
+            return False  # said by the claims' own outage
+        took = time.monotonic() - before
         if ahead is None:
-            return
+            return True  # no clock to compare with: nothing to measure
+        if took > self._policy.window / 4:
+            return False  # a slow round trip (a reconnection) would read as the clocks' gap
+        ahead -= took / 2  # the server read its clock about halfway through
         self._ahead = ahead
         off = abs(ahead) > self._policy.window / 2
         if off and not self._clock_off:
@@ -251,6 +257,7 @@ class Arbiter:
         elif self._clock_off and not off:
             log.info("this Hearth's clock agrees with the household's again")
         self._clock_off = off
+        return True
 
     def _lost(self, error: Unreachable) -> None:
         if self._reached:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
+import shutil
 
 import pytest
 
 from assistant.card_keeper import BAD_CARD_ANNOUNCEMENT, CardKeeper
+from audio import default_voice_dirs, resolve_voice
 from config import ConfigError, packaged_file
 from config.personality import PersonalityCard, Teasing, load_card
 
@@ -89,3 +91,18 @@ def test_an_edit_that_would_silence_or_replace_hearth_keeps_the_last_good_card(
     state = keeper.current()
     assert state.card.name == "Bea" and state.announce == BAD_CARD_ANNOUNCEMENT
     assert why in caplog.text
+
+
+def test_a_voice_installed_after_the_card_named_it_is_taken_without_an_edit(tmp_path):
+    card = tmp_path / "card.yaml"
+    voice = tmp_path / "voices" / "joe.onnx"
+    write(card, "name: Bea\n")
+    keeper = CardKeeper(card)
+    keeper.current()
+    write(card, f"name: Ada\nvoice:\n  piper_voice: {voice}\n")
+    assert keeper.current().card.name == "Bea"  # not installed yet: the last good card
+    installed = resolve_voice("en_US-joe-medium", default_voice_dirs())
+    voice.parent.mkdir()
+    shutil.copy(installed, voice)
+    shutil.copy(f"{installed}.json", f"{voice}.json")
+    assert keeper.current().card.name == "Ada"  # the fix was installing it, not an edit

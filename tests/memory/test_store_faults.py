@@ -258,6 +258,10 @@ def test_export_saves_every_row_a_damaged_table_still_holds(tmp_path: Path, tabl
         assert held.damage, "found at opening: no write goes into it"
         assert held.list_facts(list(FactStatus)) and held.history()  # both read, around the page
         assert held.unreadable[0].startswith(f"{table} "), held.unreadable
+        named = list(held.unreadable)
+        held.list_facts(list(FactStatus))
+        held.history()
+        assert held.unreadable == named  # read again: named once, not once a read
     finally:
         held.close()
     assert all(said[i] == text for i, text in exported.items()), "no row read wrong"
@@ -375,3 +379,29 @@ def test_a_memory_deleted_under_a_running_hearth_is_written_again_nothing_lost(
         leftover.unlink(missing_ok=True)
     memory.close()
     assert len(Memory.open(path).facts()) == 3
+
+
+def test_a_memory_replaced_under_a_store_never_acknowledges_a_write_it_loses(
+    tmp_path: Path,
+) -> None:
+    # The brain and the learner each hold the file open. Deleted, the learner's store wrote it
+    # again first; the brain's next write then went into the old, unlinked file and was lost
+    # although acknowledged.
+    path = tmp_path / "memory.db"
+    brain, learner = Memory.open(path), Memory.open(path)
+    brain.remember("I like jazz", "preference")
+    for leftover in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        leftover.unlink(missing_ok=True)
+    learner.remember("My cat is called Miso", "person")  # writes the file again
+    with pytest.raises(StoreError, match="replaced while Hearth was writing") as replaced:
+        brain.remember("I walk the dog at six", "routine")
+    [saved] = tmp_path.glob("memory.db.saved-*")
+    assert saved.name in str(replaced.value)
+    kept = Memory.open(saved)
+    assert "I walk the dog at six" in [f.text for f in kept.facts()]  # nothing silently gone
+    kept.close()
+    brain.remember("I walk the dog at six", "routine")  # said again: now in the file there
+    brain.close()
+    learner.close()
+    assert sorted(f.text for f in Memory.open(path).facts()) == [
+        "I like jazz", "I walk the dog at six", "My cat is called Miso"]  # fmt: skip
