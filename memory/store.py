@@ -237,13 +237,11 @@ class FactStore:
         """
         try:
             path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            descriptor, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+            temp = _private_file_beside(path)
         except OSError as exc:
             raise StoreError(
                 f"{path}: cannot create the memory database: {exc.strerror or exc}"
             ) from exc
-        os.close(descriptor)
-        temp = Path(temp_name)
         try:
             cls._connect(temp, clock, busy_timeout_seconds).close()  # closing checkpoints
             os.link(temp, path)
@@ -254,8 +252,8 @@ class FactStore:
                 f"{path}: cannot create the memory database: {exc.strerror or exc}"
             ) from exc
         finally:
-            for leftover in (temp, Path(f"{temp}-wal"), Path(f"{temp}-shm")):
-                leftover.unlink(missing_ok=True)
+            temp.unlink(missing_ok=True)
+            _remove_journals(temp)
 
     def close(self) -> None:
         """Close the connection (committed work is already durable)."""
@@ -421,11 +419,7 @@ class FactStore:
             busy = self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
             if busy:
                 raise sqlite3.OperationalError("the checkpoint could not finish")
-            self._db.close()
-            self._db = sqlite3.connect(
-                self.path, isolation_level=None, timeout=self.busy_timeout_seconds
-            )
-            self._configure()
+            self._reopen()
             self._db.execute("SELECT count(*) FROM facts").fetchone()
         except sqlite3.Error as exc:
             raise StoreError(
@@ -461,10 +455,7 @@ class FactStore:
         else:
             saved = path.with_name(f"{path.name}.saved-{time.strftime('%Y%m%d-%H%M%S')}")
             copy.replace(saved)
-        self._db.close()
-        self._db = sqlite3.connect(self.path, isolation_level=None,
-                                   timeout=self.busy_timeout_seconds)  # fmt: skip
-        self._configure()
+        self._reopen()
         self._file, self._wal = _identity(path), _identity(self._wal_path)
         if placed:
             log.warning("%s was deleted under a running Hearth; written again from the copy it "
@@ -476,11 +467,16 @@ class FactStore:
             "again"
         )
 
+    def _reopen(self) -> None:
+        """Close the connection and open the file now at the path, configured as at opening."""
+        self._db.close()
+        self._db = sqlite3.connect(self.path, isolation_level=None,
+                                   timeout=self.busy_timeout_seconds)  # fmt: skip
+        self._configure()
+
     def _copy_beside(self, path: Path) -> Path:
         """A whole copy of what this connection has open, in a private file beside ``path``."""
-        descriptor, name = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-        os.close(descriptor)
-        copy = Path(name)
+        copy = _private_file_beside(path)
         try:
             with closing(sqlite3.connect(copy)) as target:
                 self._db.backup(target)
@@ -488,8 +484,7 @@ class FactStore:
             copy.unlink(missing_ok=True)
             raise
         finally:
-            for journal in ("-journal", "-wal", "-shm"):
-                Path(f"{copy}{journal}").unlink(missing_ok=True)
+            _remove_journals(copy)
         return copy
 
     @contextmanager
@@ -943,6 +938,20 @@ def _make_private_if_empty(path: Path) -> None:
         path.chmod(0o600)
     except OSError as exc:
         log.warning("%s: cannot make the new memory private (mode 0600): %s", path, exc)
+
+
+def _private_file_beside(path: Path) -> Path:
+    """A new empty file of mode 0600 in ``path``'s folder, named after it, to build a database
+    in before it is linked into place."""
+    descriptor, name = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    os.close(descriptor)
+    return Path(name)
+
+
+def _remove_journals(path: Path) -> None:
+    """The journal, log and index files SQLite may leave beside a database at ``path``."""
+    for journal in ("-journal", "-wal", "-shm"):
+        Path(f"{path}{journal}").unlink(missing_ok=True)
 
 
 def _identity(path: Path) -> tuple[int, int] | None:
