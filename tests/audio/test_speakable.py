@@ -8,7 +8,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from audio.speakable import CODE_BLOCK_PHRASE, LINK_PHRASE, LONG_CODE_PHRASE, speakable
+from audio.speakable import (
+    CODE_BLOCK_PHRASE,
+    LINK_PHRASE,
+    LONG_CODE_PHRASE,
+    LONG_STRING_PHRASE,
+    speakable,
+)
 
 
 @pytest.mark.parametrize(
@@ -38,6 +44,13 @@ from audio.speakable import CODE_BLOCK_PHRASE, LINK_PHRASE, LONG_CODE_PHRASE, sp
         ("```\nnever closed", CODE_BLOCK_PHRASE),
         ("Use `git status` first", "Use git status first"),
         ("Call `" + "x" * 60 + "` now", f"Call {LONG_CODE_PHRASE} now"),
+        # a run with no space past the longest word is no word (a key, a hash, a runaway template)
+        ("Your key is " + "a" * 2000 + ".", f"Your key is {LONG_STRING_PHRASE}."),
+        ("Its hash: " + "9f86d0" * 10 + ", done", f"Its hash: {LONG_STRING_PHRASE}, done"),
+        (
+            "Say pneumonoultramicroscopicsilicovolcanoconiosis!",
+            "Say pneumonoultramicroscopicsilicovolcanoconiosis!",
+        ),
         # links
         ("See https://www.example.com/path?q=1.", "See example.com."),
         ("Read [the docs](https://docs.python.org/3/) today", "Read the docs today"),
