@@ -782,6 +782,6 @@ class Supervisor:
         return round(self._clock_line.position, 3)
 
     def _input_samples(self) -> int:
-        from audio import read_wav
+        from audio import check_wav
 
-        return len(read_wav(self.files.input)) if self.files.input else 0
+        return check_wav(self.files.input) if self.files.input else 0

@@ -19,6 +19,7 @@ _EXPORTS = {
     # files and devices
     "WavError": "audio.wav",
     "read_wav": "audio.wav",
+    "check_wav": "audio.wav",
     "write_wav": "audio.wav",
     "WavSource": "audio.files",
     "TimelineSink": "audio.files",

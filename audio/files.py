@@ -8,55 +8,77 @@ and a test can cut out a reply by its event time.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 
-from audio.format import samples_to_seconds
-from audio.wav import read_wav, write_wav
+from audio.format import SAMPLE_RATE, samples_to_seconds
+from audio.wav import WavReader, check_wav, write_wav_blocks
 
 log = logging.getLogger(__name__)
 
 
+_TIMELINE_BLOCK_SAMPLES = 10 * SAMPLE_RATE
+"""The output is mixed and written this much at a time, so a recording of hours is never held."""
+
+
 class WavSource:
-    """An :class:`audio.io.AudioSource` reading a WAV file (any rate, channels, sample format)."""
+    """An :class:`audio.io.AudioSource` reading a WAV file (any rate, channels, sample format),
+    a block at a time."""
 
     def __init__(self, path: str | Path):
-        """Read and convert the whole file now, so a bad file fails before listening starts.
+        """Check the whole file now, so a bad file fails before listening starts.
 
         Raises:
             audio.wav.WavError: the file is missing, not a WAV, truncated or empty of audio.
         """
         self.path = Path(path)
-        self._samples = read_wav(self.path)
-        self._position = 0
+        self.total_samples = check_wav(self.path)
+        """Length of the input at 16 kHz."""
+        self._reader = WavReader(self.path)
+        self._blocks = self._reader.blocks()
+        self._buffer = np.zeros(0, dtype=np.int16)
         self._closed = False
         log.info("Input %s: %.1f s", self.path, samples_to_seconds(self.total_samples))
 
-    @property
-    def total_samples(self) -> int:
-        """Length of the input at 16 kHz."""
-        return len(self._samples)
-
     def read(self, n: int) -> np.ndarray | None:
         """The next ``n`` samples (fewer in the last block); None at the end or once closed."""
-        if self._closed or self._position >= len(self._samples):
+        if self._closed or not self._fill(n):
             return None
-        block = self._samples[self._position : self._position + n].copy()
-        self._position += len(block)
+        block, self._buffer = self._buffer[:n].copy(), self._buffer[n:]
         return block
+
+    def skip(self, n: int) -> None:
+        """Pass over the next ``n`` samples (where an earlier voice process stopped)."""
+        while n > 0 and self._fill(1):
+            passed = min(n, len(self._buffer))
+            self._buffer = self._buffer[passed:]
+            n -= passed
 
     def close(self) -> None:
         """Stop reading; later reads return None."""
         self._closed = True
+        self._reader.close()
+
+    def _fill(self, n: int) -> bool:
+        """At least ``n`` samples buffered, or all that is left; False at the end."""
+        pieces = [self._buffer]
+        held = len(self._buffer)
+        while held < n and (block := next(self._blocks, None)) is not None:
+            pieces.append(block)
+            held += len(block)
+        if len(pieces) > 1:
+            self._buffer = np.concatenate(pieces)
+        return held > 0
 
 
 class TimelineSink:
     """An :class:`audio.io.AudioSink` writing what Hearth says into a WAV on the input's timeline.
 
-    Only the speech is held in memory; the file is written (atomically) by :meth:`close`, as long
-    as the input (``total_samples``) or longer if the last reply runs past its end. Sounds that
-    overlap are mixed, as they would be in a room.
+    Only the speech is held in memory; the file is written (atomically, a block at a time) by
+    :meth:`close`, as long as the input (``total_samples``) or longer if the last reply runs past
+    its end. Sounds that overlap are mixed, as they would be in a room.
     """
 
     def __init__(self, path: str | Path, total_samples: int = 0):
@@ -79,13 +101,21 @@ class TimelineSink:
             return
         self._closed = True
         ends = (start + len(sound) for start, sound in self._sounds)
-        timeline = np.zeros(max(self._total_samples, *ends, 0), dtype=np.int32)
-        for start, sound in self._sounds:
-            timeline[start : start + len(sound)] += sound
-        write_wav(self.path, np.clip(timeline, -32768, 32767).astype(np.int16))
+        length = max(self._total_samples, *ends, 0)
+        write_wav_blocks(self.path, self._mixed(length))
         log.info(
             "Output %s: %d sounds on %.1f s",
             self.path,
             len(self._sounds),
-            samples_to_seconds(len(timeline)),
+            samples_to_seconds(length),
         )
+
+    def _mixed(self, length: int) -> Iterator[np.ndarray]:
+        for first in range(0, max(length, 1), _TIMELINE_BLOCK_SAMPLES):
+            last = min(first + _TIMELINE_BLOCK_SAMPLES, length)
+            block = np.zeros(last - first, dtype=np.int32)
+            for start, sound in self._sounds:
+                begin, end = max(start, first), min(start + len(sound), last)
+                if begin < end:
+                    block[begin - first : end - first] += sound[begin - start : end - start]
+            yield np.clip(block, -32768, 32767).astype(np.int16)

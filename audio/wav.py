@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import struct
 import wave
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -143,34 +144,107 @@ class ToInternal:
         return np.clip(np.rint(mono * 32768), -32768, 32767).astype(np.int16)
 
 
+class WavReader:
+    """A WAV file read as Hearth's audio (16 kHz mono int16) a block at a time, so a recording of
+    hours is never held whole; open it as a context manager."""
+
+    def __init__(self, path: str | Path) -> None:
+        """Open ``path`` and read its header.
+
+        Raises:
+            WavError: the file is missing, empty, not a WAV, truncated or of an unknown encoding.
+        """
+        self.path = Path(path)
+        try:
+            self._file = self.path.open("rb")
+        except OSError as error:
+            raise WavError(f"{self.path}: cannot read: {error.strerror or error}") from error
+        try:
+            self._format, self._offset, self._size = _parse(self.path, self._file)
+        except BaseException:
+            self._file.close()
+            raise
+
+    def __enter__(self) -> WavReader:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the file."""
+        self._file.close()
+
+    @property
+    def total_samples(self) -> int:
+        """The length at 16 kHz, from the header: what :meth:`blocks` yields in all (soxr rounds a
+        half sample up)."""
+        frames = self._size // self._format.frame_bytes
+        rate = self._format.sample_rate
+        return (2 * frames * SAMPLE_RATE + rate) // (2 * rate)
+
+    def blocks(self) -> Iterator[np.ndarray]:
+        """The audio, about ten seconds of the file at a time.
+
+        Raises:
+            WavError: float samples that are NaN or infinite (a damaged file), when reached.
+        """
+        fmt = self._format
+        if (fmt.sample_rate, fmt.channels, fmt.bits, fmt.is_float) == (SAMPLE_RATE, 1, 16, False):
+            for raw in self._raw():
+                yield np.frombuffer(raw, dtype="<i2").astype(np.int16)
+            return
+        converter = ToInternal(fmt.sample_rate)
+        decoded = self._decoded()
+        block = next(decoded, None)
+        while block is not None:
+            following = next(decoded, None)
+            yield converter.process(block, last=following is None)
+            block = following
+
+    def check(self) -> None:
+        """Read through the file for what only its samples can show (a NaN in float audio),
+        holding nothing; an integer file's header already says all that can be wrong."""
+        if self._format.is_float:
+            for _ in self._decoded():
+                pass
+
+    def _decoded(self) -> Iterator[np.ndarray]:
+        fmt = self._format
+        frames_read = 0
+        for raw in self._raw():
+            block = _decode(raw, fmt)
+            if fmt.is_float:
+                _check_finite(self.path, block, frames_read, fmt.sample_rate)
+            frames_read += len(block)
+            yield block
+
+    def _raw(self) -> Iterator[bytes]:
+        block_bytes = self._format.frame_bytes * self._format.sample_rate * _BLOCK_SECONDS
+        self._file.seek(self._offset)
+        remaining = self._size
+        while remaining > 0:
+            raw = self._file.read(min(block_bytes, remaining))
+            if not raw:
+                raise WavError(f"{self.path}: truncated while it was read")
+            remaining -= len(raw)
+            yield raw
+
+
 def read_wav(path: str | Path) -> np.ndarray:
     """A WAV file as Hearth's audio: 16 kHz mono int16 (a 16 kHz mono 16-bit file is returned
     sample for sample). Raises ``WavError`` naming the file and the problem: missing, empty, not
     a WAV, truncated, no audio in it, or an encoding other than integer PCM or float."""
-    path = Path(path)
-    try:
-        file = path.open("rb")
-    except OSError as error:
-        raise WavError(f"{path}: cannot read: {error.strerror or error}") from error
-    with file:
-        fmt, offset, size = _parse(path, file)
-        file.seek(offset)
-        if (fmt.sample_rate, fmt.channels, fmt.bits, fmt.is_float) == (SAMPLE_RATE, 1, 16, False):
-            return np.frombuffer(file.read(size), dtype="<i2").astype(np.int16)
-        converter = ToInternal(fmt.sample_rate)
-        block_bytes = fmt.frame_bytes * fmt.sample_rate * _BLOCK_SECONDS
-        pieces = []
-        remaining = size
-        frames_read = 0
-        while remaining > 0:
-            raw = file.read(min(block_bytes, remaining))
-            remaining -= len(raw)
-            block = _decode(raw, fmt)
-            if fmt.is_float:
-                _check_finite(path, block, frames_read, fmt.sample_rate)
-            frames_read += len(block)
-            pieces.append(converter.process(block, last=remaining <= 0))
-        return np.concatenate(pieces)
+    with WavReader(path) as reader:
+        return np.concatenate(list(reader.blocks()))
+
+
+def check_wav(path: str | Path) -> int:
+    """Refuse now what :func:`read_wav` would refuse, without holding the audio; the length at
+    16 kHz. Raises ``WavError`` as it does."""
+    with WavReader(path) as reader:
+        reader.check()
+        return reader.total_samples
 
 
 def _check_finite(path: Path, block: np.ndarray, first_frame: int, sample_rate: int) -> None:
@@ -187,8 +261,14 @@ def _check_finite(path: Path, block: np.ndarray, first_frame: int, sample_rate: 
 def write_wav(path: str | Path, samples: np.ndarray, sample_rate: int = SAMPLE_RATE) -> None:
     """Write mono int16 ``samples`` as a WAV file, atomically: a reader sees the old file or the
     whole new one, never a part."""
-    if samples.dtype != np.int16 or samples.ndim != 1:
-        raise ValueError(f"write_wav takes mono int16 samples, not {samples.dtype} {samples.shape}")
+    write_wav_blocks(path, [samples], sample_rate)
+
+
+def write_wav_blocks(
+    path: str | Path, blocks: Iterable[np.ndarray], sample_rate: int = SAMPLE_RATE
+) -> None:
+    """Write mono int16 ``blocks``, one after another, as one WAV file, atomically, holding one
+    block at a time (a file-mode timeline of hours)."""
     path = Path(path)
 
     def write(file: BinaryIO) -> None:
@@ -196,7 +276,13 @@ def write_wav(path: str | Path, samples: np.ndarray, sample_rate: int = SAMPLE_R
             writer.setnchannels(1)
             writer.setsampwidth(2)
             writer.setframerate(sample_rate)
-            writer.writeframes(samples.astype("<i2", copy=False).tobytes())
+            for samples in blocks:
+                if samples.dtype != np.int16 or samples.ndim != 1:
+                    raise ValueError(
+                        f"a WAV is written from mono int16 samples, not {samples.dtype} "
+                        f"{samples.shape}"
+                    )
+                writer.writeframes(samples.astype("<i2", copy=False).tobytes())
 
     # A WAV is as readable as the one it replaces (a new one: as a plain open() would make it).
     mode = path.stat().st_mode & 0o777 if path.exists() else 0o644

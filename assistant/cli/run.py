@@ -127,9 +127,9 @@ def _start_time(text: str | None, settings: Settings) -> datetime:
 
 
 def _check_recording(path: Path) -> None:
-    from audio import WavError, read_wav
+    from audio import WavError, check_wav
 
     try:
-        read_wav(path)
+        check_wav(path)
     except WavError as error:
         raise UserError(str(error)) from None

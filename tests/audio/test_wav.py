@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import os
 import struct
+import tracemalloc
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from audio.format import SAMPLE_RATE
-from audio.wav import ToInternal, WavError, read_wav, write_wav
+from audio.wav import ToInternal, WavError, check_wav, read_wav, write_wav, write_wav_blocks
 
 PCM, FLOAT, EXTENSIBLE = 1, 3, 0xFFFE
 
@@ -228,3 +229,53 @@ def test_float_audio_that_is_not_a_number_is_refused_naming_where(tmp_path, bad)
     path.write_bytes(wav_bytes(audio, 48000, bits=32, tag=FLOAT))
     with pytest.raises(WavError, match=r"damaged\.wav: damaged float audio: .* first at 1\.500 s"):
         read_wav(path)
+
+
+@pytest.mark.parametrize(
+    ("rate", "channels", "bits", "tag", "seconds"),
+    [
+        (16000, 1, 16, PCM, 1.0),
+        (44100, 2, 24, PCM, 12.3),  # past one ten-second block
+        (48000, 1, 32, FLOAT, 0.5),
+        (32000, 1, 16, PCM, 1 / 32000),  # one frame: half a sample at 16 kHz, rounded up
+        (22050, 6, 8, PCM, 0.77),
+        (8000, 1, 16, EXTENSIBLE, 3.3),
+    ],
+)
+def test_the_length_from_the_header_is_what_reading_gives(
+    tmp_path: Path, rate: int, channels: int, bits: int, tag: int, seconds: float
+) -> None:
+    path = tmp_path / "x.wav"
+    path.write_bytes(
+        wav_bytes(np.repeat(tone(rate, seconds), channels, 1), rate, bits=bits, tag=tag)
+    )
+    assert check_wav(path) == len(read_wav(path))
+
+
+def test_checking_a_float_file_finds_damage_anywhere_in_it(tmp_path: Path) -> None:
+    audio = tone(48000, seconds=25.0)
+    audio[-10, 0] = np.nan  # in the third block read
+    path = tmp_path / "damaged.wav"
+    path.write_bytes(wav_bytes(audio, 48000, bits=32, tag=FLOAT))
+    with pytest.raises(WavError, match="damaged float audio"):
+        check_wav(path)
+
+
+def test_checking_holds_no_more_than_a_block_of_a_long_recording(tmp_path: Path) -> None:
+    """A recording of hours is checked (and its length learned) without holding it: here three
+    minutes of 48 kHz float, 35 MB in 18 blocks, checked within four blocks' room."""
+    path = tmp_path / "long.wav"
+    path.write_bytes(wav_bytes(tone(48000, seconds=180.0), 48000, bits=32, tag=FLOAT))
+    tracemalloc.start()
+    try:
+        assert check_wav(path) == 180 * SAMPLE_RATE
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 4 * 10 * 48000 * 4
+
+
+def test_blocks_written_one_after_another_are_one_file(tmp_path: Path) -> None:
+    audio = (tone(SAMPLE_RATE, 1.0)[:, 0] * 32767).astype(np.int16)
+    write_wav_blocks(tmp_path / "x.wav", [audio[:100], audio[100:5000], audio[5000:]])
+    assert np.array_equal(read_wav(tmp_path / "x.wav"), audio)

@@ -1,0 +1,85 @@
+"""File mode's source and sink: read and written a block at a time, the same as whole."""
+
+from __future__ import annotations
+
+import tracemalloc
+from pathlib import Path
+
+import numpy as np
+
+from audio.files import TimelineSink, WavSource
+from audio.format import SAMPLE_RATE
+from audio.wav import read_wav, write_wav
+from tests.audio.test_wav import wav_bytes
+
+
+def noise(seconds: float, seed: int = 1) -> np.ndarray:
+    generator = np.random.default_rng(seed)
+    return generator.integers(-8000, 8000, round(seconds * SAMPLE_RATE)).astype(np.int16)
+
+
+def test_the_source_reads_in_any_steps_what_the_whole_file_holds(tmp_path: Path) -> None:
+    stereo = np.random.default_rng(2).uniform(-0.5, 0.5, (44100 * 23, 2))
+    path = tmp_path / "room.wav"
+    path.write_bytes(wav_bytes(stereo, 44100, bits=24))
+    whole = read_wav(path)
+    source = WavSource(path)
+    assert source.total_samples == len(whole)
+    pieces, step = [], 1
+    while (block := source.read(step)) is not None:
+        assert len(block) <= step
+        pieces.append(block)
+        step = step * 3 % 250007 + 1  # uneven steps, some past a ten-second block
+    assert np.array_equal(np.concatenate(pieces), whole)
+    source.close()
+
+
+def test_a_source_resumed_past_a_point_reads_on_from_it(tmp_path: Path) -> None:
+    audio = noise(25.0)
+    write_wav(tmp_path / "room.wav", audio)
+    source = WavSource(tmp_path / "room.wav")
+    source.skip(12 * SAMPLE_RATE + 17)
+    assert np.array_equal(source.read(512), audio[12 * SAMPLE_RATE + 17 :][:512])
+    source.skip(10**9)
+    assert source.read(512) is None
+
+
+def test_a_closed_source_reads_nothing(tmp_path: Path) -> None:
+    write_wav(tmp_path / "room.wav", noise(1.0))
+    source = WavSource(tmp_path / "room.wav")
+    source.close()
+    assert source.read(512) is None
+
+
+def test_the_timeline_mixes_sounds_across_its_blocks_as_one_array_would(tmp_path: Path) -> None:
+    total = 35 * SAMPLE_RATE
+    sounds = [
+        (0, noise(0.5, 3)),
+        (10 * SAMPLE_RATE - 100, noise(0.3, 4)),  # across a block's edge
+        (10 * SAMPLE_RATE - 50, noise(0.2, 5)),  # overlapping it: mixed
+        (19 * SAMPLE_RATE, noise(12.0, 6)),  # across two edges
+        (total - 200, noise(1.0, 7)),  # past the input's end: the output grows
+    ]
+    sink = TimelineSink(tmp_path / "out.wav", total)
+    expected = np.zeros(total - 200 + SAMPLE_RATE, dtype=np.int32)
+    for at, sound in sounds:
+        sink.play(sound, at)
+        expected[at : at + len(sound)] += sound
+    sink.close()
+    assert np.array_equal(read_wav(tmp_path / "out.wav"), np.clip(expected, -32768, 32767))
+
+
+def test_the_timeline_of_a_long_recording_is_written_without_holding_it(tmp_path: Path) -> None:
+    """Three hours of file mode built a 700 MB array and more to write its output; the output
+    is now mixed a block at a time: here twenty minutes (38 MB) within a few blocks' room."""
+    sink = TimelineSink(tmp_path / "out.wav", 20 * 60 * SAMPLE_RATE)
+    for minute in range(20):
+        sink.play(noise(2.0, minute), minute * 60 * SAMPLE_RATE)
+    tracemalloc.start()
+    try:
+        sink.close()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 4 * 10 * SAMPLE_RATE * 4  # four ten-second blocks of the int32 mix
+    assert (tmp_path / "out.wav").stat().st_size == 44 + 20 * 60 * SAMPLE_RATE * 2
