@@ -233,6 +233,30 @@ def test_a_long_conversation_is_compacted_by_the_model(make_brain, server):
     assert len(last) < 2 * 7 + 2  # older turns were folded into the summary
 
 
+def test_the_learner_lives_on_when_a_summary_request_fails_unexpectedly(
+    make_brain, server, monkeypatch
+):
+    # Learning is best effort: an error no one foresaw in the summary request (a bug, a client
+    # fault) is logged, and the learner's thread goes on to summarise at the next turn.
+    real_chat = OllamaClient.chat
+    failed = []
+
+    def chat(self, messages, **options):
+        if "Summarise" in messages[0].content and not failed:
+            failed.append(messages)
+            raise RuntimeError("an unforeseen fault in the summary request")
+        return real_chat(self, messages, **options)
+
+    monkeypatch.setattr(OllamaClient, "chat", chat)
+    brain = make_brain(history_chars=300)
+    for n in range(6):
+        say(brain, f"Tell me fact number {n} about the moon, please.")
+        assert brain.learner.wait_idle(20)
+    say(brain, "And one more?")
+    assert failed
+    assert brain.history.summary == "Earlier they talked briefly."
+
+
 def test_a_failure_mid_answer_keeps_what_was_said(make_brain, server):
     server.script(Reply(text="Nairobi is the capital. It is big and busy today.", cut_after=5))
     brain = make_brain()
