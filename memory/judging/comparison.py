@@ -108,9 +108,13 @@ class _Pair:
             return ""  # "we fly to Lisbon on the 3rd" / "we fly back from Lisbon on the 17th"
         reason = (
             self._order()
+            or self._swapped_roles()
+            or _denied_state(self.new, self.old)
+            or _denied_state(self.old, self.new)
             or self._negation(self.new, self.old)
             or self._negation(self.old, self.new)
             or self._feeling()
+            or self._frequency()
         )
         # Two negative facts do not dispute values ("I don't play any instruments" / "I no
         # longer play tennis"), unless they are two instructions ("Don't call before 9/10am").
@@ -168,6 +172,48 @@ class _Pair:
             return ""
         if self.shared_keyed and not (significant(self.new_only) and significant(self.old_only)):
             return "feeling differs: likes / dislikes"
+        return ""
+
+    def _swapped_roles(self) -> str:
+        """ "Alice owes Bob" / "Bob owes Alice", "Tom is older than Sam" / "Sam is older than Tom":
+        the same words with two of one sort (two names, two relatives, two of a kind of thing)
+        in each other's places. Who does what to whom differs, so they are never one fact."""
+        if significant(self.new_only) or significant(self.old_only):
+            return ""
+        matched = [
+            (term, other)
+            for term in self.new_side
+            if _bears_a_role(term)
+            for other in self.old_side
+            if agrees(term, other)
+        ]
+        for index, (first, first_old) in enumerate(matched):
+            for second, second_old in matched[index + 1 :]:
+                if first is second or first_old is second_old or not _one_sort(first, second):
+                    continue
+                if agrees(first, second):
+                    continue  # one word said twice
+                if _side_by_side(first, second) or _side_by_side(first_old, second_old):
+                    continue  # a list ("a son and a daughter") or a compound ("a Samsung TV")
+                here = first.position - second.position
+                there = first_old.position - second_old.position
+                if here * there < 0:
+                    return f"roles differ: {first.surface} and {second.surface} change places"
+        return ""
+
+    def _frequency(self) -> str:
+        """ "Dad always locks the back door" / "Dad sometimes locks ...": the same deed, done
+        as often as two different words say, and nothing else differs."""
+        new, old = self.new.frequency, self.old.frequency
+        if not new or not old or lexicon.FREQUENCIES[new] == lexicon.FREQUENCIES[old]:
+            return ""
+        rest = [
+            term
+            for term in (*self.new_only, *self.old_only)
+            if term.surface.lower() not in lexicon.FREQUENCIES
+        ]
+        if self.shared_keyed and not significant(rest):
+            return f"how often differs: {new} / {old}"
         return ""
 
     def _value(self) -> str:
@@ -468,6 +514,60 @@ class _Pair:
         if any(map(_known_thing, self.new_only)) and any(map(_known_thing, self.old_only)):
             return "different things"  # "my mom" / "my dad": related, never one fact
         return ""
+
+
+def _bears_a_role(term: Term) -> bool:
+    """A name, a relative or a kind of thing: what can do, owe or be something to another."""
+    return term.kind is TermKind.NAME or term.maybe_name or _known_thing(term)
+
+
+def _side_by_side(first: Term, second: Term) -> bool:
+    """Next to each other in one part of a fact, with nothing between them that tells them apart."""
+    return (
+        abs(first.position - second.position) == 1
+        and first.slot == second.slot
+        and first.in_subject == second.in_subject
+    )
+
+
+def _one_sort(first: Term, second: Term) -> bool:
+    """Two names, two relatives, or two things of one kind (a cat and a dog; paper and glass),
+    neither a kind of the other (a ThinkPad is a laptop)."""
+    if first.text in lexicon.ancestors(second.text) or second.text in lexicon.ancestors(first.text):
+        return False
+    names = (first.kind is TermKind.NAME or first.maybe_name) and (
+        second.kind is TermKind.NAME or second.maybe_name
+    )
+    relatives = first.text in _RELATIVES and second.text in _RELATIVES
+    kinds = bool(set(first.groups) & set(second.groups)) or bool(
+        lexicon.ancestors(first.text) & lexicon.ancestors(second.text)
+    )
+    return names or relatives or kinds
+
+
+def _denied_state(denying: Reading, other: Reading) -> str:
+    """ "Leo is not allergic to peanuts" against "Leo is allergic to peanuts": a state that implies
+    negations (allergic, vegetarian) is itself negated in one fact and said in the other, about
+    the same things. Both facts hold negations, one explicit and one implied, so without this
+    they read alike and merged."""
+    states = [
+        term for term in other.terms if term.text in other.implying and not _implied(term, other)
+    ]
+    denied = [term for term in states if covered(term, denying.negated)]
+    if not denied or any(covered(term, denying.terms) for term in denied):
+        return ""
+    said = [term for term in other.terms if not is_generic(term)]
+    others = [term for term in denying.content if not is_generic(term)]
+    if all(covered(term, denying.content) for term in said) and all(
+        covered(term, other.content) for term in others
+    ):
+        return f"negation differs: not {surfaces(denied)}"
+    return ""
+
+
+def _implied(term: Term, reading: Reading) -> bool:
+    """A negation a state implies ("meat" for "vegetarian"), not the state itself."""
+    return any(term.text == negated.text for negated in reading.negated)
 
 
 def _attribute_of(attribute: Term, values: Sequence[Term]) -> bool:

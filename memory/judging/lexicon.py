@@ -353,6 +353,10 @@ EXCLUSIVE_GROUPS: dict[str, tuple[str, ...]] = _members(
         "pair-amount": "more less",
         "pair-fit": "tight loose",
         "pair-firm": "firm soft",
+        "currency": "pound dollar euro yen",
+        "pair-plus": "plus minus",
+        "pair-lock": "locked unlocked",
+        "pair-hand": "left right",
         "weekday": "monday tuesday wednesday thursday friday saturday sunday weekday weekend",
         "daypart": "morning afternoon evening night tonight dawn dusk lunchtime day",
         "month": "january february march april may june july august september october "
@@ -364,6 +368,16 @@ EXCLUSIVE_GROUPS: dict[str, tuple[str, ...]] = _members(
 )
 
 GROUP_WORDS = frozenset(EXCLUSIVE_GROUPS)
+
+# How often, by rank: words of one rank say the same ("usually" / "normally"), of two ranks
+# different things ("always" / "sometimes"). "never" is a negation, read as one.
+FREQUENCIES: dict[str, int] = {
+    **dict.fromkeys(("always", "invariably"), 5),
+    **dict.fromkeys(("usually", "normally", "generally", "typically", "mostly"), 4),
+    **dict.fromkeys(("often", "frequently", "regularly"), 3),
+    **dict.fromkeys(("sometimes", "occasionally"), 2),
+    **dict.fromkeys(("rarely", "seldom"), 1),
+}
 
 # Groups whose members are generic slot fillers; they never index a fact on their own.
 SLOT_GROUPS = frozenset({"weekday", "daypart", "month", "season", "meal", "frequency"})

@@ -53,6 +53,8 @@ class Reading:
     """Says what the speaker is ("I'm a nurse", "I work as a nurse")."""
     implying: frozenset[str] = frozenset()
     """Terms that stand for negations ("vegetarian": no meat); see lexicon.IMPLIED_NEGATIONS."""
+    frequency: str = ""
+    """How often, as written ("always", "sometimes"); see lexicon.FREQUENCIES."""
 
     @property
     def content(self) -> tuple[Term, ...]:
@@ -92,6 +94,7 @@ def read(text: str) -> Reading:
         functional=copula >= 0,
         identity=shape.is_identity(tokens) or works_as,
         implying=frozenset(walker.implying),
+        frequency=next((t.text for t in tokens if t.text in lexicon.FREQUENCIES), ""),
     )
 
 

@@ -21,6 +21,8 @@ _AUXILIARIES = frozenset("has have had just recently finally".split())
 _NAMING_PREPOSITIONS = frozenset("in at to from near for with".split())
 # Possessive pronouns that stand for a home after a preposition ("at ours", "to theirs").
 _PLACE_PRONOUNS = frozenset("ours mine yours theirs hers his".split())
+_RANKED = (TermKind.WORD, TermKind.NAME, TermKind.GROUP)
+"""What a ranking ranks: things, names, and members of a group ("drive" is a car's)."""
 # Words before a month written small ("of march", "in may").
 _BEFORE_MONTHS = frozenset("of in since until till before after by during early late mid".split())
 
@@ -160,6 +162,9 @@ class Walker:
             self._feel(feeling, canonical(word))
         elif word in lexicon.WISHES:
             self.wishing = True
+        elif word == "than" and self.preferring and self._last_content is not None:
+            # "would rather" is read as "prefer", so its "than" ranks: "rather walk than drive".
+            self._pending_order = (self._last_content, True)
         elif word in _PLACE_PRONOUNS and self._slot:
             self._add(word, token.surface, TermKind.WORD)  # "a barbecue at ours": a place
         elif word not in STOP_WORDS or (
@@ -286,7 +291,7 @@ class Walker:
         )
         (self.negated if self._negating else self.terms).append(term)
         self._negation_fresh = False
-        if self._pending_order is not None and term.kind in (TermKind.WORD, TermKind.NAME):
+        if self._pending_order is not None and term.kind in _RANKED:
             left, left_first = self._pending_order
             self.order = (left, term) if left_first else (term, left)
             self._pending_order = None

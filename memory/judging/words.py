@@ -113,7 +113,7 @@ def _expand(match: re.Match[str]) -> str:
 _TOKEN = re.compile(
     r"""
     (?P<time>\d{1,2}(?:[:.]\d{2})?\s*[ap]\.?\s?m\b\.?|\d{1,2}:\d{2}\b|\d{1,2}\s+o'?clock\b)
-    |(?P<number>\d+(?:[.,]\d+)?(?:st|nd|rd|th)?\b)
+    |(?P<number>\u2212?\d+(?:[.,]\d+)?(?:st|nd|rd|th)?\b)
     |(?P<word>[^\W_]+(?:['\-][^\W_]+)*(?:(?<=[sS])'(?![^\W_]))?)
     |(?P<stop>[.!?;:()]|,)
     """,
@@ -151,9 +151,25 @@ _KEEP_ENDINGS = frozenset(
 )
 
 
+# Symbols that are part of a value, said as words before the punctuation is dropped: "£5" and
+# "$5" are two prices, "B+" and "B-" two blood types, "-18" and "18" two temperatures.
+_SYMBOLS = (
+    (re.compile(r"([£$€¥])\s?(\d+(?:[.,]\d+)*)"), lambda m: f"{m[2]} {_CURRENCIES[m[1]]}"),
+    (re.compile(r"(\d)\s?%"), r"\1 percent"),
+    (re.compile(r"(?<![\w.,])-(?=\d)"), "\u2212"),  # a sign, not a hyphen: part of the number
+    (re.compile(r"\b([A-Za-z])\+\+(?!\w)"), r"\1 plus plus"),
+    (re.compile(r"\b([A-Za-z])\+(?![\w+])"), r"\1 plus"),
+    (re.compile(r"\b([A-Za-z])[-\u2212](?![\w-])"), r"\1 minus"),
+    (re.compile(r"\b([A-Ga-g])#(?!\w)"), r"\1 sharp"),
+)
+_CURRENCIES = {"£": "pounds", "$": "dollars", "€": "euros", "¥": "yen"}
+
+
 def tokenize(text: str) -> tuple[Token, ...]:
     """Split a fact into tokens, expanding contractions and reading numbers and clock times."""
     text = unicodedata.normalize("NFKC", text).replace("\u2019", "'").replace("\u2018", "'")
+    for pattern, words in _SYMBOLS:
+        text = pattern.sub(words, text)
     text = _BARE_NEGATIVE.sub(r"\1 not", _CONTRACTIONS.sub(_expand, text))
     text = alpha2digit(text, "en")
     tokens: list[Token] = []
@@ -167,7 +183,7 @@ def tokenize(text: str) -> tuple[Token, ...]:
             tokens.append(Token(clock(surface), surface, TokenKind.TIME))
             sentence_start = False
         elif match.lastgroup == "number":
-            digits = _ORDINAL_SUFFIX.sub("", surface).replace(",", "")
+            digits = _ORDINAL_SUFFIX.sub("", surface).replace(",", "").replace("\u2212", "-")
             tokens.append(Token(digits, surface, TokenKind.NUMBER))
             sentence_start = False
         else:

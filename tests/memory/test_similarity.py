@@ -342,6 +342,17 @@ def test_written_pairs_without_an_embedder() -> None:
     assert wrong_merges == 0
 
 
+def test_probe_pairs_without_an_embedder() -> None:
+    """A tester's pairs aimed at wrong merges (see the file's header): symbols that are values
+    ("£5" / "$5", "B+" / "B-", "-18" / "18"), two people or things changing places ("Alice owes
+    Bob" / "Bob owes Alice"), a state said and denied ("allergic" / "not allergic"), how often
+    ("always" / "sometimes")."""
+    pairs = load("memory-pairs-probe.tsv", WRITTEN)
+    right, wrong_merges = tally(pairs)
+    assert right >= 290
+    assert wrong_merges == 0
+
+
 def test_baseline_reproduces_the_published_weakness() -> None:
     pairs = load("memory-pairs-dev.tsv")
     right = sum(
