@@ -70,9 +70,13 @@ class Transport(Protocol):
         ``peer_timeout`` seconds."""
         ...
 
+    clock_owner: str
+    """Whose clock is the household's, as a log line names it ("the shared database's")."""
+
     def clock_ahead(self, wall: float) -> float | None:
-        """How far the household's shared clock is ahead of ``wall``, this device's clock read
-        just before; None when the transport has no clock of its own. Unreachable as above."""
+        """How far the household's clock is ahead of ``wall``, this device's clock read just
+        before; None while it cannot be told (no other device heard from yet). Unreachable as
+        above."""
         ...
 
     def close(self) -> None:
@@ -241,7 +245,7 @@ class Arbiter:
             return False  # said by the claims' own outage
         took = time.monotonic() - before
         if ahead is None:
-            return True  # no clock to compare with: nothing to measure
+            return False  # nothing to compare with yet
         if took > self._policy.window / 4:
             return False  # a slow round trip (a reconnection) would read as the clocks' gap
         ahead -= took / 2  # the server read its clock about halfway through
@@ -249,10 +253,10 @@ class Arbiter:
         off = abs(ahead) > self._policy.window / 2
         if off and not self._clock_off:
             log.warning(
-                "this Hearth's clock is %.1f s %s the household's (the shared database's): its "
-                "wake words are matched on the household's clock, but timers and alarms keep "
-                "this one. Is its time synchronised? (timedatectl status)",
-                abs(ahead), "behind" if ahead > 0 else "ahead of",
+                "this Hearth's clock is %.1f s %s the household's (%s): its wake words are "
+                "matched on the household's clock, but timers and alarms keep this one. Is its "
+                "time synchronised? (timedatectl status)",
+                abs(ahead), "behind" if ahead > 0 else "ahead of", self._transport.clock_owner,
             )  # fmt: skip
         elif self._clock_off and not off:
             log.info("this Hearth's clock agrees with the household's again")

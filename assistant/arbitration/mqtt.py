@@ -7,6 +7,9 @@ Each device publishes on ``hearth/household/<device>/`` (the name percent-encode
 again every second; not retained, since a stale position must not look fresh). Its last will
 empties ``heard``: a device whose connection drops is gone at once rather than after the timeout.
 Freshness is measured on the receiving device's own monotonic clock, so clocks need not agree.
+A broker has no clock, so a live device keeps the household's time on the first Hearth's by name:
+it reads how far ahead that Hearth's clock is from the ``heard`` messages it sends (the least
+delayed of the last minute's), as a device on a shared database reads the database's.
 One client publishes every message at QoS 1, and the broker passes on one client's messages in
 order, so a peer that sees this device heard past a moment has its claims before it.
 
@@ -19,16 +22,18 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import sys
 import threading
 import time
+from collections import deque
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import quote, unquote
 
 import paho.mqtt.client as mqtt
 
-from assistant.arbitration.arbiter import Unreachable
+from assistant.arbitration.arbiter import PEER_TIMEOUT_SECONDS, Unreachable
 from assistant.arbitration.claims import Claim, Peer
 from assistant.home import broker_address, broker_client, connect_failure
 from config import MqttSettings
@@ -38,6 +43,9 @@ PREFIX = "hearth/household"
 CLAIM_ACK_SECONDS = 2.0
 """How long a claim waits for the broker to take it before the others count as out of reach."""
 KEEP_CLAIMS_SECONDS = 3600.0
+STAMP_SECONDS = 60.0
+"""How long a peer's ``heard`` stamps count when its clock is read: long enough to hold one sent
+at once (not a keepalive's repeat), short enough to follow a clock that NTP sets."""
 
 
 class MqttTransport:
@@ -56,6 +64,10 @@ class MqttTransport:
         self._claims: dict[tuple[str, float], Claim] = {}
         self._peers: dict[str, tuple[Peer, float]] = {}
         """Each device heard from: how far it has heard, and when (this device's monotonic)."""
+        self._stamps: dict[str, deque[tuple[float, float]]] = {}
+        """Each device's recent ``sent`` stamps (its household seconds) and when each came."""
+        self._told: tuple[float | None, float] = (None, 0.0)
+        """The last ``heard_until`` told, and when it was new (this device's monotonic)."""
         self._connected = threading.Event()
         self._problem = "not connected yet"
         self._tls = settings.url.scheme == "mqtts"
@@ -90,8 +102,15 @@ class MqttTransport:
         self._keep(claim)
 
     def heard_until(self, device: str, at: float) -> None:
-        """Say how far ``device`` has heard (and that it is there)."""
-        self._publish(self._topic(device, "heard"), json.dumps({"heard_until": at}), retain=False)
+        """Say how far ``device`` has heard (and that it is there), and the household's time
+        now as this device keeps it (``sent``: ``at`` when it was new, plus the time since, so
+        a keepalive that repeats ``at`` is no stale reading of the clock)."""
+        now = time.monotonic()
+        if at != self._told[0]:
+            self._told = (at, now)
+        sent = at + (now - self._told[1])
+        payload = json.dumps({"heard_until": at, "sent": sent})
+        self._publish(self._topic(device, "heard"), payload, retain=False)
 
     def view(self, since: float, peer_timeout: float) -> tuple[list[Claim], list[Peer]]:
         """The claims received made at or after ``since``, and the devices heard from in the
@@ -103,9 +122,32 @@ class MqttTransport:
             peers = [peer for peer, seen in self._peers.values() if seen > fresh]
         return claims, peers
 
+    clock_owner = "the first Hearth's by name, over MQTT"
+
     def clock_ahead(self, wall: float) -> float | None:
-        """None: a broker has no clock to compare with."""
-        return None
+        """How far the first Hearth's clock (by name, of the devices heard from) is ahead of
+        ``wall``: each of its recent stamps less when it came, on this device's clock, the least
+        delayed. 0 when this device is the first; None while no other device is heard from."""
+        self._reachable()
+        now = time.monotonic()
+        fresh = now - PEER_TIMEOUT_SECONDS
+        with self._lock:
+            others = [
+                device
+                for device, (_, seen) in self._peers.items()
+                if device != self._device and seen > fresh
+            ]
+            if not others:
+                return None
+            first = min(others)
+            if self._device < first:
+                return 0.0
+            stamps = [
+                at - (wall - (now - came))
+                for at, came in self._stamps.get(first, ())
+                if came > now - STAMP_SECONDS
+            ]
+        return max(stamps) if stamps else None
 
     def close(self) -> None:
         """Say this device is gone (a clean exit sends no last will) and disconnect."""
@@ -166,14 +208,21 @@ class MqttTransport:
             if what == "claim" and fields is not None:
                 self._keep(Claim(device, float(fields["at"]), float(fields["score"]),
                                  float(fields["level_db"])))  # fmt: skip
+            elif what == "heard" and fields is None:
+                self._heard(device, None, None)
             elif what == "heard":
-                self._heard(device, None if fields is None else float(fields["heard_until"]))
+                sent = fields.get("sent")  # not from a Hearth before this field
+                self._heard(device, float(fields["heard_until"]),
+                            None if sent is None else float(sent))  # fmt: skip
         except (ValueError, KeyError, TypeError):
             return  # not a Hearth's message: nothing of the household's is in it
 
-    def _heard(self, device: str, at: float | None) -> None:
+    def _heard(self, device: str, at: float | None, sent: float | None) -> None:
         with self._lock:
             if at is None:  # its last will, or a clean goodbye
                 self._peers.pop(device, None)
-            else:
-                self._peers[device] = (Peer(device, at), time.monotonic())
+                return
+            came = time.monotonic()
+            self._peers[device] = (Peer(device, at), came)
+            if sent is not None and math.isfinite(sent):
+                self._stamps.setdefault(device, deque(maxlen=256)).append((sent, came))

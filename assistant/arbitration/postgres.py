@@ -96,6 +96,8 @@ class PostgresTransport:
             )
         return [Claim(*row) for row in claims], [Peer(*row) for row in peers]
 
+    clock_owner = "the shared database's"
+
     def clock_ahead(self, wall: float) -> float | None:
         """How far the database server's clock is ahead of ``wall``."""
         with _reachable():

@@ -206,6 +206,52 @@ def test_live_devices_whose_clocks_disagree_still_answer_a_wake_word_once(postgr
     assert [v.outcome for v in verdicts] == [Outcome.ANSWERED, Outcome.DEFERRED]
 
 
+def test_over_mqtt_live_devices_whose_clocks_disagree_still_answer_a_wake_word_once(
+    tmp_path, caplog
+):
+    # A broker has no clock: the living room, 3 s fast, stamped its claims on its own clock and
+    # both rooms answered. It now keeps the household's time on the kitchen's (the first name),
+    # read from the kitchen's "heard" messages, and says its own is off.
+    caplog.set_level(logging.INFO, logger="assistant.arbitration.arbiter")
+    broker = Mosquitto(tmp_path).start()
+    policy = ArbitrationPolicy(1.5, 5.0, live=True)
+    kitchen = Arbiter(
+        MqttTransport(mqtt_settings(broker.url), "kitchen"), "kitchen", SkewedClock(0.0), policy
+    )
+    living = Arbiter(
+        MqttTransport(mqtt_settings(broker.url), "living room"),
+        "living room",
+        SkewedClock(3.0),
+        policy,
+    )
+    listening = threading.Event()
+
+    def hear() -> None:  # the voice processes' heartbeats
+        while not listening.is_set():
+            kitchen.heard(0.0, State.STANDBY)
+            living.heard(0.0, State.STANDBY)
+            time.sleep(0.1)
+
+    heartbeats = threading.Thread(target=hear)
+    heartbeats.start()
+    try:
+        wait_for("the living room to read the household's clock", lambda: "clock is" in caplog.text)
+        kitchen.claim(request(10.0, 0.9, 30.0))
+        living.claim(request(10.0, 0.9, 18.0))
+        verdicts = [kitchen.verdict(request(10.0, 0.9, 30.0)),
+                    living.verdict(request(10.0, 0.9, 18.0))]  # fmt: skip
+    finally:
+        listening.set()
+        heartbeats.join()
+        kitchen.close()
+        living.close()
+        broker.stop()
+    assert [v.outcome for v in verdicts] == [Outcome.ANSWERED, Outcome.DEFERRED]
+    said = [record.getMessage() for record in caplog.records if "clock is" in record.getMessage()]
+    assert len(said) == 1 and "clock is 3.0 s ahead of the household's" in said[0], said
+    assert "the first Hearth's by name, over MQTT" in said[0]
+
+
 def test_a_live_device_whose_clock_is_off_the_households_says_so(postgres_databases, caplog):
     # Claims stamped 3 s apart for one wake word fall in two windows: both rooms answered.
     url = postgres_databases()
