@@ -26,7 +26,7 @@ from memory.judging.matching import (
     values,
 )
 from memory.judging.reading import Attitude, Reading
-from memory.judging.terms import Term, TermKind
+from memory.judging.terms import Term, TermKind, is_known
 from memory.judging.words import TIME_PREPOSITIONS
 
 MAX_SUBSTITUTED_WORDS = 3
@@ -115,6 +115,8 @@ class _Pair:
             or self._negation(self.old, self.new)
             or self._feeling()
             or self._frequency()
+            or self._bare_negation()
+            or self._speaker_role()
         )
         # Two negative facts do not dispute values ("I don't play any instruments" / "I no
         # longer play tennis"), unless they are two instructions ("Don't call before 9/10am").
@@ -183,13 +185,16 @@ class _Pair:
         matched = [
             (term, other)
             for term in self.new_side
-            if _bears_a_role(term)
             for other in self.old_side
-            if agrees(term, other)
+            if agrees(term, other) and (_bears_a_role(term) or _bears_a_role(other))
         ]
         for index, (first, first_old) in enumerate(matched):
             for second, second_old in matched[index + 1 :]:
-                if first is second or first_old is second_old or not _one_sort(first, second):
+                if (
+                    first is second
+                    or first_old is second_old
+                    or not _one_sort((first, first_old), (second, second_old))
+                ):
                     continue
                 if agrees(first, second):
                     continue  # one word said twice
@@ -199,6 +204,34 @@ class _Pair:
                 there = first_old.position - second_old.position
                 if here * there < 0:
                     return f"roles differ: {first.surface} and {second.surface} change places"
+        return ""
+
+    def _bare_negation(self) -> str:
+        """ "Carlos is my boss" / "Carlos is not my boss": one denies what the other says, and
+        the negation falls on who the fact is about, so no content term carries it."""
+        if self.new.bare_negation == self.old.bare_negation:
+            return ""
+        if self.shared and not significant(self.new_only) and not significant(self.old_only):
+            denying = self.new if self.new.bare_negation else self.old
+            return f"negation differs: {denying.text}"
+        return ""
+
+    def _speaker_role(self) -> str:
+        """ "I owe Ben £20" / "Ben owes me £20": the same words, the speaker doing in one and
+        done to in the other, and the other party on the other side of what is done."""
+        roles = {self.new.speaker_role, self.old.speaker_role}
+        if roles != {"subject", "object"} or not self.shared:
+            return ""
+        if significant(self.new_only) or significant(self.old_only):
+            return ""
+        matched = [(t, o) for t in self.new_side for o in self.old_side if agrees(t, o)]
+        for party, party_old in matched:
+            if not (_capital(party, party_old) or party.text in _RELATIVES):
+                continue  # a word written small may be what is done ("borrow"), not who
+            for other, other_old in matched:
+                here = party.position - other.position
+                if other is not party and here * (party_old.position - other_old.position) < 0:
+                    return f"roles differ: the speaker and {party.surface} change places"
         return ""
 
     def _frequency(self) -> str:
@@ -517,8 +550,9 @@ class _Pair:
 
 
 def _bears_a_role(term: Term) -> bool:
-    """A name, a relative or a kind of thing: what can do, owe or be something to another."""
-    return term.kind is TermKind.NAME or term.maybe_name or _known_thing(term)
+    """A name (or a word no lexicon knows, as a name written small is), a relative, a kind of
+    thing, a number or a time: what can do, owe or be something to another, or fill a slot."""
+    return term.kind in _ROLE_KINDS or term.maybe_name or _known_thing(term) or _small_name(term)
 
 
 def _side_by_side(first: Term, second: Term) -> bool:
@@ -530,19 +564,60 @@ def _side_by_side(first: Term, second: Term) -> bool:
     )
 
 
-def _one_sort(first: Term, second: Term) -> bool:
-    """Two names, two relatives, or two things of one kind (a cat and a dog; paper and glass),
-    neither a kind of the other (a ThinkPad is a laptop)."""
+def _one_sort(first_pair: tuple[Term, Term], second_pair: tuple[Term, Term]) -> bool:
+    """Two names, two relatives, two numbers, two times, or two things of one kind (a cat and a
+    dog; paper and glass), neither a kind of the other (a ThinkPad is a laptop); each a term
+    matched with its match in the other fact."""
+    first, second = first_pair[0], second_pair[0]
     if first.text in lexicon.ancestors(second.text) or second.text in lexicon.ancestors(first.text):
         return False
-    names = (first.kind is TermKind.NAME or first.maybe_name) and (
-        second.kind is TermKind.NAME or second.maybe_name
-    )
+    if first.kind in _UNKEYED or second.kind in _UNKEYED:
+        return first.kind is second.kind
     relatives = first.text in _RELATIVES and second.text in _RELATIVES
     kinds = bool(set(first.groups) & set(second.groups)) or bool(
         lexicon.ancestors(first.text) & lexicon.ancestors(second.text)
     )
-    return names or relatives or kinds
+    return _named(first_pair, second_pair) or relatives or kinds
+
+
+def _named(first: tuple[Term, Term], second: tuple[Term, Term]) -> bool:
+    """Two names, each a term matched with its match in the other fact, written alike: with a
+    capital in either fact ("Tom" / "tom" against "Ann" / "ann"), or small in both and unknown
+    to the lexicon ("tom" / "ann"; not "band" against "Radiohead")."""
+    style = _name_style(*first)
+    return style is not None and style == _name_style(*second)
+
+
+def _name_style(term: Term, match: Term) -> str | None:
+    """How a name is written in the two facts: "capital" in either (the other may write it
+    small, a word the lexicon knows: "the Golf" / "the golf"), "small" in both, or None."""
+    kinds = (term.kind, match.kind)
+    if TermKind.NAME in kinds or term.maybe_name or match.maybe_name:
+        return "capital" if all(kind in (TermKind.NAME, TermKind.WORD) for kind in kinds) else None
+    return "small" if _small_name(term) and _small_name(match) else None
+
+
+def _small_name(term: Term) -> bool:
+    """A word written small that may be a name: the lexicon does not know it and it bears no
+    inflection ("kate", "ben"; not "visiting" or "owes")."""
+    surface = term.surface.lower()
+    return (
+        term.kind is TermKind.WORD
+        and not surface.endswith(_INFLECTIONS)
+        and not is_known(surface)
+        and not is_known(term.text)
+    )
+
+
+_INFLECTIONS = ("s", "ed", "ing")
+
+
+def _capital(*matched: Term) -> bool:
+    """A name, by its capital where a capital says so, in any of the facts it is matched in."""
+    return any((t.kind is TermKind.NAME and t.certain) or t.maybe_name for t in matched)
+
+
+_ROLE_KINDS = (TermKind.NAME, TermKind.NUMBER, TermKind.TIME)
 
 
 def _denied_state(denying: Reading, other: Reading) -> str:

@@ -16,7 +16,7 @@ from memory.judging.spoken import hear
 from memory.judging.subject import SELF, Subject, subject_of
 from memory.judging.terms import Term, TermKind, is_known
 from memory.judging.walker import Walker
-from memory.judging.words import Token, TokenKind, stem, tokenize, word_tokens
+from memory.judging.words import SUBJECT_PRONOUNS, Token, TokenKind, stem, tokenize, word_tokens
 
 
 class Attitude(StrEnum):
@@ -55,6 +55,11 @@ class Reading:
     """Terms that stand for negations ("vegetarian": no meat); see lexicon.IMPLIED_NEGATIONS."""
     frequency: str = ""
     """How often, as written ("always", "sometimes"); see lexicon.FREQUENCIES."""
+    bare_negation: bool = False
+    """Denies without negating any content ("Carlos is not my boss"); see Walker."""
+    speaker_role: str = ""
+    """Where the speaker stands when a pronoun says so: "subject" ("I owe Ben"), "object" ("Ben
+    owes me"), or "" (both, or neither). A pronoun is no content term, so only its case tells."""
 
     @property
     def content(self) -> tuple[Term, ...]:
@@ -94,6 +99,8 @@ def read(text: str) -> Reading:
         functional=copula >= 0,
         identity=shape.is_identity(tokens) or works_as,
         implying=frozenset(walker.implying),
+        bare_negation=walker.bare_negation,
+        speaker_role=_speaker_role(tokens),
         frequency=next((t.text for t in tokens if t.text in lexicon.FREQUENCIES), ""),
     )
 
@@ -165,6 +172,15 @@ def _by_first_word(phrases: Iterable[tuple[str, ...]]) -> dict[str, tuple[tuple[
 
 
 _PHRASES_BY_FIRST = _by_first_word(lexicon.PHRASES)
+
+
+_OBJECT_PRONOUNS = frozenset(("me", "us"))
+
+
+def _speaker_role(tokens: Sequence[Token]) -> str:
+    words = {token.text for token in tokens if token.kind is TokenKind.WORD}
+    subject, object_ = bool(words & SUBJECT_PRONOUNS), bool(words & _OBJECT_PRONOUNS)
+    return "subject" if subject and not object_ else "object" if object_ and not subject else ""
 
 
 _TITLES = frozenset("mr mrs ms miss mx dr prof".split())

@@ -48,6 +48,9 @@ class Walker:
         self.wishing = False
         self.preferring = False
         self.implying: list[str] = []
+        self.bare_negation = False
+        """A negation that fell on no content ("Carlos is not my boss": the words after it name
+        who the fact is about)."""
         self._clause = 0
         self._possessing = False
         self._said_anything = False
@@ -81,6 +84,7 @@ class Walker:
                 self._number(index, token)
             else:
                 self._word(index, token)
+        self.bare_negation = self.bare_negation or self._negation_fresh
 
     def imply(self) -> None:
         """Add the negations that states imply, each its own clause: "vegetarian" says no meat,
@@ -107,6 +111,8 @@ class Walker:
                 self.implying.append(term.text)
 
     def _end_clause(self) -> None:
+        self.bare_negation = self.bare_negation or self._negation_fresh
+        self._negation_fresh = False
         self._slot = ""
         self._negating = False
         self._pending_order = None
@@ -183,6 +189,7 @@ class Walker:
         if self._negating and self._negation_fresh:
             feeling = -feeling
             self._negating = False
+            self._negation_fresh = False
         self.sentiment = feeling
         self.preferring = self.preferring or word.startswith("prefer")
 

@@ -353,6 +353,79 @@ def test_probe_pairs_without_an_embedder() -> None:
     assert wrong_merges == 0
 
 
+def test_blind_probe_pairs_without_an_embedder() -> None:
+    """A second tester's blind pairs (see the file's header). The one wrong merge left is named:
+    a ranking of three foods reordered end for end, which no rule here can tell from a list."""
+    pairs = load("memory-pairs-probe-blind.tsv", WRITTEN)
+    right, _ = tally(pairs)
+    assert right >= 279
+    wrong = [
+        (first, second)
+        for expected, kind, first, second in pairs
+        if expected is not SAME and judge(first, kind, second, kind).relation is SAME
+    ]
+    assert wrong == [
+        (
+            "Sara ranks pizza first, then pasta, then sushi.",
+            "Sara ranks sushi first, then pasta, then pizza.",
+        )
+    ]
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        # two people, written small or with a capital in either fact
+        ("kate owes ben £20", "ben owes kate £20"),
+        ("Tom is taller than Ann.", "ann is taller than tom"),
+        ("Ana is Marco's mother.", "marco is ana's mother"),
+        ("The Focus uses less fuel than the Golf.", "the golf uses less fuel than the focus"),
+        # the speaker and another changing places
+        ("I owe Ben £20.", "Ben owes me £20."),
+        ("We owe the Smiths £100.", "The Smiths owe us £100."),
+        ("I drive Ben to work.", "Ben drives me to work."),
+        # two values changing places
+        ("Work starts at 9 and ends at 5.", "Work starts at 5 and ends at 9."),
+        (
+            "Mum takes 10 mg in the morning and 20 mg at night.",
+            "Mum takes 20 mg in the morning and 10 mg at night.",
+        ),
+        (
+            "The shed code is 1234 and the gate code is 5678.",
+            "The shed code is 5678 and the gate code is 1234.",
+        ),
+        ("Leo is 7 and Mia is 9.", "Leo is 9 and Mia is 7."),
+        # a role denied or ended, where the negation falls on who the fact is about
+        ("Carlos is my boss.", "Carlos is not my boss."),
+        ("Carlos is my boss.", "Carlos is no longer my boss."),
+        ("Ann is my sister.", "Ann is not my sister."),
+        ("Tom is our landlord.", "Tom isn't our landlord."),
+    ],
+)
+def test_the_same_words_saying_another_thing_are_never_merged(first: str, second: str) -> None:
+    assert relation(first, second) is CONFLICT, reason(first, second)
+    assert relation(second, first) is CONFLICT
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("I have a son and a daughter", "I have a daughter and a son"),  # a list
+        ("My TV is a Samsung", "I have a Samsung TV"),  # a compound
+        ("My laptop is a ThinkPad", "I use a ThinkPad laptop"),  # a kind of the other
+        ("I'm visiting my parents next weekend", "Next weekend I'm visiting my parents"),
+        ("My favourite band is Radiohead", "I love Radiohead more than any other band"),
+        ("Call me Sam", "I prefer to be called Sam"),
+        (
+            "Our neighbour Gary has a ladder we can borrow.",
+            "gary next door lets us borrow his ladder",
+        ),
+    ],
+)
+def test_the_same_fact_with_its_words_moved_still_merges(first: str, second: str) -> None:
+    assert relation(first, second) is SAME, reason(first, second)
+
+
 def test_baseline_reproduces_the_published_weakness() -> None:
     pairs = load("memory-pairs-dev.tsv")
     right = sum(
