@@ -117,6 +117,8 @@ class _Pair:
             or self._frequency()
             or self._bare_negation()
             or self._speaker_role()
+            or self._tense()
+            or self._literal()
         )
         # Two negative facts do not dispute values ("I don't play any instruments" / "I no
         # longer play tennis"), unless they are two instructions ("Don't call before 9/10am").
@@ -198,7 +200,8 @@ class _Pair:
                     continue
                 if agrees(first, second):
                     continue  # one word said twice
-                if _side_by_side(first, second) or _side_by_side(first_old, second_old):
+                beside = _side_by_side(first, second) or _side_by_side(first_old, second_old)
+                if beside and not (self.new.ordered or self.old.ordered):
                     continue  # a list ("a son and a daughter") or a compound ("a Samsung TV")
                 here = first.position - second.position
                 there = first_old.position - second_old.position
@@ -233,6 +236,46 @@ class _Pair:
                 if other is not party and here * (party_old.position - other_old.position) < 0:
                     return f"roles differ: the speaker and {party.surface} change places"
         return ""
+
+    def _tense(self) -> str:
+        """ "Rachel is my wife" / "rachel was my wife", "Grandad smokes" / "grandad smoked": the
+        same words, a state said to hold and said to have held (or to come)."""
+        tenses = {self.new.tense, self.old.tense}
+        if "" in tenses or len(tenses) == 1 or not self.shared:
+            return ""
+        if Attitude.WISH in (self.new.attitude, self.old.attitude):
+            return ""  # "Water the plants every three days": a request has no tense
+        changes = (self.new.change, self.old.change)
+        if any(set(change.lower().split()) - lexicon.PAST_MARKERS for change in changes if change):
+            return ""  # "I switched to Firefox": the change word says when, not the tense
+        rest = [
+            term
+            for term in (*self.new_only, *self.old_only)
+            if term.text not in lexicon.PAST_MARKERS
+        ]
+        if significant(rest):
+            return ""
+        return f"tense differs: {self.new.tense} / {self.old.tense}"
+
+    def _literal(self) -> str:
+        """ "The Wi-Fi password is dogs" / "... is dog": a value that is a string to type or say
+        letter for letter (a password, a user name), compared as written, not as a word."""
+        if not (self._literal_attribute(self.new) and self._literal_attribute(self.old)):
+            return ""
+        if significant(self.new_only) or significant(self.old_only):
+            return ""
+        new_values = [_as_written(t) for t in self.new_side if not t.in_subject]
+        old_values = [_as_written(t) for t in self.old_side if not t.in_subject]
+        if new_values and old_values and sorted(new_values) != sorted(old_values):
+            return f"value differs as written: {' '.join(new_values)} / {' '.join(old_values)}"
+        return ""
+
+    @staticmethod
+    def _literal_attribute(reading: Reading) -> bool:
+        return reading.functional and any(
+            term.in_subject and _letters(term.surface) in lexicon.LITERAL_ATTRIBUTES
+            for term in reading.terms
+        )
 
     def _frequency(self) -> str:
         """ "Dad always locks the back door" / "Dad sometimes locks ...": the same deed, done
@@ -553,6 +596,15 @@ def _bears_a_role(term: Term) -> bool:
     """A name (or a word no lexicon knows, as a name written small is), a relative, a kind of
     thing, a number or a time: what can do, owe or be something to another, or fill a slot."""
     return term.kind in _ROLE_KINDS or term.maybe_name or _known_thing(term) or _small_name(term)
+
+
+def _as_written(term: Term) -> str:
+    """A value as typed: a number as its digits (however it was said), a word letter for letter."""
+    return term.text if term.kind in _UNKEYED else _letters(term.surface)
+
+
+def _letters(surface: str) -> str:
+    return "".join(char for char in surface.lower() if char.isalnum())
 
 
 def _side_by_side(first: Term, second: Term) -> bool:

@@ -369,6 +369,22 @@ EXCLUSIVE_GROUPS: dict[str, tuple[str, ...]] = _members(
 
 GROUP_WORDS = frozenset(EXCLUSIVE_GROUPS)
 
+# Simple past forms of the irregular verbs above: a fact's tense ("mia went to oakwood nursery").
+IRREGULAR_PAST = frozenset(
+    "went ate drank drove flew took got ran swam taught bought met spoke wrote woke wore made "
+    "sold gave felt became began left slept kept rode grew knew thought brought saw sat stood "
+    "spent did".split()
+)
+
+# Attributes whose value is a string, compared letter for letter ("dogs" is no password "dog").
+LITERAL_ATTRIBUTES = frozenset(
+    "password passcode passphrase pin code username login handle ssid network email account".split()
+)
+
+# Words that place a fact in the past without changing what it says ("was Leo's teacher last
+# year"); with a verb's tense they mark a state that no longer holds.
+PAST_MARKERS = frozenset("last year ago previously formerly once before past".split())
+
 # How often, by rank: words of one rank say the same ("usually" / "normally"), of two ranks
 # different things ("always" / "sometimes"). "never" is a negation, read as one.
 FREQUENCIES: dict[str, int] = {

@@ -16,7 +16,15 @@ from memory.judging.spoken import hear
 from memory.judging.subject import SELF, Subject, subject_of
 from memory.judging.terms import Term, TermKind, is_known
 from memory.judging.walker import Walker
-from memory.judging.words import SUBJECT_PRONOUNS, Token, TokenKind, stem, tokenize, word_tokens
+from memory.judging.words import (
+    STOP_WORDS,
+    SUBJECT_PRONOUNS,
+    Token,
+    TokenKind,
+    stem,
+    tokenize,
+    word_tokens,
+)
 
 
 class Attitude(StrEnum):
@@ -57,6 +65,11 @@ class Reading:
     """How often, as written ("always", "sometimes"); see lexicon.FREQUENCIES."""
     bare_negation: bool = False
     """Denies without negating any content ("Carlos is not my boss"); see Walker."""
+    tense: str = ""
+    """ "past", "present" or "future" when the fact's verb says so plainly ("was", "smoked",
+    "will"); "" when it cannot be told (two clauses, "has lived")."""
+    ordered: bool = False
+    """Lists things in an order ("pizza, then pasta"), so a list reordered says another thing."""
     speaker_role: str = ""
     """Where the speaker stands when a pronoun says so: "subject" ("I owe Ben"), "object" ("Ben
     owes me"), or "" (both, or neither). A pronoun is no content term, so only its case tells."""
@@ -101,6 +114,8 @@ def read(text: str) -> Reading:
         implying=frozenset(walker.implying),
         bare_negation=walker.bare_negation,
         speaker_role=_speaker_role(tokens),
+        tense=_tense(tokens, subject.tokens),
+        ordered=any(token.text in _ORDER_WORDS for token in tokens),
         frequency=next((t.text for t in tokens if t.text in lexicon.FREQUENCIES), ""),
     )
 
@@ -175,6 +190,47 @@ _PHRASES_BY_FIRST = _by_first_word(lexicon.PHRASES)
 
 
 _OBJECT_PRONOUNS = frozenset(("me", "us"))
+
+
+_ORDER_WORDS = frozenset(("then", "order", "followed"))
+_PRESENT_COPULAS = frozenset(("am", "is", "are"))
+_PAST_COPULAS = frozenset(("was", "were"))
+_PERFECT = frozenset(("have", "has", "had", "been", "used-to"))
+_PASSIVE_BEFORE = frozenset(("get", "gets", "getting", "be", "being"))
+"""Before a participle that is no past: "the plants get watered"."""
+_TIMELESS = frozenset(("born", "called", "named", "known", "based"))
+"""Participles whose past says nothing of now ("I was born on March 3rd")."""
+
+
+def _tense(tokens: Sequence[Token], subject: frozenset[int]) -> str:
+    """The tense of a one-clause fact, told by its copula, "will", or a verb in the past."""
+    words = [token.text for token in tokens if token.kind is TokenKind.WORD]
+    if any(word in _PERFECT or word in _TIMELESS for word in words):
+        return ""
+    copulas = {word for word in words if word in _PRESENT_COPULAS | _PAST_COPULAS}
+    if copulas:
+        if copulas <= _PRESENT_COPULAS:
+            return "present"
+        return "past" if copulas <= _PAST_COPULAS else ""
+    if "will" in words:
+        return "future"
+    past = any(
+        index not in subject
+        and _past_form(token)
+        and not (index and tokens[index - 1].text in _PASSIVE_BEFORE)
+        for index, token in enumerate(tokens)
+    )
+    return "past" if past else "present"
+
+
+def _past_form(token: Token) -> bool:
+    """A verb in the simple past: an irregular one, or a word ending in "-ed" that is no name
+    and no "-eed" word ("smoked", "worked"; not "Alfred", "breed")."""
+    if token.kind is not TokenKind.WORD or token.capitalised or token.text in STOP_WORDS:
+        return False
+    word = token.text
+    regular = word.endswith("ed") and not word.endswith("eed") and len(word) > 4
+    return word in lexicon.IRREGULAR_PAST or regular
 
 
 def _speaker_role(tokens: Sequence[Token]) -> str:

@@ -354,22 +354,17 @@ def test_probe_pairs_without_an_embedder() -> None:
 
 
 def test_blind_probe_pairs_without_an_embedder() -> None:
-    """A second tester's blind pairs (see the file's header). The one wrong merge left is named:
-    a ranking of three foods reordered end for end, which no rule here can tell from a list."""
-    pairs = load("memory-pairs-probe-blind.tsv", WRITTEN)
-    right, _ = tally(pairs)
-    assert right >= 279
-    wrong = [
-        (first, second)
-        for expected, kind, first, second in pairs
-        if expected is not SAME and judge(first, kind, second, kind).relation is SAME
-    ]
-    assert wrong == [
-        (
-            "Sara ranks pizza first, then pasta, then sushi.",
-            "Sara ranks sushi first, then pasta, then pizza.",
-        )
-    ]
+    """A second tester's blind pairs (see the file's header)."""
+    right, wrong_merges = tally(load("memory-pairs-probe-blind.tsv", WRITTEN))
+    assert right >= 280
+    assert wrong_merges == 0
+
+
+def test_third_blind_pairs_without_an_embedder() -> None:
+    """A third tester's blind pairs, after the first two rounds (see the file's header)."""
+    right, wrong_merges = tally(load("memory-pairs-probe-third.tsv", WRITTEN))
+    assert right >= 240
+    assert wrong_merges == 0
 
 
 @pytest.mark.parametrize(
@@ -400,6 +395,17 @@ def test_blind_probe_pairs_without_an_embedder() -> None:
         ("Carlos is my boss.", "Carlos is no longer my boss."),
         ("Ann is my sister.", "Ann is not my sister."),
         ("Tom is our landlord.", "Tom isn't our landlord."),
+        # a state said to hold, and to have held or to come
+        ("Rachel is my wife.", "rachel was my wife"),
+        ("Grandad smokes.", "grandad smoked"),
+        ("Mia goes to Oakwood Nursery.", "mia went to oakwood nursery"),
+        ("Mr Jones is Leo's teacher.", "mr jones was leo's teacher last year"),
+        ("Sam lives in Leeds.", "sam will live in leeds"),
+        # a string to type, compared letter for letter
+        ("The Wi-Fi password is dogs.", "the wifi password is dog"),
+        ("Our Netflix account name is TheParkers.", "our netflix account name is theparker"),
+        # a list in an order, reordered
+        ("Mia's favourite colour is red, then blue.", "mia's favourite colour is blue, then red"),
     ],
 )
 def test_the_same_words_saying_another_thing_are_never_merged(first: str, second: str) -> None:
