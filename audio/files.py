@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from audio.format import SAMPLE_RATE, samples_to_seconds
-from audio.wav import WavReader, check_wav, write_wav_blocks
+from audio.wav import WavReader, write_wav_blocks
 
 log = logging.getLogger(__name__)
 
@@ -28,15 +28,17 @@ class WavSource:
     a block at a time."""
 
     def __init__(self, path: str | Path):
-        """Check the whole file now, so a bad file fails before listening starts.
+        """Open the file and read its header, so a file that is no WAV fails at once; the rest
+        is read as it is heard (:func:`audio.wav.check_wav` reads it all first, for a caller
+        that must know before it starts: a voice process must not, as its watchdog waits).
 
         Raises:
             audio.wav.WavError: the file is missing, not a WAV, truncated or empty of audio.
         """
         self.path = Path(path)
-        self.total_samples = check_wav(self.path)
-        """Length of the input at 16 kHz."""
         self._reader = WavReader(self.path)
+        self.total_samples = self._reader.total_samples
+        """Length of the input at 16 kHz."""
         self._blocks = self._reader.blocks()
         self._buffer = np.zeros(0, dtype=np.int16)
         self._closed = False

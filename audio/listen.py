@@ -15,6 +15,7 @@ from audio.files import WavSource
 from audio.messages import Command, FinishReply, Heard, Record, Report
 from audio.models import VoiceModels
 from audio.mouth import TimelineMouth
+from audio.wav import check_wav
 from config import Settings
 
 
@@ -55,7 +56,8 @@ def listen_to_recording(
     settings: Settings, path: str, on_record: Callable[[dict[str, Any]], None]
 ) -> None:
     """Run the listener over a WAV file, handing each event record to ``on_record``."""
-    source = WavSource(path)  # opened first: a bad file fails before the models load
+    check_wav(path)  # read through first: a bad file fails before the models load
+    source = WavSource(path)
     models = VoiceModels.load(settings)
     mouth = TimelineMouth(_NoSink())
     engine = VoiceEngine(settings, models, lambda: source, mouth, ListenOnlyChannel(on_record))

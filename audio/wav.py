@@ -8,6 +8,7 @@ errors do not say what is wrong. Resampling is soxr's (a proper band-limited res
 from __future__ import annotations
 
 import os
+import stat
 import struct
 import wave
 from collections.abc import Iterable, Iterator
@@ -54,15 +55,21 @@ def _parse(path: Path, file: BinaryIO) -> tuple[_Format, int, int]:
     if file_size == 0:
         raise WavError(f"{path}: empty file (0 bytes)")
     header = file.read(12)
-    if len(header) < 12 or header[:4] != b"RIFF" or header[8:12] != b"WAVE":
+    if header[:4] == b"riff" and header[:16].startswith(b"riff\x2e\x91\xcf\x11"):
+        raise WavError(f"{path}: a Wave64 (.w64) file, which Hearth does not read; save it as WAV")
+    if len(header) < 12 or header[:4] not in _RIFF_FORMS or header[8:12] != b"WAVE":
         raise WavError(f"{path}: not a WAV file (no RIFF/WAVE header)")
     fmt = None
+    large_data: int | None = None
     position = 12
     while position + 8 <= file_size:
         file.seek(position)
         chunk_id, size = struct.unpack("<4sI", file.read(8))
         body = position + 8
-        if chunk_id == b"fmt ":
+        if chunk_id == b"ds64" and size >= 16:
+            # RF64 (a WAV past 4 GB): the real sizes, 64-bit, before the audio.
+            _, large_data = struct.unpack("<QQ", file.read(16))
+        elif chunk_id == b"fmt ":
             if size < 16 or body + size > file_size:
                 raise WavError(f"{path}: truncated or malformed format chunk")
             fmt = _format(path, file.read(size))
@@ -70,7 +77,11 @@ def _parse(path: Path, file: BinaryIO) -> tuple[_Format, int, int]:
             if fmt is None:
                 raise WavError(f"{path}: the audio comes before its format chunk")
             available = file_size - body
-            if size in _STREAMED_SIZES:
+            if size == 0xFFFFFFFF and large_data is not None:
+                size = large_data
+            if size in _STREAMED_SIZES and not (
+                size == 0 and _chunk_follows(file, body, file_size)
+            ):
                 size = available - available % fmt.frame_bytes
             elif size > available:
                 raise WavError(
@@ -86,21 +97,49 @@ def _parse(path: Path, file: BinaryIO) -> tuple[_Format, int, int]:
     raise WavError(f"{path}: no audio data chunk (truncated?)")
 
 
+def _chunk_follows(file: BinaryIO, at: int, file_size: int) -> bool:
+    """Whether another chunk starts at ``at`` (a data chunk of size 0 is then really empty, not a
+    recorder's placeholder for "to the end")."""
+    if at + 8 > file_size:
+        return False
+    file.seek(at)
+    chunk_id, size = struct.unpack("<4sI", file.read(8))
+    return all(32 <= byte < 127 for byte in chunk_id) and at + 8 + size <= file_size
+
+
+_RIFF_FORMS = (b"RIFF", b"RF64", b"BW64")
+"""A WAV, and the 64-bit forms recorders write past 4 GB (RF64, and EBU's BW64)."""
+_ENCODINGS = {6: "A-law", 7: "\u03bc-law", 2: "ADPCM", 0x11: "IMA ADPCM", 0x55: "MP3"}
+_LOWEST_RATE, _HIGHEST_RATE = 4000, 768000
+"""Sample rates a recorder writes; outside them a header is damaged (a rate of 1 Hz asked for
+gigabytes of resampled audio)."""
+
+
 def _format(path: Path, chunk: bytes) -> _Format:
-    tag, channels, sample_rate, _, _, bits = struct.unpack_from("<HHIIHH", chunk)
+    tag, channels, sample_rate, _, block_align, bits = struct.unpack_from("<HHIIHH", chunk)
     if tag == _EXTENSIBLE:
         if len(chunk) < 26:
             raise WavError(f"{path}: malformed extensible format chunk")
         (tag,) = struct.unpack_from("<H", chunk, 24)  # the sub-format GUID starts with the tag
+    if tag == _PCM and channels and block_align % channels == 0:
+        # Samples may sit in wider slots than their bits ("24-bit" in 4 bytes), left-justified.
+        bits = max(bits, 8 * (block_align // channels))
     supported = (tag == _PCM and bits in (8, 16, 24, 32)) or (tag == _FLOAT and bits in (32, 64))
     if not supported:
-        kind = {_PCM: "integer PCM", _FLOAT: "float"}.get(tag, f"encoding {tag:#06x}")
+        kind = {_PCM: "integer PCM", _FLOAT: "float"}.get(tag) or _ENCODINGS.get(
+            tag, f"encoding {tag:#06x}"
+        )
         raise WavError(
             f"{path}: unsupported WAV encoding ({bits}-bit {kind}); Hearth reads 8/16/24/32-bit "
             "integer PCM and 32/64-bit float"
         )
     if channels < 1 or sample_rate < 1:
         raise WavError(f"{path}: invalid format ({channels} channels at {sample_rate} Hz)")
+    if not _LOWEST_RATE <= sample_rate <= _HIGHEST_RATE:
+        raise WavError(
+            f"{path}: a sample rate of {sample_rate} Hz is no recording's (Hearth reads "
+            f"{_LOWEST_RATE} to {_HIGHEST_RATE} Hz): is the header damaged?"
+        )
     return _Format(sample_rate, channels, bits, tag == _FLOAT)
 
 
@@ -156,6 +195,11 @@ class WavReader:
         """
         self.path = Path(path)
         try:
+            if not stat.S_ISREG(self.path.stat().st_mode):
+                raise WavError(
+                    f"{self.path}: not a file but a pipe, a device or a folder; Hearth reads a "
+                    "recording saved to a file"
+                )
             self._file = self.path.open("rb")
         except OSError as error:
             raise WavError(f"{self.path}: cannot read: {error.strerror or error}") from error

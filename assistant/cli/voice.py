@@ -17,6 +17,7 @@ from assistant.cli.common import (
 )
 from assistant.event_log import EventLog
 from audio import VAD_FRAME_SAMPLES
+from audio.silences import shortened
 
 # Events worth a line on the terminal; the JSON lines file gets every event.
 PRINTED_EVENTS = ("wake", "utterance", "hint", "follow_up_open", "follow_up_close")
@@ -109,17 +110,32 @@ def _transcribe(args: argparse.Namespace) -> int:
         stt = speech_to_text(settings.stt)
     except (WavError, SpeechModelError) as error:
         raise UserError(str(error)) from None
-    print(stt.transcribe(samples, vad_speech=_has_speech(samples, VoiceActivity())).text)
+    speech = _speech_only(samples, VoiceActivity())
+    heard = stt.transcribe(speech, vad_speech=True) if speech is not None else None
+    print(heard.text if heard is not None else "")
     return EXIT_OK
 
 
-def _has_speech(samples: np.ndarray, vad: Any) -> bool:
-    """Whether any 32 ms frame holds speech (Whisper is not even asked about silence)."""
+def _speech_only(samples: np.ndarray, vad: Any) -> np.ndarray | None:
+    """The recording with every silence the voice activity detector hears cut short
+    (``audio.silences``): in a long silence Whisper writes words of its own ("you you you" after
+    a sentence and two minutes of nothing). None when no 32 ms frame holds speech (Whisper is
+    not even asked about silence)."""
+    silences: list[tuple[int, int]] = []
+    quiet_from: int | None = 0
+    heard = False
     for start in range(0, len(samples) - VAD_FRAME_SAMPLES + 1, VAD_FRAME_SAMPLES):
         probability = vad.process(samples[start : start + VAD_FRAME_SAMPLES])
         if probability is not None and probability >= 0.5:
-            return True
-    return False
+            heard = True
+            if quiet_from is not None:
+                silences.append((quiet_from, start))
+                quiet_from = None
+        elif quiet_from is None:
+            quiet_from = start
+    if quiet_from is not None:
+        silences.append((quiet_from, len(samples)))
+    return shortened(samples, silences) if heard else None
 
 
 def _listen(args: argparse.Namespace) -> int:

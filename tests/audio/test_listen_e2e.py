@@ -552,6 +552,17 @@ def test_transcribe_prints_a_piper_sentence_word_for_word(home: Path) -> None:
     assert words(result.stdout) == words(sentence)
 
 
+def test_transcribe_writes_no_words_of_its_own_in_a_long_silence(home: Path) -> None:
+    # Whisper fills silence with "you": two minutes of digital silence after a sentence came
+    # back as the sentence and "you you you", ten minutes with nineteen of them.
+    sentence = "Remind me to water the tomatoes on Friday evening."
+    wav = home / "then-silence.wav"
+    write_wav(wav, timeline(silence(0.5), speech(sentence), silence(120.0)))
+    result = hearth(home, "transcribe", wav)
+    assert result.returncode == 0, result.stderr
+    assert words(result.stdout) == words(sentence)
+
+
 def test_say_writes_speech_that_transcribe_reads_back(home: Path) -> None:
     sentence = "The oven timer is set, so dinner will be ready soon."
     wav = home / "said.wav"

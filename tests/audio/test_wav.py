@@ -150,8 +150,14 @@ def bad_files() -> dict[str, tuple[bytes, str]]:
         "cut mid-frame": (wav_bytes(tone(16000, 0.1), 16000, data_size=3199)[:-1], "truncated"),
         "no audio chunk": (good[:36], "no audio data chunk"),
         "no samples": (wav_bytes(np.zeros((0, 1)), 16000), "no audio"),
-        "12-bit": (wav_bytes(tone(16000, 0.1), 16000)[:34] + struct.pack("<H", 12), "unsupported"),
         "ADPCM": (good[:20] + struct.pack("<H", 2) + good[22:], "unsupported"),
+        "mu-law": (good[:20] + struct.pack("<H", 7) + good[22:], "\u03bc-law"),
+        "a rate of 1 Hz": (good[:24] + struct.pack("<I", 1) + good[28:], "1 Hz is no recording"),
+        "an empty audio chunk before another": (
+            wav_bytes(np.zeros((0, 1)), 16000) + b"LIST" + struct.pack("<I", 4) + b"INFO",
+            "holds no audio",
+        ),
+        "Wave64": (b"riff\x2e\x91\xcf\x11" + bytes(40), "Wave64"),
     }
 
 
@@ -162,6 +168,41 @@ def test_a_bad_wav_is_a_clear_error_naming_the_file(tmp_path: Path, case: str) -
     with pytest.raises(WavError, match=message) as error:
         read_wav(path)
     assert "room recording.wav" in str(error.value)
+
+
+def test_a_pipe_is_refused_at_once_not_waited_on(tmp_path: Path) -> None:
+    # A FIFO with no writer blocked every command; a pipe (<(cat x.wav)) was "empty".
+    os.mkfifo(tmp_path / "room.wav")
+    with pytest.raises(WavError, match="not a file but a pipe"):
+        read_wav(tmp_path / "room.wav")
+    with pytest.raises(WavError, match="not a file but a pipe"):
+        read_wav(tmp_path)
+
+
+@pytest.mark.parametrize(("bits", "slot"), [(12, 2), (20, 3), (24, 4)])
+def test_samples_in_wider_slots_are_read_by_the_slot(tmp_path: Path, bits: int, slot: int) -> None:
+    """Left-justified in their slots, as the format says: "24-bit" in 4 bytes was read as 3-byte
+    frames, noise, or refused as cut mid-frame."""
+    audio = tone(16000, seconds=0.5)
+    scale = 2 ** (8 * slot - 1) - 1
+    ints = np.rint(audio[:, 0] * scale).astype(f"<i{slot}" if slot != 3 else "<i4")
+    data = ints.tobytes() if slot != 3 else ints.view(np.uint8).reshape(-1, 4)[:, :3].tobytes()
+    fmt = struct.pack("<HHIIHH", PCM, 1, 16000, 16000 * slot, slot, bits)
+    body = b"WAVEfmt " + struct.pack("<I", len(fmt)) + fmt + b"data" + struct.pack("<I", len(data))
+    path = write(tmp_path, b"RIFF" + struct.pack("<I", len(body) + len(data)) + body + data)
+    heard = read_wav(path)
+    assert len(heard) == len(audio)
+    assert np.abs(heard / 32768 - audio[:, 0]).max() < 1e-3
+
+
+def test_an_rf64_file_is_read_by_its_64_bit_sizes(tmp_path: Path) -> None:
+    audio = tone(16000, seconds=0.5)
+    plain = wav_bytes(audio, 16000)
+    data = plain[44:]
+    ds64 = b"ds64" + struct.pack("<I", 28) + struct.pack("<QQQI", 0, len(data), len(audio), 0)
+    body = b"WAVE" + ds64 + plain[12:36] + b"data" + struct.pack("<I", 0xFFFFFFFF) + data
+    path = write(tmp_path, b"RF64" + struct.pack("<I", 0xFFFFFFFF) + body)
+    assert np.array_equal(read_wav(path), read_wav(write(tmp_path, plain, "plain.wav")))
 
 
 def test_a_missing_file_is_a_wav_error(tmp_path: Path) -> None:
