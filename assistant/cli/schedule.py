@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from datetime import datetime
 
 from assistant.cli.common import (
     EXIT_FAILURE,
@@ -108,10 +109,20 @@ def _cancel(args: argparse.Namespace) -> int:
 def _json(item: Item, now) -> dict:
     document = item.to_json()
     document["left_seconds"] = item.left(now)
-    document["due_local"] = (
-        local_moment(item.due_at, item.zone).isoformat() if item.due_at is not None else None
-    )
+    moment = _due_local(item)
+    document["due_local"] = moment.isoformat() if moment is not None else None
     return document
+
+
+def _due_local(item: Item) -> datetime | None:
+    """When the item is due, in its zone; None when it has no date a calendar holds (an item
+    stored before timers were capped at a week, due in the year 116105)."""
+    if item.due_at is None:
+        return None
+    try:
+        return local_moment(item.due_at, item.zone)
+    except (OverflowError, ValueError, OSError):
+        return None
 
 
 def _describe(item: Item, now) -> str:
@@ -121,8 +132,8 @@ def _describe(item: Item, now) -> str:
         head += " (every room)"
     if item.kind is ItemKind.TIMER and item.state in (ItemState.PENDING, ItemState.PAUSED):
         return f"{head} {say_length(item.left(now) or 0.0)} left"
-    if item.due_at is None:
+    moment = _due_local(item)
+    if moment is None:
         return head
-    moment = local_moment(item.due_at, item.zone)
     repeat = " (repeats)" if item.rule else ""
     return f"{head} {spoken_date(moment)} {spoken_time(moment)} {item.zone}{repeat}"

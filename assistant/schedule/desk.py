@@ -21,7 +21,7 @@ from zoneinfo import ZoneInfo
 from assistant.conflict_question import MIN_ANSWER_SCORE, SCORE_MARGIN
 from assistant.reply import AwaitAnswer, HeardUtterance, Note, ReplyPart, Sentence, VolumeSet
 from assistant.schedule.clock import Clock, Now, clock_answer, local, prompt_line, spoken_time
-from assistant.schedule.durations import find_duration
+from assistant.schedule.durations import LONGEST_SAID, LONGEST_SECONDS, find_duration
 from assistant.schedule.intents import (
     AddTime,
     Announce,
@@ -34,6 +34,7 @@ from assistant.schedule.intents import (
     ListAlarms,
     ListReminders,
     ListTimers,
+    Meridiem,
     PauseTimer,
     Place,
     Repeat,
@@ -243,6 +244,15 @@ class ScheduleDesk:
     def _set_timer(self, intent: SetTimer, now: Now) -> list[ReplyPart]:
         if intent.seconds is None:
             return self._ask(_AskMissing(intent), "For how long?")
+        if intent.seconds <= 0:
+            unset = SetTimer(None, intent.name)
+            return self._ask(_AskMissing(unset), "A timer needs a length. For how long?")
+        if intent.seconds > LONGEST_SECONDS:
+            return [
+                Sentence(
+                    f"I can set a timer for up to {LONGEST_SAID}, not {say_length(intent.seconds)}."
+                )
+            ]
         scheduler = self._scheduler()
         item, started = scheduler.add_timer(now, intent.seconds, intent.name, self.zone.key)
         label = f"{item.name.capitalize()} timer" if item.name else "Timer"
@@ -269,9 +279,10 @@ class ScheduleDesk:
             fitting = [timer for timer in timers if timer.state is wanted]
             if len(fitting) == 1 and not name:
                 return self._timer_action(intent, fitting, now)
-        question = f"You have {len(timers)} timers: {self._left(timers, now)}. Which one?"
-        if name:
-            question = f"I don't have a {name} timer. " + question
+        count = "one timer" if len(timers) == 1 else f"{len(timers)} timers"
+        question = f"You have {count}: {self._left(timers, now)}. Which one?"
+        if name and _by_name(name, timers) is None:
+            question = f"I don't have a timer called {name}. " + question
         return self._ask(_WhichTimer(intent, tuple(timers)), question, timers)
 
     def _timer_action(self, intent: Intent, timers: list[Item], now: Now) -> list[ReplyPart]:
@@ -286,6 +297,12 @@ class ScheduleDesk:
                 paused = " It's paused." if timer.state is ItemState.PAUSED else ""
                 return [Sentence(f"{left} left on your {label}.{paused}")]
             if isinstance(intent, AddTime):
+                if (timer.left(now) or 0.0) + intent.seconds > LONGEST_SECONDS:
+                    return [
+                        Sentence(
+                            f"A timer can run for up to {LONGEST_SAID}; I've left it as it was."
+                        )
+                    ]
                 longer = scheduler.add_time(now, timer.id, intent.seconds)
                 return [
                     Note("timer_changed", {"item_id": timer.id, "added_seconds": intent.seconds}),
@@ -368,21 +385,20 @@ class ScheduleDesk:
         if intent.every:
             return self._cancel_items(alarms, now, "alarm")
         if intent.time is not None:
-            hour, minute = intent.time.hour % 12, intent.time.minute
+            asked = intent.time
             fitting = [
                 alarm
                 for alarm in alarms
-                if (moment := local(Now(alarm.due_at or 0.0, 0.0, ""), ZoneInfo(alarm.zone)))
-                and (moment.hour % 12, moment.minute) == (hour, minute)
+                if _rings_at(asked, local(Now(alarm.due_at or 0.0, 0.0, ""), ZoneInfo(alarm.zone)))
             ]
             if len(fitting) == 1:
                 return self._cancel_items(fitting, now, "alarm")
-            if not fitting and len(alarms) == 1:
-                # The one alarm is at another time: cancelling it anyway would silence the
-                # morning the speaker meant to keep.
-                when = self._item_when(alarms[0], now)
-                asked = _clock_said(intent.time)
-                return [Sentence(f"You have no alarm at {asked}. Your alarm is at {when}.")]
+            if not fitting:
+                # Another alarm is no answer: cancelling it would silence the morning the
+                # speaker meant to keep ("Cancel my alarm at 7 AM" with one at 7 PM).
+                said = say_list([self._item_when(alarm, now) for alarm in alarms])
+                yours = "Your alarm is" if len(alarms) == 1 else "Your alarms are"
+                return [Sentence(f"You have no alarm at {_clock_said(asked)}. {yours} at {said}.")]
         elif len(alarms) == 1:
             return self._cancel_items(alarms, now, "alarm")
         said = say_list([self._item_when(alarm, now) for alarm in alarms])
@@ -459,6 +475,11 @@ class ScheduleDesk:
                         default=None)  # fmt: skip
             if named is not None and _likeness(intent.about, named.text or "") >= NAME_SIMILARITY:
                 return self._cancel_items([named], now, "reminder")
+            if reminders:
+                # Another reminder is no answer: the one meant may never have been set.
+                about = to_second_person(intent.about)
+                said = say_list([to_second_person(item.text or "") for item in reminders])
+                return [Sentence(f"You have no reminder to {about}. You have one to {said}.")]
         if not reminders:
             return [Sentence("You have no reminders set.")]
         if intent.every:
@@ -643,6 +664,17 @@ def _room_key(room: str) -> str:
     """A room's name as compared: "Living_Room" and "the living room" are one room."""
     words = re.sub(r"[^a-z0-9]+", " ", room.casefold()).split()
     return " ".join(words[1:] if words[:1] == ["the"] else words)
+
+
+def _rings_at(asked: ClockTime, moment: datetime) -> bool:
+    """Whether an alarm ringing at ``moment`` is the one asked for: "7 AM" and "19:00" name one
+    time of day, "7" either of two."""
+    if asked.meridiem is not None:
+        hour = asked.hour % 12 + (12 if asked.meridiem is Meridiem.PM else 0)
+        return (moment.hour, moment.minute) == (hour, asked.minute)
+    if asked.hour == 0 or asked.hour > 12:
+        return (moment.hour, moment.minute) == (asked.hour, asked.minute)
+    return (moment.hour % 12, moment.minute) == (asked.hour % 12, asked.minute)
 
 
 def _clock_said(time: ClockTime) -> str:

@@ -17,6 +17,10 @@ UNIT_SECONDS = {
     "second": 1, "seconds": 1,
 }  # fmt: skip
 ARTICLES = ("a", "an")
+LONGEST_SECONDS = 7 * 24 * 3600.0
+LONGEST_SAID = "a week"
+"""The longest timer (and the longest wait a tool may set for a reminder): a week. Past it a
+unit was misheard ("a billion hours" was set, and its due date broke every listing)."""
 
 
 @dataclass(frozen=True)

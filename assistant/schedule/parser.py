@@ -170,7 +170,9 @@ def _timer(text: str) -> Intent | None:
     if onto or (before[:1] == ["add"] and "to" in after):
         return AddTime(duration.seconds, _timer_name(after))
     name = _named(after) or _timer_name([*before, "|", *after])
-    return SetTimer(duration.seconds, name) if duration.seconds > 0 else None
+    # "minus five minutes" is no length: the desk says so, rather than set five minutes.
+    sign = -1.0 if before[-1:] in (["minus"], ["negative"]) else 1.0
+    return SetTimer(sign * duration.seconds, name)
 
 
 def _timer_name(words: list[str]) -> str | None:

@@ -17,6 +17,7 @@ from assistant.action_claims import ActionKind
 from assistant.model_tools import ToolOutcome
 from assistant.reply import AwaitAnswer, Note, Sentence
 from assistant.schedule.desk import ScheduleDesk
+from assistant.schedule.durations import LONGEST_SECONDS
 from assistant.schedule.intents import (
     EVERYWHERE,
     AddTime,
@@ -27,6 +28,7 @@ from assistant.schedule.intents import (
     Intent,
     ListAlarms,
     ListTimers,
+    Meridiem,
     PauseTimer,
     Place,
     ResumeTimer,
@@ -37,8 +39,6 @@ from assistant.schedule.intents import (
 )
 from assistant.schedule.timing import localize, to_utc
 
-MAX_SECONDS = 7 * 24 * 3600.0
-"""The longest timer or reminder delay a tool may set (a week): past it, a unit was misread."""
 MAX_TEXT_CHARS = 200
 """A reminder or an announcement is said when it comes due, outside any reply's budget: a
 model's 3,000-character one was said for over two minutes."""
@@ -232,7 +232,7 @@ class ScheduleTools:
         after = to_utc(moment) - to_utc(now)
         if after <= 0:
             raise ToolArgumentError(f"{at} has already passed (it is now {now:%Y-%m-%dT%H:%M})")
-        if after > MAX_SECONDS:
+        if after > LONGEST_SECONDS:
             raise ToolArgumentError(f"{at} is more than a week away")
         return after
 
@@ -255,7 +255,7 @@ def _seconds(arguments: Mapping[str, Any], key: str) -> float:
         raise ToolArgumentError(f"{key} must be from 1 second to a week") from None
     if not math.isfinite(value):
         raise ToolArgumentError(f"{key} must be a number of seconds")
-    if not 1 <= value <= MAX_SECONDS:
+    if not 1 <= value <= LONGEST_SECONDS:
         raise ToolArgumentError(f"{key}={value:g} must be from 1 second to a week")
     return float(value)
 
@@ -271,7 +271,8 @@ def _clock_time(arguments: Mapping[str, Any]) -> ClockTime | None:
         raise ToolArgumentError(f"time={time!r} is not HH:MM") from None
     if not (0 <= clock.hour <= 23 and 0 <= clock.minute <= 59):
         raise ToolArgumentError(f"time={time!r} is not a time of day")
-    return clock
+    # 24-hour, as the tool says: "07:00" is the morning's, never the evening's.
+    return ClockTime(clock.hour, clock.minute, Meridiem.AM if clock.hour < 12 else Meridiem.PM)
 
 
 def _place(arguments: Mapping[str, Any]) -> Place | None:

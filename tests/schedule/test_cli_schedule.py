@@ -114,3 +114,18 @@ def test_an_item_for_every_room_is_listed_once_in_each_room(postgres_databases, 
         hearth("schedule", "list", "--json", "--db", url, tmp_path=tmp_path, room="study").stdout
     )
     assert [(d["id"], d["room"]) for d in documents] == [(item.id, EVERY_ROOM)]
+
+
+def test_an_item_due_past_any_calendar_is_listed_without_a_traceback(tmp_path):
+    # Stored before timers were capped at a week: "a billion hours" is due in the year 116105,
+    # and `list --json` died with "year 116105 is out of range".
+    database = tmp_path / "memory.db"
+    store = ScheduleStore.open(database)
+    timer, _ = Scheduler(store).add_timer(SystemClock().now(), 3.6e12, "forever", "Europe/London")
+    store.close()
+    for form in ((), ("--json",)):
+        listed = hearth("schedule", "list", *form, "--db", str(database), tmp_path=tmp_path)
+        assert listed.returncode == 0, listed.stderr
+        assert "Traceback" not in listed.stderr
+    [document] = json.loads(listed.stdout)
+    assert document["id"] == timer.id and document["due_local"] is None

@@ -250,3 +250,45 @@ def test_a_reminder_due_within_the_minute_is_confirmed_with_its_minutes(room):
     assert room.hears("In 30 seconds remind me to stir the sauce.") == [
         "Okay, I'll remind you to stir the sauce at 5:00 PM today."
     ]
+
+
+def test_a_cancel_naming_what_is_not_set_cancels_nothing(room):
+    # The only reminder, or the only alarm, was cancelled for a request that named another:
+    # "Cancelled your reminder to feed the cat" for "cancel my reminder to call the bank".
+    room.hears("Remind me at 5 PM to feed the cat.")
+    assert room.hears("Cancel my reminder to call the bank.") == [
+        "You have no reminder to call the bank. You have one to feed the cat."
+    ]
+    assert len(room.scheduler.active(ItemKind.REMINDER)) == 1
+    room.hears("Set an alarm for 7 PM.")
+    assert room.hears("Cancel my alarm at 7 AM.") == [
+        "You have no alarm at 7:00 AM. Your alarm is at 7 PM today."
+    ]
+    assert len(room.scheduler.active(ItemKind.ALARM)) == 1
+    assert room.hears("Cancel my alarm at 7 PM.") == ["Cancelled your alarm for 7 PM today."]
+    assert room.hears("Cancel my reminder to feed the cat.") == [
+        "Cancelled your reminder to feed the cat."
+    ]
+
+
+def test_a_timer_of_no_length_or_past_a_week_is_not_set(room):
+    # "minus five minutes" was set as five minutes; "a billion hours" was set, and its due date
+    # (the year 116105) broke `hearth schedule list --json`.
+    assert room.hears("Set a timer for minus five minutes.") == [
+        "A timer needs a length. For how long?"
+    ]
+    assert room.hears("Ten minutes.") == ["Timer set for 10 minutes."]
+    assert room.hears("Set a timer for a billion hours.") == [
+        "I can set a timer for up to a week, not 1000000000 hours."
+    ]
+    assert room.hears("Add 200 hours to the timer.") == [
+        "A timer can run for up to a week; I've left it as it was."
+    ]
+    [timer] = room.scheduler.active(ItemKind.TIMER)
+    assert timer.seconds == 600
+
+
+def test_a_timer_named_that_is_not_there_is_said_so_plainly(room):
+    room.hears("Set an eggs timer for 5 minutes.")
+    [question] = room.hears("Cancel the toast timer.")
+    assert question.startswith("I don't have a timer called toast. You have one timer: ")

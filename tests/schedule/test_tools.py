@@ -241,6 +241,8 @@ def test_cancelling_an_alarm_at_another_time_keeps_the_only_alarm(tools, store):
     kept = tools.run("cancel_alarm", {"time": "06:00"}, 10.0)
     assert len(Scheduler(store).active(ItemKind.ALARM)) == 1
     assert not kept.acted
-    assert kept.text == "You have no alarm at 6:00. Your alarm is at 7 AM tomorrow."
+    assert kept.text == "You have no alarm at 6:00 AM. Your alarm is at 7 AM tomorrow."
+    evening = tools.run("cancel_alarm", {"time": "19:00"}, 15.0)  # 24-hour: not 7 AM
+    assert not evening.acted and len(Scheduler(store).active(ItemKind.ALARM)) == 1
     assert tools.run("cancel_alarm", {}, 20.0).acted  # no time: the only alarm
     assert not Scheduler(store).active(ItemKind.ALARM)
