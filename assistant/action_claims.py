@@ -64,6 +64,9 @@ _REPORTS = re.compile(
 )
 """Claims that a timer, alarm or reminder stands: true too of one set in an earlier turn."""
 
+_DENIED = re.compile(rf"\b(?:no|not|never)\b[^.!?]*\b{_THING}|{_THING}[^.!?]*(?:\bnot\b|n't)", re.I)
+"""A report that none stands ("You have no alarms set", "Your timer isn't set"): no claim."""
+
 _NAMES = {
     ActionKind.SCHEDULE: re.compile(
         rf"\b(?:{_THING}|remind|alert|notify|ring|wake|shout|let you know|tell you when|announc)",
@@ -100,7 +103,7 @@ def backed(sentence: str, acted: Collection[ActionKind], standing: Collection[st
     unnamed "Timer set." is not: it is how a model pretends to set a new one."""
     text = _plain(sentence)
     if _DEEDS.search(text) is None:
-        if _REPORTS.search(text) is None:
+        if _REPORTS.search(text) is None or _DENIED.search(text):
             return sentence
         if ActionKind.SCHEDULE in acted or _names_any(text, standing):
             return sentence
@@ -111,6 +114,7 @@ def backed(sentence: str, acted: Collection[ActionKind], standing: Collection[st
 
 
 _WORD = re.compile(r"[a-z]+")
+_DIGIT = re.compile(r"\d")
 _NOT_NAMING = frozenset(
     "the a an and for to of in on at my your you me it is are was has have been set timer timers "
     "alarm alarms reminder reminders minute minutes hour hours second seconds".split()
@@ -119,8 +123,16 @@ _NOT_NAMING = frozenset(
 
 
 def _names_any(text: str, standing: Collection[str]) -> bool:
-    said = set(_WORD.findall(text.lower())) - _NOT_NAMING
-    return any(said & set(_WORD.findall(item.lower())) for item in standing)
+    """Whether the text names a standing item: a word of its name or text, or its time ("7 AM",
+    as said whole: "7" alone is any number)."""
+    lowered = text.lower().replace(".", "")
+    said = set(_WORD.findall(lowered)) - _NOT_NAMING
+    return any(
+        item.lower() in lowered
+        if _DIGIT.search(item)
+        else bool(said & set(_WORD.findall(item.lower())))
+        for item in standing
+    )
 
 
 def _plain(sentence: str) -> str:

@@ -179,11 +179,15 @@ class ScheduleDesk:
             return []
 
     def standing_names(self) -> tuple[str, ...]:
-        """What names each item still to come: a timer's name, a reminder's or routine's text
-        (for the claim check: a report of one set in an earlier turn is true)."""
-        return tuple(
-            named for item in self.active_items() for named in (item.name, item.text) if named
-        )
+        """What names each item still to come: a timer's name, a reminder's or routine's text,
+        an alarm's time as said ("7 AM", "7:00 AM") (for the claim check: a report of one set in
+        an earlier turn is true)."""
+        named = [name for item in self.active_items() for name in (item.name, item.text) if name]
+        for item in self.active_items():
+            if item.kind is ItemKind.ALARM and item.due_at is not None:
+                moment = local(Now(item.due_at, 0.0, ""), ZoneInfo(item.zone))
+                named += [spoken_time(moment).lower(), spoken_time(moment, minutes=True).lower()]
+        return tuple(named)
 
     def local_now(self, audio_seconds: float) -> datetime:
         """The local time at ``audio_seconds`` of the recording (or now, live)."""

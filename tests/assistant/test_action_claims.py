@@ -100,6 +100,13 @@ def test_a_claim_is_backed_only_by_an_action_of_its_kind(sentence, acted, said):
         ("Your pasta timer is set for eight minutes.", [], False),
         # A deed is this turn's: an earlier pasta timer does not back "I've set".
         ("I've set a pasta timer for eight minutes.", ["pasta"], False),
+        # An alarm is named by its time, whole: both were said as "I couldn't do that."
+        ("Your alarm is set for 7 AM.", ["7 am", "7:00 am"], True),
+        ("Your alarm is set for 7:00 a.m. tomorrow.", ["7 am", "7:00 am"], True),
+        ("Your alarm is set for 7 PM.", ["7 am", "7:00 am"], False),
+        # That none stands is no claim at all (the tool's own words after list_alarms).
+        ("You have no alarms set.", [], True),
+        ("Your timer isn't set.", [], True),
     ],
 )
 def test_a_report_of_a_standing_item_is_backed_by_the_item(sentence, standing, said):

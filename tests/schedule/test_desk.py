@@ -292,3 +292,8 @@ def test_a_timer_named_that_is_not_there_is_said_so_plainly(room):
     room.hears("Set an eggs timer for 5 minutes.")
     [question] = room.hears("Cancel the toast timer.")
     assert question.startswith("I don't have a timer called toast. You have one timer: ")
+
+
+def test_an_alarm_is_named_by_its_time_for_the_claim_check(room):
+    room.hears("Set an alarm for 7 PM.")
+    assert {"7 pm", "7:00 pm"} <= set(room.desk.standing_names())
