@@ -59,6 +59,22 @@ def localize(naive: datetime, zone: ZoneInfo) -> datetime:
     return aware.astimezone(UTC).astimezone(zone)
 
 
+def localize_after(naive: datetime, zone: ZoneInfo, now: datetime) -> datetime:
+    """As :func:`localize`, but a time the clocks repeat is its first occurrence after ``now``:
+    at 01:15 in the hour after the clocks go back, "1:30" is a quarter of an hour away, not an
+    hour and three quarters ago (stored in the past, the alarm "went off" at once)."""
+    # Compared as instants: two times of one zone compare as wall clocks, fold ignored.
+    first = localize(naive, zone)
+    if to_utc(first) > to_utc(now):
+        return first
+    repeated = naive.replace(tzinfo=zone, fold=1)
+    if first.replace(tzinfo=None) == naive and repeated.utcoffset() != first.utcoffset():
+        second = repeated.astimezone(UTC).astimezone(zone)
+        if to_utc(second) > to_utc(now):
+            return second
+    return first
+
+
 def local_naive(wall: float, zone: ZoneInfo) -> datetime:
     """The local wall time (naive) of a UTC instant."""
     return datetime.fromtimestamp(wall, zone).replace(tzinfo=None)
@@ -91,8 +107,8 @@ def _resolve(
     for day in days:
         for hour, minute in _candidate_times(when, days_named or _day_named(when), wake_up):
             naive = day.replace(hour=hour, minute=minute, second=0, microsecond=0)
-            moment = localize(naive, zone)
-            if moment > now:
+            moment = localize_after(naive, zone, now)
+            if to_utc(moment) > to_utc(now):
                 return naive, moment
     raise WhenError("that time has already passed")
 

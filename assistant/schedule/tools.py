@@ -37,7 +37,7 @@ from assistant.schedule.intents import (
     SetTimer,
     When,
 )
-from assistant.schedule.timing import localize, to_utc
+from assistant.schedule.timing import localize_after, to_utc
 
 MAX_TEXT_CHARS = 200
 """A reminder or an announcement is said when it comes due, outside any reply's budget: a
@@ -226,8 +226,9 @@ class ScheduleTools:
             raise ToolArgumentError(f"at={at!r} is not an ISO 8601 date and time") from None
         now = self.desk.local_now(audio_seconds)
         if moment.tzinfo is None:
-            # As a time said aloud: one the clocks skip moves forward by the gap.
-            moment = localize(moment, now.tzinfo)
+            # As a time said aloud: one the clocks skip moves forward by the gap, one they
+            # repeat is its next occurrence.
+            moment = localize_after(moment, now.tzinfo, now)
         # In UTC: two times in one zone subtract as wall clocks, an hour off across a change.
         after = to_utc(moment) - to_utc(now)
         if after <= 0:

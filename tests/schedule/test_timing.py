@@ -50,6 +50,19 @@ def test_a_time_in_the_spring_gap_moves_on_by_the_gap_and_a_repeated_one_takes_t
     )
 
 
+def test_in_the_repeated_hour_a_time_is_its_next_occurrence_not_one_gone():
+    # 01:15 GMT, the second 01:15 of the night the clocks go back: "1:30" is 01:30 GMT, a
+    # quarter of an hour on. Its first occurrence, 01:30 BST, was stored (in the past) and the
+    # alarm "went off" at once, as if missed while restarting.
+    second_quarter_past_one = datetime(2026, 10, 25, 1, 15, tzinfo=LONDON, fold=1)
+    moment = resolve(parse_request("set an alarm for 1:30 am").when, second_quarter_past_one)
+    assert moment.timestamp() - second_quarter_past_one.timestamp() == 15 * 60
+    # Before the clocks go back, the first 01:30 (BST) is still the next one.
+    first_quarter_past_one = datetime(2026, 10, 25, 1, 15, tzinfo=LONDON, fold=0)
+    moment = resolve(parse_request("set an alarm for 1:30 am").when, first_quarter_past_one)
+    assert moment.timestamp() - first_quarter_past_one.timestamp() == 15 * 60
+
+
 def test_a_length_of_time_is_elapsed_time_across_a_clock_change():
     # 00:30 GMT on the night the clocks go forward: two hours on is 02:30 UTC, 03:30 BST. Added
     # to the local time as wall-clock hours, it was 02:30 BST, an hour early.
