@@ -60,7 +60,7 @@ from assistant.schedule.phrasing import (
 )
 from assistant.schedule.scheduler import ScheduleError, Scheduler
 from assistant.schedule.store import ScheduleUnavailable
-from assistant.schedule.timing import WhenError, repeat_of_rule, repeating
+from assistant.schedule.timing import NoSuchDate, WhenError, repeat_of_rule, repeating
 from assistant.schedule.timing import resolve as resolve_when
 from assistant.schedule.volume import VolumeKeeper, changed_level, volume_said
 from assistant.schedule.words import normalise
@@ -211,6 +211,11 @@ class ScheduleDesk:
             return self._volume(intent) if self.volume is not None else None
         if not self.can_act:
             return None
+        if isinstance(intent, SetAlarm | SetReminder | SetRoutine) and _CALENDAR_REPEAT.search(
+            normalise(heard.text)
+        ):
+            # Read as one day, "every month on the 31st" was set once, without a word.
+            return [Sentence(CALENDAR_REPEAT_REFUSED)]
         return self._carry_out_reached(intent, now)
 
     # -- requests --------------------------------------------------------------------------------
@@ -367,6 +372,8 @@ class ScheduleDesk:
             item, moment = self._store_at(
                 ItemKind.ALARM, intent.when, intent.repeat, now, wake_up=intent.wake_up
             )
+        except NoSuchDate as error:
+            return [Sentence(f"{error} When should it be?")]
         except WhenError:
             return [Sentence("That time has already passed. What time should it be?")]
         return [
@@ -419,6 +426,8 @@ class ScheduleDesk:
             item, moment = self._store_at(
                 ItemKind.REMINDER, intent.when, intent.repeat, now, text=intent.text, room=room
             )
+        except NoSuchDate as error:
+            return [Sentence(f"{error} When should I remind you?")]
         except WhenError:
             return [Sentence("That time has already passed. When should I remind you?")]
         what = to_second_person(intent.text)
@@ -503,6 +512,8 @@ class ScheduleDesk:
                 text=intent.prompt,
                 silent=intent.silent,
             )
+        except NoSuchDate as error:
+            return [Sentence(str(error))]
         except WhenError:
             return [Sentence("I couldn't work out when that should happen.")]
         what = to_second_person(intent.prompt)
@@ -668,6 +679,14 @@ def _room_key(room: str) -> str:
     """A room's name as compared: "Living_Room" and "the living room" are one room."""
     words = re.sub(r"[^a-z0-9]+", " ", room.casefold()).split()
     return " ".join(words[1:] if words[:1] == ["the"] else words)
+
+
+CALENDAR_REPEAT_REFUSED = (
+    "I can repeat things every day or on days of the week, but not every month or every year."
+)
+_CALENDAR_REPEAT = re.compile(
+    r"\b(?:(?:every|each) (?:other )?(?:month|year)|monthly|yearly|annually)\b"
+)
 
 
 def _rings_at(asked: ClockTime, moment: datetime) -> bool:

@@ -65,6 +65,9 @@ class When:
     weekday: Weekday | None = None
     part: PartOfDay | None = None
     time: ClockTime | None = None
+    date: tuple[int, int] | None = None
+    """(month, day) as said: "on March 31st" is (3, 31); "on the 31st" is (0, 31), the next
+    month that has one."""
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ tokens it used, so the words left over (a reminder's text) can be read.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from assistant.schedule.durations import duration_at
@@ -36,6 +37,15 @@ PARTS = {
 }
 NAMED_TIMES = {"noon": ClockTime(12, 0), "midday": ClockTime(12, 0), "midnight": ClockTime(0, 0)}
 TIME_PREPOSITIONS = ("at", "for", "by", "around")
+MONTHS = {
+    name: number
+    for number, name in enumerate(
+        "january february march april may june july august september october november "
+        "december".split(),
+        start=1,
+    )
+}
+_ORDINAL = re.compile(r"(\d{1,2})(?:st|nd|rd|th)")
 _NOT_HOUR_FOLLOWERS = ("minutes", "minute", "seconds", "hours", "hour", "percent")
 
 
@@ -82,6 +92,7 @@ def find_when(words: list[str], bare_hour: bool = True) -> WhenFound:
         weekday=values.get("weekday"),  # type: ignore[arg-type]
         part=part,  # type: ignore[arg-type]
         time=values.get("time"),  # type: ignore[arg-type]
+        date=values.get("date"),  # type: ignore[arg-type]
     )
     return found
 
@@ -115,6 +126,8 @@ def _piece_at(words: list[str], i: int, bare_hour: bool) -> tuple[str, object, i
         return "part", PARTS[at(i + 1)], i + 2
     if word in PARTS and i > 0 and at(i - 1) in ("tomorrow", "today", "sunday", *WEEKDAY_NAMES):
         return "part", PARTS[word], i + 1
+    if (date := _date_at(words, i + 1 if word == "on" else i)) is not None:
+        return "date", date[0], date[1]  # "on" is part of it: a reminder's text is not
     if word in ("on", "next", "this") and at(i + 1) in WEEKDAY_NAMES:
         return "weekday", WEEKDAY_NAMES[at(i + 1)], i + 2
     if word in WEEKDAY_NAMES:
@@ -124,6 +137,42 @@ def _piece_at(words: list[str], i: int, bare_hour: bool) -> tuple[str, object, i
     if time is not None:
         return "time", time[0], time[1]
     return None
+
+
+def _date_at(words: list[str], i: int) -> tuple[tuple[int, int], int] | None:
+    """A date: "march 31st", "march 31", "march the 31st", "the 31st of march", "31st march",
+    and after "on", "the 31st" (the next month that has one)."""
+    at = _reader(words)
+    if at(i) in MONTHS:
+        day = _day_of_month(at(i + 1), plain=True)
+        if day is not None:
+            return (MONTHS[at(i)], day), i + 2
+        if at(i + 1) == "the" and (day := _day_of_month(at(i + 2))) is not None:
+            return (MONTHS[at(i)], day), i + 3
+        return None
+    start = i + 1 if at(i) == "the" else i
+    day = _day_of_month(at(start))
+    if day is None:
+        return None
+    if at(start + 1) == "of" and at(start + 2) in MONTHS:
+        return (MONTHS[at(start + 2)], day), start + 3
+    if at(start + 1) in MONTHS:
+        return (MONTHS[at(start + 1)], day), start + 2
+    if start > i and at(i - 1) == "on":
+        return (0, day), start + 1
+    return None
+
+
+def _day_of_month(word: str, plain: bool = False) -> int | None:
+    """An ordinal day ("31st"), or with ``plain`` a bare number after a month ("march 31")."""
+    match = _ORDINAL.fullmatch(word)
+    if match is None and plain and word.isdigit() and len(word) <= 2:
+        day = int(word)
+    elif match is not None:
+        day = int(match.group(1))
+    else:
+        return None
+    return day if 1 <= day <= 31 else None
 
 
 def _repeat_at(words: list[str], i: int) -> tuple[object, int] | None:

@@ -78,7 +78,8 @@ def say_moment(moment: datetime, now: datetime) -> str:
         return f"{time} tomorrow"
     if 1 < days < 7:
         return f"{time} on {moment.strftime('%A')}"
-    return f"{time} on {moment.day} {moment.strftime('%B')}"
+    year = f" {moment.year}" if moment.year != now.year else ""
+    return f"{time} on {moment.day} {moment.strftime('%B')}{year}"
 
 
 def say_repeat(weekdays: tuple[Weekday, ...]) -> str:

@@ -9,6 +9,7 @@ not exist (the hour skipped in spring) rings at the same distance after the chan
 
 from __future__ import annotations
 
+import calendar
 import re
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
@@ -41,6 +42,10 @@ MORNING_HOURS = range(5, 12)
 
 class WhenError(ValueError):
     """A spoken time that names no moment Hearth can keep (a time already past today, say)."""
+
+
+class NoSuchDate(WhenError):
+    """A date no calendar has ("the 30th of February"); the message says it as spoken."""
 
 
 def to_utc(moment: datetime) -> float:
@@ -114,10 +119,12 @@ def _resolve(
 
 
 def _day_named(when: When) -> bool:
-    return when.day is not None or when.weekday is not None
+    return when.day is not None or when.weekday is not None or when.date is not None
 
 
 def _candidate_days(when: When, today: datetime) -> list[datetime]:
+    if when.date is not None:
+        return _dates(when.date, today)
     if when.day is DayRef.TOMORROW:
         return [today + timedelta(days=1)]
     if when.day is DayRef.TODAY or (when.part is PartOfDay.NIGHT and when.weekday is None):
@@ -127,6 +134,37 @@ def _candidate_days(when: When, today: datetime) -> list[datetime]:
         first = today + timedelta(days=ahead)
         return [first, first + timedelta(days=7)]
     return [today, today + timedelta(days=1)]
+
+
+def _dates(date: tuple[int, int], today: datetime) -> list[datetime]:
+    """The next two days that are ``date`` ((month, day); month 0: any month), from today on:
+    the 29th of February waits for a leap year, "the 31st" for a month that has one."""
+    month, day = date
+    found: list[datetime] = []
+    start = today.replace(hour=0, minute=0, second=0, microsecond=0)
+    for step in range(12 * 9):  # nine years: past any leap year
+        year, month_index = divmod(start.month - 1 + step, 12)
+        candidate_month = month_index + 1
+        if month and candidate_month != month:
+            continue
+        try:
+            candidate = start.replace(year=start.year + year, month=candidate_month, day=day)
+        except ValueError:
+            continue
+        if candidate.date() >= today.date():
+            found.append(candidate)
+            if len(found) == 2:
+                return found
+    if found:
+        return found
+    named = f"{day}{_ordinal(day)}" + (f" of {calendar.month_name[month]}" if month else "")
+    raise NoSuchDate(f"There's no {named}.")
+
+
+def _ordinal(day: int) -> str:
+    if day in (11, 12, 13):
+        return "th"
+    return {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th")
 
 
 def _candidate_times(when: When, day_named: bool, wake_up: bool) -> list[tuple[int, int]]:

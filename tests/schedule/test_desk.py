@@ -22,7 +22,7 @@ from assistant.schedule import (
     ScheduleStore,
     ScheduleUnavailable,
 )
-from assistant.schedule.desk import SCHEDULE_UNREACHABLE
+from assistant.schedule.desk import CALENDAR_REPEAT_REFUSED, SCHEDULE_UNREACHABLE
 from config import OllamaSettings, packaged_file
 from memory import Memory
 from tests.ollama_server import OllamaServer, Reply
@@ -297,3 +297,31 @@ def test_a_timer_named_that_is_not_there_is_said_so_plainly(room):
 def test_an_alarm_is_named_by_its_time_for_the_claim_check(room):
     room.hears("Set an alarm for 7 PM.")
     assert {"7 pm", "7:00 pm"} <= set(room.desk.standing_names())
+
+
+def test_a_date_is_kept_and_one_no_calendar_has_is_said(database):
+    # "on February 29th" and "on March 31st" were dropped: set for tomorrow, without a word.
+    store = ScheduleStore.open(database)
+    desk = ScheduleDesk(AudioClock(datetime(2026, 2, 10, 12, 0, tzinfo=LONDON).timestamp()),
+                        LONDON, Scheduler(store))  # fmt: skip
+    said = [
+        [p.text for p in desk.take(HeardUtterance(text, t=10.0 * n)) if isinstance(p, Sentence)]
+        for n, text in enumerate(
+            (
+                "Remind me on March 31st at 9 AM to pay the rent.",
+                "Set an alarm for 7 AM on February 29th.",
+                "Set an alarm for 7 AM on the 30th of February.",
+                "Remind me on the 5th at 10 am to call mum.",
+                "Every month on the 31st at 9 AM, remind me to pay the rent.",
+            ),
+            start=1,
+        )
+    ]
+    store.close()
+    assert said == [
+        ["Okay, I'll remind you to pay the rent at 9 AM on 31 March."],
+        ["Alarm set for 7 AM on 29 February 2028."],  # the next leap year
+        ["There's no 30th of February. When should it be?"],
+        ["Okay, I'll remind you to call mum at 10 AM on 5 March."],
+        [CALENDAR_REPEAT_REFUSED],
+    ]
