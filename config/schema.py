@@ -463,6 +463,14 @@ class RoutineSettings(Section):
     silent: bool = False
     """Record the answer in the event stream and log without saying it."""
 
+    @field_validator("prompt")
+    @classmethod
+    def _says_something(cls, value: str) -> str:
+        # Only spaces were sent to the model every day, as the whole of a user's message.
+        if not value.strip():
+            raise ValueError("the prompt is empty: write what the model should be asked")
+        return value.strip()
+
     @field_validator("at")
     @classmethod
     def _time_of_day(cls, value: str) -> str:

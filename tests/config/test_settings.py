@@ -269,6 +269,14 @@ def test_a_time_written_without_quotes_is_a_time_not_a_base_60_number(tmp_path):
         load_settings(environ={}, search_path=bad)
 
 
+def test_a_routine_whose_prompt_is_only_spaces_is_refused_naming_its_line(tmp_path):
+    # It passed `hearth check`, and its spaces were sent to the model every day as the whole
+    # of a user's message.
+    text = 'schedule:\n  routines:\n    - prompt: "   "\n      at: "07:00"\n'
+    with pytest.raises(ConfigError, match=r"line 3: .*prompt.*the prompt is empty"):
+        load_settings(environ={}, search_path=layers(tmp_path, text))
+
+
 @pytest.mark.parametrize(
     ("text", "key"),
     [
