@@ -52,6 +52,9 @@ from memory import StoreError
 
 log = logging.getLogger(__name__)
 
+RING_LOOK_SECONDS = 1.0
+"""While something rings, how often the schedule is read for a ring ended elsewhere."""
+
 UNREACHABLE = "I can't reach my schedule, so timers and alarms may not ring until it's back."
 UNREACHABLE_RETRY_SECONDS = 5.0
 """While the schedule cannot be reached, how often it is tried again."""
@@ -160,6 +163,10 @@ class ScheduleKeeper:
                 waits.append(wait)
             if not self._synced:
                 waits.append(0.0)
+            if self._sounding:
+                # Another process may end a ring (`hearth schedule cancel`, another room's desk):
+                # looked at each second, or it rang on to its auto-stop.
+                waits.append(RING_LOOK_SECONDS)
         return max(0.0, min(waits)) if waits else None
 
     def hold(self, t: float) -> float | None:

@@ -225,3 +225,19 @@ def test_a_schedule_that_cannot_be_opened_is_said_once_and_tried_again(keepers, 
     junk.unlink()
     assert keeper.wake(12.0) == []  # a fresh file now: back
     assert keeper.seconds_until_due(12.0) is None
+
+
+def test_a_ring_cancelled_by_another_process_stops_within_a_second(keepers, tmp_path):
+    # `hearth schedule cancel` printed "cancelled" while the timer rang on to its auto-stop:
+    # nothing looked at the schedule until then.
+    keeper = keepers()
+    keeper.wake(0.0)
+    command_line = Scheduler(ScheduleStore.open(tmp_path / "memory.db"))
+    pasta, _ = command_line.add_timer(CLOCK.now(0.0), 10, "pasta", "Europe/London")
+    run(keeper, until=10.0)
+    assert keeper.sounding == (pasta.id,)
+    command_line.cancel(CLOCK.now(20.0), pasta.id)
+    command_line.store.close()
+    assert keeper.hold(20.0) == pytest.approx(21.0)
+    assert SilenceItem(pasta.id) in keeper.wake(21.0)
+    assert keeper.sounding == ()
