@@ -60,7 +60,13 @@ from assistant.schedule.phrasing import (
 )
 from assistant.schedule.scheduler import ScheduleError, Scheduler
 from assistant.schedule.store import ScheduleUnavailable
-from assistant.schedule.timing import NoSuchDate, WhenError, repeat_of_rule, repeating
+from assistant.schedule.timing import (
+    NoSuchDate,
+    WhenError,
+    repeat_of_rule,
+    repeating,
+    rule_time,
+)
 from assistant.schedule.timing import resolve as resolve_when
 from assistant.schedule.volume import VolumeKeeper, changed_level, volume_said
 from assistant.schedule.words import normalise
@@ -576,7 +582,11 @@ class ScheduleDesk:
 
     def _when_said(self, item: Item, moment: datetime, now: Now) -> str:
         if item.rule:
-            return f"{spoken_time(moment)} {say_repeat(repeat_of_rule(item.rule))}"
+            # The rule's wall time: its first day may lack it ("1:30 every day" rings at 2:30
+            # on the night the clocks skip 1:30, and was said as "2:30 AM every day").
+            kept = rule_time(item.rule)
+            said = moment if kept is None else moment.replace(hour=kept[0], minute=kept[1])
+            return f"{spoken_time(said)} {say_repeat(repeat_of_rule(item.rule))}"
         return say_moment(moment, local(now, self.zone))
 
     def _item_when(self, item: Item, now: Now) -> str:

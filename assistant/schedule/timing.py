@@ -224,6 +224,19 @@ def repeating(
     return moment, str(rule)
 
 
+def rule_time(rule: str) -> tuple[int, int] | None:
+    """The wall time a repeating rule keeps (hour, minute): what it is said as, even on a day
+    the clocks skip it and it rings an hour later."""
+    hour, minute = _BY_HOUR.search(rule), _BY_MINUTE.search(rule)
+    if hour is None or minute is None:
+        return None
+    return int(hour.group(1)), int(minute.group(1))
+
+
+_BY_HOUR = re.compile(r"BYHOUR=(\d+)")
+_BY_MINUTE = re.compile(r"BYMINUTE=(\d+)")
+
+
 def next_after(rule: str, after_local: datetime, zone: ZoneInfo) -> datetime | None:
     """The occurrence of ``rule`` after the local wall time ``after_local`` (naive), as aware."""
     upcoming = rrulestr(rule).after(after_local.replace(tzinfo=None), inc=False)

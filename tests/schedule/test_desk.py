@@ -325,3 +325,16 @@ def test_a_date_is_kept_and_one_no_calendar_has_is_said(database):
         ["Okay, I'll remind you to call mum at 10 AM on 5 March."],
         [CALENDAR_REPEAT_REFUSED],
     ]
+
+
+def test_a_daily_alarm_set_on_the_night_the_clocks_skip_its_time_is_said_as_meant(database):
+    # 00:50 GMT on the night the clocks go forward: 1:30 does not exist tonight, so the first
+    # ring is at 2:30 BST, but the alarm is a 1:30 one ("2:30 AM every day" was said).
+    store = ScheduleStore.open(database)
+    night = datetime(2026, 3, 29, 0, 50, tzinfo=LONDON)
+    desk = ScheduleDesk(AudioClock(night.timestamp()), LONDON, Scheduler(store))
+    parts = desk.take(HeardUtterance("Wake me up every day at 1:30 AM.", t=1.0))
+    store.close()
+    assert [p.text for p in parts if isinstance(p, Sentence)] == [
+        "Alarm set for 1:30 AM every day."
+    ]
