@@ -184,6 +184,14 @@ class SkewedClock(SystemClock):
         return Now(real.wall + self.ahead, real.mono, real.boot)
 
 
+def both_claim_one_wake(kitchen: Arbiter, living: Arbiter) -> list[Outcome]:
+    """The kitchen (the louder) and the living room claim one wake word: what each does."""
+    kitchen.claim(request(10.0, 0.9, 30.0))
+    living.claim(request(10.0, 0.9, 18.0))
+    return [kitchen.verdict(request(10.0, 0.9, 30.0)).outcome,
+            living.verdict(request(10.0, 0.9, 18.0)).outcome]  # fmt: skip
+
+
 def test_live_devices_whose_clocks_disagree_still_answer_a_wake_word_once(postgres_databases):
     # The living room's clock is 3 s fast: stamped on it, its claim fell outside the kitchen's
     # window and both rooms answered. Stamped on the database's clock, the louder one answers.
@@ -196,14 +204,11 @@ def test_live_devices_whose_clocks_disagree_still_answer_a_wake_word_once(postgr
     living = Arbiter(transport, "living room", SkewedClock(3.0), policy)
     try:
         time.sleep(1.0)  # each has measured its clock
-        kitchen.claim(request(10.0, 0.9, 30.0))
-        living.claim(request(10.0, 0.9, 18.0))
-        verdicts = [kitchen.verdict(request(10.0, 0.9, 30.0)),
-                    living.verdict(request(10.0, 0.9, 18.0))]  # fmt: skip
+        outcomes = both_claim_one_wake(kitchen, living)
     finally:
         kitchen.close()
         living.close()
-    assert [v.outcome for v in verdicts] == [Outcome.ANSWERED, Outcome.DEFERRED]
+    assert outcomes == [Outcome.ANSWERED, Outcome.DEFERRED]
 
 
 def test_over_mqtt_live_devices_whose_clocks_disagree_still_answer_a_wake_word_once(
@@ -236,17 +241,14 @@ def test_over_mqtt_live_devices_whose_clocks_disagree_still_answer_a_wake_word_o
     heartbeats.start()
     try:
         wait_for("the living room to read the household's clock", lambda: "clock is" in caplog.text)
-        kitchen.claim(request(10.0, 0.9, 30.0))
-        living.claim(request(10.0, 0.9, 18.0))
-        verdicts = [kitchen.verdict(request(10.0, 0.9, 30.0)),
-                    living.verdict(request(10.0, 0.9, 18.0))]  # fmt: skip
+        outcomes = both_claim_one_wake(kitchen, living)
     finally:
         listening.set()
         heartbeats.join()
         kitchen.close()
         living.close()
         broker.stop()
-    assert [v.outcome for v in verdicts] == [Outcome.ANSWERED, Outcome.DEFERRED]
+    assert outcomes == [Outcome.ANSWERED, Outcome.DEFERRED]
     said = [record.getMessage() for record in caplog.records if "clock is" in record.getMessage()]
     assert len(said) == 1 and "clock is 3.0 s ahead of the household's" in said[0], said
     assert "the first Hearth's by name, over MQTT" in said[0]
