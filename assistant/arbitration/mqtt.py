@@ -205,6 +205,8 @@ class MqttTransport:
         device, what = unquote(parts[-2]), parts[-1]
         try:
             fields = json.loads(message.payload) if message.payload else None
+            if fields is not None and not isinstance(fields, dict):
+                return  # valid JSON, but no Hearth's message (an exception here ends paho's thread)
             if what == "claim" and fields is not None:
                 self._keep(Claim(device, float(fields["at"]), float(fields["score"]),
                                  float(fields["level_db"])))  # fmt: skip

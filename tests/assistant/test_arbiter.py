@@ -18,7 +18,7 @@ from assistant.schedule import AudioClock, Now, SystemClock
 from audio import State, Via, WakeMeasure
 from config import MqttSettings
 from memory import Memory, PostgresTarget
-from tests.mosquitto import Mosquitto
+from tests.mosquitto import Mosquitto, Watcher
 from tests.servers import wait_for
 
 START = 1_780_000_000.0
@@ -143,6 +143,28 @@ def test_over_mqtt_a_device_whose_broker_returns_is_heard_from_again(tmp_path):
         hall.close()  # a clean goodbye: gone at once, not after the peer timeout
         wait_until(lambda: "hall" not in told_by(kitchen), "the hall gone")
     finally:
+        kitchen.close()
+        broker.stop()
+
+
+@pytest.mark.parametrize("payload", ["5", "[1, 2]", '"heard"', "null"])
+def test_over_mqtt_a_stray_message_on_the_households_topics_is_ignored(tmp_path, payload):
+    # Valid JSON that is no object raised AttributeError in paho's thread, which ended it: the
+    # device never heard the others, or the broker, again.
+    broker = Mosquitto(tmp_path).start()
+    kitchen = MqttTransport(mqtt_settings(broker.url), "kitchen")
+    hall = MqttTransport(mqtt_settings(broker.url), "hall")
+    stranger = Watcher(broker)
+    try:
+        wait_until(lambda: {"kitchen", "hall"} <= told_by(kitchen, hall), "both heard")
+        stranger.publish("hearth/household/garage/heard", payload)
+        stranger.publish("hearth/household/garage/claim", payload)
+        porch = MqttTransport(mqtt_settings(broker.url), "porch")  # a device new since
+        wait_until(lambda: "porch" in told_by(kitchen, porch), "the new device heard", 10.0)
+        porch.close()
+    finally:
+        stranger.close()
+        hall.close()
         kitchen.close()
         broker.stop()
 
