@@ -69,7 +69,7 @@ from assistant.schedule.timing import (
 )
 from assistant.schedule.timing import resolve as resolve_when
 from assistant.schedule.volume import VolumeKeeper, changed_level, volume_said
-from assistant.schedule.words import normalise
+from assistant.schedule.words import normalise, tokens
 from assistant.voice_commands import to_second_person
 
 log = logging.getLogger(__name__)
@@ -494,7 +494,7 @@ class ScheduleDesk:
                         default=None)  # fmt: skip
             if named is not None and _likeness(intent.about, named.text or "") >= NAME_SIMILARITY:
                 return self._cancel_items([named], now, "reminder")
-            if reminders:
+            if reminders and _names_something(intent.about):
                 # Another reminder is no answer: the one meant may never have been set.
                 about = to_second_person(intent.about)
                 said = say_list([to_second_person(item.text or "") for item in reminders])
@@ -694,9 +694,20 @@ def _room_key(room: str) -> str:
 CALENDAR_REPEAT_REFUSED = (
     "I can repeat things every day or on days of the week, but not every month or every year."
 )
-_CALENDAR_REPEAT = re.compile(
-    r"\b(?:(?:every|each) (?:other )?(?:month|year)|monthly|yearly|annually)\b"
-)
+_CALENDAR_REPEAT = re.compile(r"\b(?:every|each) (?:other )?(?:month|year)\b")
+"""A repetition the schedule does not keep. Not "monthly": "pay the monthly rent" is a
+reminder's words."""
+
+
+def _names_something(about: str) -> bool:
+    """Whether a reminder asked for by its words names what it is about, not only when it is
+    ("cancel my reminder for tomorrow", "... at 9")."""
+    words = tokens(about)
+    when = find_when(words).used
+    return any(index not in when and word not in _NOT_ABOUT for index, word in enumerate(words))
+
+
+_NOT_ABOUT = frozenset("for at on in the a an my to of".split())
 
 
 def _rings_at(asked: ClockTime, moment: datetime) -> bool:

@@ -70,6 +70,7 @@ def find_when(words: list[str], bare_hour: bool = True) -> WhenFound:
     """
     found = WhenFound()
     values: dict[str, object] = {}
+    spans: dict[str, range] = {}
     i = 0
     while i < len(words):
         step = _piece_at(words, i, bare_hour)
@@ -79,8 +80,13 @@ def find_when(words: list[str], bare_hour: bool = True) -> WhenFound:
         kind, value, end = step
         if kind not in values:
             values[kind] = value
-            found.used.update(range(i, end))
+            spans[kind] = range(i, end)
         i = end
+    if "date" in values and ("day" in values or "weekday" in values):
+        # "tomorrow at 9 to buy a card for Sam's birthday on April 20th": the day said is when,
+        # the date is what the reminder is about (and stays in its words).
+        del values["date"], spans["date"]
+    found.used.update(index for span in spans.values() for index in span)
     repeat = values.get("repeat")
     part = values.get("part")
     if isinstance(repeat, tuple):  # "every morning": daily, in the morning
@@ -126,8 +132,9 @@ def _piece_at(words: list[str], i: int, bare_hour: bool) -> tuple[str, object, i
         return "part", PARTS[at(i + 1)], i + 2
     if word in PARTS and i > 0 and at(i - 1) in ("tomorrow", "today", "sunday", *WEEKDAY_NAMES):
         return "part", PARTS[word], i + 1
-    if (date := _date_at(words, i + 1 if word == "on" else i)) is not None:
-        return "date", date[0], date[1]  # "on" is part of it: a reminder's text is not
+    if word == "on" and (date := _date_at(words, i + 1)) is not None:
+        # Only after "on": "book the restaurant for the 5th of May" is a reminder's words.
+        return "date", date[0], date[1]
     if word in ("on", "next", "this") and at(i + 1) in WEEKDAY_NAMES:
         return "weekday", WEEKDAY_NAMES[at(i + 1)], i + 2
     if word in WEEKDAY_NAMES:
@@ -158,8 +165,8 @@ def _date_at(words: list[str], i: int) -> tuple[tuple[int, int], int] | None:
         return (MONTHS[at(start + 2)], day), start + 3
     if at(start + 1) in MONTHS:
         return (MONTHS[at(start + 1)], day), start + 2
-    if start > i and at(i - 1) == "on":
-        return (0, day), start + 1
+    if start > i:
+        return (0, day), start + 1  # "on the 31st"
     return None
 
 

@@ -338,3 +338,33 @@ def test_a_daily_alarm_set_on_the_night_the_clocks_skip_its_time_is_said_as_mean
     assert [p.text for p in parts if isinstance(p, Sentence)] == [
         "Alarm set for 1:30 AM every day."
     ]
+
+
+def test_a_date_in_a_reminders_words_is_what_it_is_about_not_when(room):
+    # Read as when, "for the 5th of May" moved a reminder for tomorrow to May, and cut it out of
+    # the reminder's words.
+    assert room.hears("Remind me tomorrow at 9 to book the restaurant for the 5th of May.") == [
+        "Okay, I'll remind you to book the restaurant for the 5th of may at 9 AM tomorrow."
+    ]
+    assert room.hears(
+        "Remind me tomorrow at 9 to buy a card for Sam's birthday on April 20th."
+    ) == ["Okay, I'll remind you to buy a card for sam's birthday on april 20th at 9 AM tomorrow."]
+
+
+@pytest.mark.parametrize(
+    "cancel",
+    [
+        "Cancel my reminder for tomorrow.",
+        "Cancel the reminder for 9 AM.",
+        "Cancel my reminder at 9.",
+    ],
+)
+def test_the_only_reminder_asked_for_by_when_it_is_is_cancelled(room, cancel):
+    room.hears("Remind me tomorrow at 9 to water the plants.")
+    assert room.hears(cancel) == ["Cancelled your reminder to water the plants."]
+
+
+def test_a_reminder_about_a_monthly_thing_is_no_monthly_reminder(room):
+    assert room.hears("Remind me tomorrow at 9 to pay the monthly rent.") == [
+        "Okay, I'll remind you to pay the monthly rent at 9 AM tomorrow."
+    ]
