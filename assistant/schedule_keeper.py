@@ -144,6 +144,9 @@ class ScheduleKeeper:
     _attempts: dict[int, _Attempts] = field(default_factory=dict)
     _outage: _Outage | None = None
     _synced: bool = False
+    _looked_at: float | None = None
+    """The monotonic second of the last ``wake``: while something rings, the next is due a
+    :data:`RING_LOOK_SECONDS` after it."""
 
     # -- when to look ----------------------------------------------------------------------------
 
@@ -166,7 +169,8 @@ class ScheduleKeeper:
             if self._sounding:
                 # Another process may end a ring (`hearth schedule cancel`, another room's desk):
                 # looked at each second, or it rang on to its auto-stop.
-                waits.append(RING_LOOK_SECONDS)
+                looked = now.mono if self._looked_at is None else self._looked_at
+                waits.append(looked + RING_LOOK_SECONDS - now.mono)
         return max(0.0, min(waits)) if waits else None
 
     def hold(self, t: float) -> float | None:
@@ -194,6 +198,7 @@ class ScheduleKeeper:
     def wake(self, t: float) -> list[Action]:
         """Everything due at audio second ``t`` (live: now), decided and turned into actions."""
         now = self.clock.now(t)
+        self._looked_at = now.mono
         actions: list[Action] = []
         for attempt in list(self._attempts.values()):
             if attempt.next_at is not None and attempt.next_at <= now.mono:

@@ -216,11 +216,11 @@ def repeating(
     first = rule.after(now.replace(tzinfo=None) - timedelta(seconds=1), inc=True)
     zone = now.tzinfo
     assert isinstance(zone, ZoneInfo) and first is not None
-    moment = localize(first, zone)
-    while moment <= now:
+    moment = localize_after(first, zone, now)
+    while to_utc(moment) <= to_utc(now):  # as instants: the hour the clocks repeat
         upcoming = rule.after(first, inc=False)
         assert upcoming is not None
-        first, moment = upcoming, localize(upcoming, zone)
+        first, moment = upcoming, localize_after(upcoming, zone, now)
     return moment, str(rule)
 
 

@@ -61,6 +61,10 @@ def test_in_the_repeated_hour_a_time_is_its_next_occurrence_not_one_gone():
     first_quarter_past_one = datetime(2026, 10, 25, 1, 15, tzinfo=LONDON, fold=0)
     moment = resolve(parse_request("set an alarm for 1:30 am").when, first_quarter_past_one)
     assert moment.timestamp() - first_quarter_past_one.timestamp() == 15 * 60
+    # A daily one too: its first ring is the coming 01:30, not the one gone.
+    daily = parse_request("set an alarm for 1:30 am every day")
+    moment, _ = repeating(daily.repeat, daily.when, second_quarter_past_one)
+    assert moment.timestamp() - second_quarter_past_one.timestamp() == 15 * 60
 
 
 def test_a_length_of_time_is_elapsed_time_across_a_clock_change():
