@@ -64,7 +64,11 @@ _REPORTS = re.compile(
 )
 """Claims that a timer, alarm or reminder stands: true too of one set in an earlier turn."""
 
-_DENIED = re.compile(rf"\b(?:no|not|never)\b[^.!?]*\b{_THING}|{_THING}[^.!?]*(?:\bnot\b|n't)", re.I)
+_DENIED = re.compile(
+    rf"\bno\s+(?:\w+\s+)?{_THING}\b"
+    rf"|\b{_THING}\s+(?:is|are|was|were|has|have)(?:\s+not\b|n't\b|n't\s)",
+    re.IGNORECASE,
+)
 """A report that none stands ("You have no alarms set", "Your timer isn't set"): no claim."""
 
 _NAMES = {
@@ -114,7 +118,8 @@ def backed(sentence: str, acted: Collection[ActionKind], standing: Collection[st
 
 
 _WORD = re.compile(r"[a-z]+")
-_DIGIT = re.compile(r"\d")
+_CLOCK = re.compile(r"\d{1,2}(?::\d{2})? [ap]m")
+"""An alarm's time as the schedule names it ("7 am", "6:30 pm")."""
 _NOT_NAMING = frozenset(
     "the a an and for to of in on at my your you me it is are was has have been set timer timers "
     "alarm alarms reminder reminders minute minutes hour hours second seconds".split()
@@ -123,16 +128,17 @@ _NOT_NAMING = frozenset(
 
 
 def _names_any(text: str, standing: Collection[str]) -> bool:
-    """Whether the text names a standing item: a word of its name or text, or its time ("7 AM",
-    as said whole: "7" alone is any number)."""
+    """Whether the text names a standing item: a word of its name or text, or an alarm's time
+    said whole ("7 AM"; not inside "17 AM" or "11 PM", and "7" alone is any number)."""
     lowered = text.lower().replace(".", "")
     said = set(_WORD.findall(lowered)) - _NOT_NAMING
-    return any(
-        item.lower() in lowered
-        if _DIGIT.search(item)
-        else bool(said & set(_WORD.findall(item.lower())))
-        for item in standing
-    )
+    for item in standing:
+        if _CLOCK.fullmatch(item.lower()):
+            if re.search(rf"(?<![\d:]){re.escape(item.lower())}\b", lowered):
+                return True
+        elif said & set(_WORD.findall(item.lower())):
+            return True
+    return False
 
 
 def _plain(sentence: str) -> str:

@@ -104,9 +104,16 @@ def test_a_claim_is_backed_only_by_an_action_of_its_kind(sentence, acted, said):
         ("Your alarm is set for 7 AM.", ["7 am", "7:00 am"], True),
         ("Your alarm is set for 7:00 a.m. tomorrow.", ["7 am", "7:00 am"], True),
         ("Your alarm is set for 7 PM.", ["7 am", "7:00 am"], False),
+        ("Your alarm is set for 11 PM.", ["1 pm", "1:00 pm"], False),  # not "1 PM"
         # That none stands is no claim at all (the tool's own words after list_alarms).
         ("You have no alarms set.", [], True),
         ("Your timer isn't set.", [], True),
+        # A negative word elsewhere leaves a claim a claim.
+        ("No problem, your timer is set for ten minutes.", [], False),
+        ("Not a problem: alarm set for 6 AM.", [], False),
+        ("Your timer is set for ten minutes, so don't worry.", [], False),
+        # A reminder's own words with a digit in them name it by its words, as before.
+        ("Your pills reminder is set for 8 PM.", ["take 2 pills"], True),
     ],
 )
 def test_a_report_of_a_standing_item_is_backed_by_the_item(sentence, standing, said):
