@@ -7,6 +7,7 @@ conflict the comparison says conflict, and between the same and distinct, distin
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -180,32 +181,45 @@ class _Pair:
 
     def _swapped_roles(self) -> str:
         """ "Alice owes Bob" / "Bob owes Alice", "Tom is older than Sam" / "Sam is older than Tom":
-        the same words with two of one sort (two names, two relatives, two of a kind of thing)
-        in each other's places. Who does what to whom differs, so they are never one fact."""
+        the same words with two of one sort (two names, two relatives, two of a kind of thing,
+        two numbers or times) in each other's places. Who does what to whom differs, so they are
+        never one fact.
+
+        A place is a side of a third word both facts say: "Bob" stands where "Alice" stood
+        before "owes". Words moved together keep their places ("Tom's mum is Helen" / "Helen is
+        Tom's mum", "Mia is 9 and Leo is 7" / "Leo is 7 and Mia is 9"); a relation that is the
+        same both ways is no swap ("Tom is married to Kate")."""
         if significant(self.new_only) or significant(self.old_only):
+            return ""
+        if _symmetric(self.new) or _symmetric(self.old):
             return ""
         matched = [
             (term, other)
             for term in self.new_side
             for other in self.old_side
-            if agrees(term, other) and (_bears_a_role(term) or _bears_a_role(other))
+            if agrees(term, other)
         ]
+        ordered = self.new.ordered or self.old.ordered
         for index, (first, first_old) in enumerate(matched):
+            if not (_bears_a_role(first) or _bears_a_role(first_old)):
+                continue
             for second, second_old in matched[index + 1 :]:
-                if (
-                    first is second
-                    or first_old is second_old
-                    or not _one_sort((first, first_old), (second, second_old))
-                ):
+                if first is second or first_old is second_old or agrees(first, second):
                     continue
-                if agrees(first, second):
-                    continue  # one word said twice
+                if not (_bears_a_role(second) or _bears_a_role(second_old)):
+                    continue
+                if not _one_sort((first, first_old), (second, second_old)):
+                    continue
+                flipped = (first.position - second.position) * (
+                    first_old.position - second_old.position
+                ) < 0
+                if ordered and flipped:
+                    # A list said in an order ("pizza first, then pasta"): any two reordered.
+                    return f"order differs: {first.surface} and {second.surface} change places"
                 beside = _side_by_side(first, second) or _side_by_side(first_old, second_old)
-                if beside and not (self.new.ordered or self.old.ordered):
+                if beside:
                     continue  # a list ("a son and a daughter") or a compound ("a Samsung TV")
-                here = first.position - second.position
-                there = first_old.position - second_old.position
-                if here * there < 0:
+                if _took_the_place((first, first_old), (second, second_old), matched):
                     return f"roles differ: {first.surface} and {second.surface} change places"
         return ""
 
@@ -221,11 +235,14 @@ class _Pair:
 
     def _speaker_role(self) -> str:
         """ "I owe Ben £20" / "Ben owes me £20": the same words, the speaker doing in one and
-        done to in the other, and the other party on the other side of what is done."""
+        done to in the other, and the other party on the other side of what is done (not in a
+        relation the same both ways: "I work with Ben" / "Ben works with me")."""
         roles = {self.new.speaker_role, self.old.speaker_role}
         if roles != {"subject", "object"} or not self.shared:
             return ""
         if significant(self.new_only) or significant(self.old_only):
+            return ""
+        if _symmetric(self.new) or _symmetric(self.old):
             return ""
         matched = [(t, o) for t in self.new_side for o in self.old_side if agrees(t, o)]
         for party, party_old in matched:
@@ -592,6 +609,55 @@ class _Pair:
         return ""
 
 
+def _took_the_place(
+    first: tuple[Term, Term], second: tuple[Term, Term], matched: Sequence[tuple[Term, Term]]
+) -> bool:
+    """Whether one of two terms now stands where the other stood (each a term in the new fact
+    matched with its match in the old): beside a third term both facts say, on the same side of
+    it, where it did not stand before; or in the other's part of the fact ("The cat is scared
+    of the dog" / "The dog is scared of the cat"), unless it moved there with a neighbour (a
+    clause or a phrase moved whole: "Tom's mum is Helen")."""
+
+    def part(term: Term) -> tuple[str, bool]:
+        return term.slot, term.in_subject
+
+    exchanged = part(first[0]) == part(second[1]) and part(second[0]) == part(first[1])
+    if exchanged and part(first[0]) != part(first[1]):
+        together = (first[0], second[0], first[1], second[1])
+        if not any(_kept_beside(pair, matched, together) for pair in (first, second)):
+            return True
+    for mover, stayer in ((first, second), (second, first)):
+        for anchor, anchor_old in matched:
+            if anchor in (first[0], second[0]) or anchor_old in (first[1], second[1]):
+                continue
+            side = mover[0].position - anchor.position
+            if abs(side) != 1:
+                continue
+            if stayer[1].position - anchor_old.position == side and (
+                mover[1].position - anchor_old.position != side
+            ):
+                return True
+    return False
+
+
+def _kept_beside(
+    pair: tuple[Term, Term], matched: Sequence[tuple[Term, Term]], apart: Sequence[Term]
+) -> bool:
+    """Whether a term has the same neighbour on the same side in both facts."""
+    for anchor, anchor_old in matched:
+        if anchor in apart or anchor_old in apart:
+            continue
+        side = pair[0].position - anchor.position
+        if abs(side) == 1 and pair[1].position - anchor_old.position == side:
+            return True
+    return False
+
+
+def _symmetric(reading: Reading) -> bool:
+    """Says a relation that holds both ways ("married to", "works with", "sits next to")."""
+    return not lexicon.SYMMETRIC.isdisjoint(_WORDS.findall(reading.text.lower()))
+
+
 def _bears_a_role(term: Term) -> bool:
     """A name (or a word no lexicon knows, as a name written small is), a relative, a kind of
     thing, a number or a time: what can do, owe or be something to another, or fill a slot."""
@@ -668,6 +734,8 @@ def _capital(*matched: Term) -> bool:
     """A name, by its capital where a capital says so, in any of the facts it is matched in."""
     return any((t.kind is TermKind.NAME and t.certain) or t.maybe_name for t in matched)
 
+
+_WORDS = re.compile(r"[a-z]+")
 
 _ROLE_KINDS = (TermKind.NAME, TermKind.NUMBER, TermKind.TIME)
 

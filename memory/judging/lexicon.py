@@ -376,6 +376,12 @@ IRREGULAR_PAST = frozenset(
     "spent did".split()
 )
 
+# Words of a relation that holds both ways: "Tom is married to Kate" is "Kate is married to Tom".
+SYMMETRIC = frozenset(
+    "married marry marri wed engaged divorced dating date with next door neighbour neighbor "
+    "sibling cousin related opposite beside together alongside partner friend".split()
+)
+
 # Attributes whose value is a string, compared letter for letter ("dogs" is no password "dog").
 LITERAL_ATTRIBUTES = frozenset(
     "password passcode passphrase pin code username login handle ssid network email account".split()

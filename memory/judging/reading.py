@@ -196,8 +196,25 @@ _ORDER_WORDS = frozenset(("then", "order", "followed"))
 _PRESENT_COPULAS = frozenset(("am", "is", "are"))
 _PAST_COPULAS = frozenset(("was", "were"))
 _PERFECT = frozenset(("have", "has", "had", "been", "used-to"))
-_PASSIVE_BEFORE = frozenset(("get", "gets", "getting", "be", "being"))
-"""Before a participle that is no past: "the plants get watered"."""
+_NO_VERB_BEFORE = frozenset(
+    "get gets getting be being a an the my our your his her their its this that".split()
+)
+"""Before a participle or an adjective that is no past: "the plants get watered", "a registered
+nurse"."""
+
+
+def _present_form(token: Token) -> bool:
+    """A verb in the present third person after a word ending in "-ed": the "-ed" word was a
+    name ("uncle alfred lives in york")."""
+    word = token.text
+    return (
+        token.kind is TokenKind.WORD
+        and word.endswith("s")
+        and not word.endswith("ss")
+        and (word not in STOP_WORDS or word in ("is", "has", "does"))
+    )
+
+
 _TIMELESS = frozenset(("born", "called", "named", "known", "based"))
 """Participles whose past says nothing of now ("I was born on March 3rd")."""
 
@@ -217,7 +234,8 @@ def _tense(tokens: Sequence[Token], subject: frozenset[int]) -> str:
     past = any(
         index not in subject
         and _past_form(token)
-        and not (index and tokens[index - 1].text in _PASSIVE_BEFORE)
+        and not (index and tokens[index - 1].text in _NO_VERB_BEFORE)
+        and not (index + 1 < len(tokens) and _present_form(tokens[index + 1]))
         for index, token in enumerate(tokens)
     )
     return "past" if past else "present"

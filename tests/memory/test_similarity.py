@@ -406,6 +406,11 @@ def test_third_blind_pairs_without_an_embedder() -> None:
         ("Our Netflix account name is TheParkers.", "our netflix account name is theparker"),
         # a list in an order, reordered
         ("Mia's favourite colour is red, then blue.", "mia's favourite colour is blue, then red"),
+        (
+            "Sara ranks pizza first, then pasta, then sushi.",
+            "Sara ranks sushi first, then pasta, then pizza.",
+        ),
+        ("The cat is scared of the dog", "The dog is scared of the cat"),
     ],
 )
 def test_the_same_words_saying_another_thing_are_never_merged(first: str, second: str) -> None:
@@ -426,6 +431,25 @@ def test_the_same_words_saying_another_thing_are_never_merged(first: str, second
             "Our neighbour Gary has a ladder we can borrow.",
             "gary next door lets us borrow his ladder",
         ),
+        ("My birthday is on March 3rd", "I was born on March 3rd"),  # a past that holds
+        ("I use Firefox", "I switched to Firefox"),  # the change word says when
+        ("Water the plants every three days.", "the plants get watered every 3 days"),
+        ("The Netflix password is BlueFox88.", "the netflix password is bluefox88"),
+        ("The bike lock code is 0915.", "bike lock code is oh nine one five"),
+        # words moved together, and relations the same both ways (a review of the rules above)
+        ("Helen is Tom's mum", "Tom's mum is Helen"),
+        ("Luna is Mia's cat", "Mia's cat is Luna"),
+        ("Leo is 7 and Mia is 9", "Mia is 9 and Leo is 7"),
+        ("Work starts at 9 and ends at 5", "Work ends at 5 and starts at 9"),
+        (
+            "Tom has football on Monday and Sam has swimming on Tuesday",
+            "Sam has swimming on Tuesday and Tom has football on Monday",
+        ),
+        ("Tom is married to Kate", "Kate is married to Tom"),
+        ("I work with Ben", "Ben works with me"),
+        ("I sit next to Ben at work", "Ben sits next to me at work"),
+        ("I'm a registered nurse", "I work as a registered nurse"),  # "-ed", no past
+        ("Uncle Alfred lives in York", "uncle alfred lives in york"),  # a name, no past
     ],
 )
 def test_the_same_fact_with_its_words_moved_still_merges(first: str, second: str) -> None:
