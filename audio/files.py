@@ -51,12 +51,12 @@ class WavSource:
         block, self._buffer = self._buffer[:n].copy(), self._buffer[n:]
         return block
 
-    def skip(self, n: int) -> None:
-        """Pass over the next ``n`` samples (where an earlier voice process stopped)."""
-        while n > 0 and self._fill(1):
-            passed = min(n, len(self._buffer))
-            self._buffer = self._buffer[passed:]
-            n -= passed
+    def start_at(self, sample: int) -> None:
+        """Read on from 16 kHz sample ``sample`` (where an earlier voice process stopped), before
+        anything is read: the file is sought, so a restart an hour in sends its heartbeat at once
+        (converting the hour first took seconds, past the watchdog's wait)."""
+        self._blocks = self._reader.blocks(sample)
+        self._buffer = np.zeros(0, dtype=np.int16)
 
     def close(self) -> None:
         """Stop reading; later reads return None."""

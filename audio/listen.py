@@ -57,8 +57,8 @@ def listen_to_recording(
 ) -> None:
     """Run the listener over a WAV file, handing each event record to ``on_record``."""
     check_wav(path)  # read through first: a bad file fails before the models load
-    source = WavSource(path)
     models = VoiceModels.load(settings)
+    source = WavSource(path)  # opened once nothing can fail before the engine closes it
     mouth = TimelineMouth(_NoSink())
     engine = VoiceEngine(settings, models, lambda: source, mouth, ListenOnlyChannel(on_record))
     try:

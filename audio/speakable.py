@@ -45,6 +45,9 @@ _AUTOLINK = re.compile(r"<((?:https?|ftp)://[^>\s]+)>")
 _URL = re.compile(r"\b(?:(?:https?|ftp)://|www\.)[^\s<>()\[\]{}\"']+", re.I)
 _URL_TRAILING = ".,;:!?"
 _INLINE_CODE = re.compile(r"(`+)(.+?)\1")
+_UNSPACED_SCRIPT = re.compile("[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\u0e00-\u0e7f]")
+"""CJK, kana, Hangul and Thai: their sentences have no spaces, and are words all the same."""
+_DASHES = re.compile("[\u2013\u2014\u2015]")
 _LONG_RUN = re.compile(rf"\S{{{LONGEST_WORD_CHARS + 1},}}")
 _BOLD = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
 _ITALIC_STAR = re.compile(r"(?<![\w*])\*(?=\S)(.+?)(?<=\S)\*(?![\w*])")
@@ -316,6 +319,8 @@ def _say_inline_code(match: re.Match[str]) -> str:
 
 def _say_long_run(match: re.Match[str]) -> str:
     run = match.group(0)
+    if _UNSPACED_SCRIPT.search(run) or _DASHES.search(run):
+        return run  # a sentence in a script written without spaces, or words joined by dashes
     word = run.rstrip(_URL_TRAILING + "'\")]")
     return run if len(word) <= LONGEST_WORD_CHARS else LONG_STRING_PHRASE + run[len(word) :]
 

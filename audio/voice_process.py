@@ -155,5 +155,5 @@ def _file_source(io: VoiceIO) -> AudioSource:
     from audio.files import WavSource
 
     source = WavSource(io.input_path or "")
-    source.skip(io.start_sample)  # resume where the previous voice process stopped
+    source.start_at(io.start_sample)  # resume where the previous voice process stopped
     return source

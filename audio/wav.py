@@ -227,19 +227,21 @@ class WavReader:
         rate = self._format.sample_rate
         return (2 * frames * SAMPLE_RATE + rate) // (2 * rate)
 
-    def blocks(self) -> Iterator[np.ndarray]:
-        """The audio, about ten seconds of the file at a time.
+    def blocks(self, start: int = 0) -> Iterator[np.ndarray]:
+        """The audio from 16 kHz sample ``start`` on (a restart resumes there: the file is
+        sought, not converted up to it), about ten seconds of the file at a time.
 
         Raises:
             WavError: float samples that are NaN or infinite (a damaged file), when reached.
         """
         fmt = self._format
+        first_frame = min(start * fmt.sample_rate // SAMPLE_RATE, self._size // fmt.frame_bytes)
         if (fmt.sample_rate, fmt.channels, fmt.bits, fmt.is_float) == (SAMPLE_RATE, 1, 16, False):
-            for raw in self._raw():
+            for raw in self._raw(first_frame):
                 yield np.frombuffer(raw, dtype="<i2").astype(np.int16)
             return
         converter = ToInternal(fmt.sample_rate)
-        decoded = self._decoded()
+        decoded = self._decoded(first_frame)
         block = next(decoded, None)
         while block is not None:
             following = next(decoded, None)
@@ -253,20 +255,21 @@ class WavReader:
             for _ in self._decoded():
                 pass
 
-    def _decoded(self) -> Iterator[np.ndarray]:
+    def _decoded(self, first_frame: int = 0) -> Iterator[np.ndarray]:
         fmt = self._format
-        frames_read = 0
-        for raw in self._raw():
+        frames_read = first_frame
+        for raw in self._raw(first_frame):
             block = _decode(raw, fmt)
             if fmt.is_float:
                 _check_finite(self.path, block, frames_read, fmt.sample_rate)
             frames_read += len(block)
             yield block
 
-    def _raw(self) -> Iterator[bytes]:
+    def _raw(self, first_frame: int = 0) -> Iterator[bytes]:
         block_bytes = self._format.frame_bytes * self._format.sample_rate * _BLOCK_SECONDS
-        self._file.seek(self._offset)
-        remaining = self._size
+        skipped = first_frame * self._format.frame_bytes
+        self._file.seek(self._offset + skipped)
+        remaining = self._size - skipped
         while remaining > 0:
             raw = self._file.read(min(block_bytes, remaining))
             if not raw:

@@ -469,7 +469,7 @@ class RoutineSettings(Section):
         # Only spaces were sent to the model every day, as the whole of a user's message.
         if not value.strip():
             raise ValueError("the prompt is empty: write what the model should be asked")
-        return value.strip()
+        return value  # as written: the stored routine is matched by its prompt
 
     @field_validator("at")
     @classmethod

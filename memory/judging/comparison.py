@@ -276,7 +276,8 @@ class _Pair:
 
     def _literal(self) -> str:
         """ "The Wi-Fi password is dogs" / "... is dog": a value that is a string to type or say
-        letter for letter (a password, a user name), compared as written, not as a word."""
+        letter for letter (a password, a user name), compared as written, not as a word; its
+        case is not compared, as speech has none ("BlueFox88" said is "bluefox88")."""
         if not (self._literal_attribute(self.new) and self._literal_attribute(self.old)):
             return ""
         if significant(self.new_only) or significant(self.old_only):

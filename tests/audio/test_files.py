@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
+from audio import wav
 from audio.files import TimelineSink, WavSource
 from audio.format import SAMPLE_RATE
 from audio.wav import read_wav, write_wav
@@ -38,10 +39,40 @@ def test_a_source_resumed_past_a_point_reads_on_from_it(tmp_path: Path) -> None:
     audio = noise(25.0)
     write_wav(tmp_path / "room.wav", audio)
     source = WavSource(tmp_path / "room.wav")
-    source.skip(12 * SAMPLE_RATE + 17)
+    source.start_at(12 * SAMPLE_RATE + 17)
     assert np.array_equal(source.read(512), audio[12 * SAMPLE_RATE + 17 :][:512])
-    source.skip(10**9)
+    source.start_at(10**9)
     assert source.read(512) is None
+
+
+def test_a_converted_source_resumes_by_seeking_not_by_converting_what_came_before(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """A voice process restarted an hour into 48 kHz stereo converted the hour before its first
+    heartbeat (2.9 to 8.5 s), past the watchdog's 3 s: now the file is sought, and only the
+    block it resumes in is decoded."""
+    stereo = np.random.default_rng(4).uniform(-0.5, 0.5, (48000 * 40, 2))
+    path = tmp_path / "room.wav"
+    path.write_bytes(wav_bytes(stereo, 48000, bits=24))
+    whole = read_wav(path)
+    decoded: list[int] = []
+    real_decode = wav._decode
+
+    def counted(raw, fmt):
+        decoded.append(len(raw))
+        return real_decode(raw, fmt)
+
+    monkeypatch.setattr(wav, "_decode", counted)
+    source = WavSource(path)
+    source.start_at(30 * SAMPLE_RATE)
+    resumed = source.read(SAMPLE_RATE)
+    source.close()
+    assert resumed is not None and len(resumed) == SAMPLE_RATE
+    assert sum(decoded) <= 10 * 48000 * 6  # one ten-second block, not the thirty before it
+    # The same sound, but for the resampler's fresh start at the seam (a few samples).
+    middle = slice(100, SAMPLE_RATE - 100)
+    expected = whole[30 * SAMPLE_RATE :][:SAMPLE_RATE][middle].astype(float)
+    assert np.corrcoef(resumed[middle].astype(float), expected)[0, 1] > 0.99
 
 
 def test_a_closed_source_reads_nothing(tmp_path: Path) -> None:

@@ -47,6 +47,12 @@ from audio.speakable import (
         # a run with no space past the longest word is no word (a key, a hash, a runaway template)
         ("Your key is " + "a" * 2000 + ".", f"Your key is {LONG_STRING_PHRASE}."),
         ("Its hash: " + "9f86d0" * 10 + ", done", f"Its hash: {LONG_STRING_PHRASE}, done"),
+        # a sentence in a script without spaces, and words joined by dashes, are words
+        (
+            "这是一个非常长的中文句子没有空格但它确实是一个完整的句子应该被读出来而不是被替换成别的东西",
+            "这是一个非常长的中文句子没有空格但它确实是一个完整的句子应该被读出来而不是被替换成别的东西",
+        ),
+        ("word\u2014" * 12, ", ".join(["word"] * 12) + ","),
         (
             "Say pneumonoultramicroscopicsilicovolcanoconiosis!",
             "Say pneumonoultramicroscopicsilicovolcanoconiosis!",
