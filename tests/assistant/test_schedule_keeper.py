@@ -227,15 +227,21 @@ def test_a_schedule_that_cannot_be_opened_is_said_once_and_tried_again(keepers, 
     assert keeper.seconds_until_due(12.0) is None
 
 
-def test_a_ring_cancelled_by_another_process_stops_within_a_second(keepers, tmp_path):
-    # `hearth schedule cancel` printed "cancelled" while the timer rang on to its auto-stop:
-    # nothing looked at the schedule until then.
+def ringing_from_elsewhere(keepers, tmp_path):
+    """A keeper ringing a timer that another process (the command line) set and can cancel."""
     keeper = keepers()
     keeper.wake(0.0)
     command_line = Scheduler(ScheduleStore.open(tmp_path / "memory.db"))
     pasta, _ = command_line.add_timer(CLOCK.now(0.0), 10, "pasta", "Europe/London")
     run(keeper, until=10.0)
     assert keeper.sounding == (pasta.id,)
+    return keeper, command_line, pasta
+
+
+def test_a_ring_cancelled_by_another_process_stops_within_a_second(keepers, tmp_path):
+    # `hearth schedule cancel` printed "cancelled" while the timer rang on to its auto-stop:
+    # nothing looked at the schedule until then.
+    keeper, command_line, pasta = ringing_from_elsewhere(keepers, tmp_path)
     command_line.cancel(CLOCK.now(20.0), pasta.id)
     command_line.store.close()
     hold = keeper.hold(20.0)
@@ -247,11 +253,7 @@ def test_a_ring_cancelled_by_another_process_stops_within_a_second(keepers, tmp_
 def test_live_a_ring_cancelled_by_another_process_is_looked_at_each_second(keepers, tmp_path):
     # The live loop asks how long it may sleep and wakes the keeper only at 0: a ring gave
     # "1 s" at every ask, so it never woke, and the cancelled timer rang on.
-    keeper = keepers()
-    keeper.wake(0.0)
-    command_line = Scheduler(ScheduleStore.open(tmp_path / "memory.db"))
-    pasta, _ = command_line.add_timer(CLOCK.now(0.0), 10, "pasta", "Europe/London")
-    run(keeper, until=10.0)
+    keeper, command_line, pasta = ringing_from_elsewhere(keepers, tmp_path)
     actions, t = [], 10.0
     while t < 23.0:
         if t >= 20.0 and command_line.active(ItemKind.TIMER):
