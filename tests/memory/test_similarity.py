@@ -349,21 +349,21 @@ def test_probe_pairs_without_an_embedder() -> None:
     ("always" / "sometimes")."""
     pairs = load("memory-pairs-probe.tsv", WRITTEN)
     right, wrong_merges = tally(pairs)
-    assert right >= 290
+    assert right >= 292
     assert wrong_merges == 0
 
 
 def test_blind_probe_pairs_without_an_embedder() -> None:
     """A second tester's blind pairs (see the file's header)."""
     right, wrong_merges = tally(load("memory-pairs-probe-blind.tsv", WRITTEN))
-    assert right >= 280
+    assert right >= 281
     assert wrong_merges == 0
 
 
 def test_third_blind_pairs_without_an_embedder() -> None:
     """A third tester's blind pairs, after the first two rounds (see the file's header)."""
     right, wrong_merges = tally(load("memory-pairs-probe-third.tsv", WRITTEN))
-    assert right >= 240
+    assert right >= 245
     assert wrong_merges == 0
 
 
