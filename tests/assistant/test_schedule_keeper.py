@@ -264,3 +264,19 @@ def test_live_a_ring_cancelled_by_another_process_is_looked_at_each_second(keepe
         t = round(t + 0.05, 2)
     command_line.store.close()
     assert SilenceItem(pasta.id) in actions and keeper.sounding == ()
+
+
+def test_a_ring_resumed_after_a_restart_rings_only_what_is_left_of_its_auto_stop(
+    keepers, desk_side
+):
+    # Resumed 200 s into a 300 s auto-stop, it rang another 300 s.
+    first = keepers(policy=SchedulePolicy(auto_stop_seconds=300))
+    first.wake(0.0)
+    timer, _ = desk_side.add_timer(CLOCK.now(0.0), 10, "pasta", "Europe/London")
+    run(first, until=10.0)
+    first.close()
+    second = keepers(policy=SchedulePolicy(auto_stop_seconds=300))
+    assert RingItem(timer.id) in second.wake(210.0)
+    actions, _ = run(second, until=320.0, t=210.0)
+    [ended] = named(actions, "ring_end")
+    assert ended["by"] == "auto" and SilenceItem(timer.id) in actions
