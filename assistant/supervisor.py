@@ -782,6 +782,11 @@ class Supervisor:
         return round(self._clock_line.position, 3)
 
     def _input_samples(self) -> int:
-        from audio import check_wav
+        """The input's length, from its header: `hearth run` has read the file through already
+        (a float file a second time would cost a pass over hours of audio at start-up)."""
+        from audio.wav import WavReader
 
-        return check_wav(self.files.input) if self.files.input else 0
+        if not self.files.input:
+            return 0
+        with WavReader(self.files.input) as reader:
+            return reader.total_samples

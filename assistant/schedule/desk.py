@@ -188,8 +188,9 @@ class ScheduleDesk:
         """What names each item still to come: a timer's name, a reminder's or routine's text,
         an alarm's time as said ("7 AM", "7:00 AM") (for the claim check: a report of one set in
         an earlier turn is true)."""
-        named = [name for item in self.active_items() for name in (item.name, item.text) if name]
-        for item in self.active_items():
+        named: list[str] = []
+        for item in self.active_items():  # one read of the store
+            named += [name for name in (item.name, item.text) if name]
             if item.kind is ItemKind.ALARM and item.due_at is not None:
                 moment = local(Now(item.due_at, 0.0, ""), ZoneInfo(item.zone))
                 named += [spoken_time(moment).lower(), spoken_time(moment, minutes=True).lower()]
