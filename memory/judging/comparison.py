@@ -109,6 +109,8 @@ class _Pair:
             return ""  # "we fly to Lisbon on the 3rd" / "we fly back from Lisbon on the 17th"
         reason = (
             self._order()
+            or _denied_there(self.new, self.old)
+            or _denied_there(self.old, self.new)
             or self._swapped_roles()
             or _denied_state(self.new, self.old)
             or _denied_state(self.old, self.new)
@@ -246,8 +248,9 @@ class _Pair:
             return ""
         matched = [(t, o) for t in self.new_side for o in self.old_side if agrees(t, o)]
         for party, party_old in matched:
-            if not (_capital(party, party_old) or party.text in _RELATIVES):
-                continue  # a word written small may be what is done ("borrow"), not who
+            named = _capital(party, party_old) or (_small_name(party) and _small_name(party_old))
+            if not (named or party.text in _RELATIVES):
+                continue  # a known word written small is what is done ("owes"), not who
             for other, other_old in matched:
                 here = party.position - other.position
                 if other is not party and here * (party_old.position - other_old.position) < 0:
@@ -758,6 +761,35 @@ def _denied_state(denying: Reading, other: Reading) -> str:
         covered(term, other.content) for term in others
     ):
         return f"negation differs: not {surfaces(denied)}"
+    return ""
+
+
+def _denied_there(saying: Reading, denying: Reading) -> str:
+    """ "Mia likes pears but not apples" against "Mia likes apples but not pears": all of what
+    one fact denies outright ("not", not a negation a state implies) the other says, and says
+    nothing against. Both facts may hold negations, so this is no two-negatives case."""
+    clauses: dict[int, list[Term]] = {}
+    for term in denying.negated:
+        if term.text not in denying.implying and not is_generic(term):
+            clauses.setdefault(term.clause, []).append(term)
+    denied_by_saying = [term for term in saying.negated if term.text not in saying.implying]
+    # "before breakfast" says when, not that breakfast is eaten. What a state excludes ("allergic
+    # to milk") is denied only by a "not" under such a state ("allergic to eggs but not milk").
+    said = [
+        term
+        for term in saying.terms
+        if term.slot not in TIME_PREPOSITIONS
+        and (denying.implying or term.text not in saying.implying)
+    ]
+    for clause in clauses.values():
+        if all(
+            covered(term, said)
+            and not covered(term, denying.terms)
+            and not covered(term, denied_by_saying)
+            for term in clause
+        ):
+            said = " ".join(term.surface for term in clause)
+            return f"negation differs: {said} / not {said}"
     return ""
 
 

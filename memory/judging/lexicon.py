@@ -179,6 +179,16 @@ SYNONYMS: dict[str, str] = {
             "less": "fewer",
             "wake": "waking woke wak",
             "kilometre": "km kilometer kilometres kilometers",
+            "metre": "metres meter meters",
+            "centimetre": "cm centimeter centimetres centimeters",
+            "millimetre": "mm millimeter millimetres millimeters",
+            "litre": "litres liter liters",
+            "millilitre": "ml mls mil mils millilitres milliliter milliliters",
+            "milligram": "mg milligrams milligramme milligrammes",
+            "gram": "grams gramme grammes",
+            "foot": "feet ft",
+            "inch": "inches",
+            "ounce": "oz ounces",
             "mile": "miles",
             "ubuntu": "",
             "macos": "osx mac",
@@ -356,7 +366,9 @@ EXCLUSIVE_GROUPS: dict[str, tuple[str, ...]] = _members(
         "currency": "pound dollar euro yen",
         "pair-plus": "plus minus",
         "pair-lock": "locked unlocked",
-        "pair-hand": "left right",
+        "side": "left-hand right",
+        "unit": "millimetre centimetre metre kilometre inch foot mile millilitre litre "
+        "milligram gram kilogram ounce",  # "left" the direction; the verb is "leave"
         "weekday": "monday tuesday wednesday thursday friday saturday sunday weekday weekend",
         "daypart": "morning afternoon evening night tonight dawn dusk lunchtime day",
         "month": "january february march april may june july august september october "
@@ -375,6 +387,19 @@ IRREGULAR_PAST = frozenset(
     "sold gave felt became began left slept kept rode grew knew thought brought saw sat stood "
     "spent did".split()
 )
+
+# Words around a "left" that is a direction, not the past of "leave": "turn left", "my left
+# knee", "on the left", "left side" ("Sam left Google" is the verb).
+DIRECTION_BEFORE = frozenset(
+    "turn turns turned turning keep keeps kept bear go goes the my your his her our their its "
+    "on to far top bottom upper lower".split()
+)
+DIRECTION_AFTER = frozenset(
+    "side hand ear eye knee leg arm foot hip shoulder wrist ankle elbow hand-side lane".split()
+)
+
+# Units written as one letter, which are units only after a number ("1.8 m", "200 l", "5 g").
+UNIT_LETTERS = {"m": "metre", "l": "litre", "g": "gram"}
 
 # Words of a relation that holds both ways: "Tom is married to Kate" is "Kate is married to Tom".
 SYMMETRIC = frozenset(

@@ -83,7 +83,8 @@ class Reading:
 @lru_cache(maxsize=8192)
 def read(text: str) -> Reading:
     """Read one fact. Pure and cached: the same text always gives the same reading."""
-    tokens = _titled(_naming_calls(_apply_phrases(hear(_split_hyphens(tokenize(text))))))
+    heard = _apply_phrases(hear(_split_hyphens(tokenize(text))))
+    tokens = _titled(_naming_calls(_senses(heard)))
     subject = subject_of(tokens)
     copula = shape.subject_copula(tokens, subject.tokens)
     walker = Walker(tokens, subject, copula)
@@ -118,6 +119,32 @@ def read(text: str) -> Reading:
         ordered=any(token.text in _ORDER_WORDS for token in tokens),
         frequency=next((t.text for t in tokens if t.text in lexicon.FREQUENCIES), ""),
     )
+
+
+def _senses(tokens: list[Token]) -> list[Token]:
+    """Words whose sense their neighbours tell: "left" where it is a direction ("turn left then
+    right", "my left knee") is the side, not the past of "leave" (a fact that also says "right"
+    is about directions); a unit letter after a number ("1.8 m") is the unit."""
+    words = [token.text if token.kind is TokenKind.WORD else "" for token in tokens]
+    sides = "right" in words
+    result = []
+    for index, token in enumerate(tokens):
+        before = words[index - 1] if index else ""
+        after = words[index + 1] if index + 1 < len(words) else ""
+        if words[index] == "left" and (
+            before in lexicon.DIRECTION_BEFORE
+            or after in lexicon.DIRECTION_AFTER
+            or (sides and before in ("", "and", "or", "then"))
+        ):
+            token = replace(token, text="left-hand")
+        elif words[index] in lexicon.UNIT_LETTERS and index and _number(tokens[index - 1]):
+            token = replace(token, text=lexicon.UNIT_LETTERS[words[index]])
+        result.append(token)
+    return result
+
+
+def _number(token: Token) -> bool:
+    return token.kind is TokenKind.NUMBER
 
 
 def _split_hyphens(tokens: Sequence[Token]) -> list[Token]:

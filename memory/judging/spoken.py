@@ -17,7 +17,16 @@ from memory.judging.words import PREPOSITIONS, Token, TokenKind, clock
 # Sounds and words that only hold the floor. "like" and "well" are fillers only where they
 # cannot be a liking or a manner (see _is_filler_like).
 FILLERS = frozenset("um umm uh uhh er erm uhm hmm mm mhm basically literally honestly".split())
-_FILLER_PAIRS = (("you", "know"), ("i", "guess"))
+_FILLER_PHRASES = (("you", "know"), ("i", "guess"))
+# Words that frame a fact rather than say it, where they frame it: "turns out" first in a clause
+# ("turns out lily isn't allergic"), "after all" last ("... to penicillin after all").
+_OPENING_PHRASES = (
+    ("it", "turns", "out", "that"),
+    ("it", "turns", "out"),
+    ("turns", "out", "that"),
+    ("turns", "out"),
+)
+_CLOSING_PHRASES = (("after", "all"),)
 # Words after which a "like" is no liking: "like i really love it", "i usually like have lunch".
 _AFTER_FILLER_LIKE = frozenset(
     "i we you he she they really totally so just actually basically literally um uh "
@@ -77,11 +86,12 @@ def _without_fillers(tokens: Sequence[Token]) -> list[Token]:
     index = 0
     while index < len(tokens):
         token = tokens[index]
-        pair = (_word(token), _word(tokens[index + 1]) if index + 1 < len(tokens) else "")
-        if pair in _FILLER_PAIRS:
-            index += 2
+        phrase = _framing_phrase(tokens, index, kept)
+        if phrase:
+            index += phrase
             continue
-        if _word(token) in FILLERS or _is_filler_like(tokens, index, kept):
+        unit = _word(token) == "mm" and bool(kept) and kept[-1].kind is TokenKind.NUMBER
+        if (_word(token) in FILLERS and not unit) or _is_filler_like(tokens, index, kept):
             # A filler's own comma ("um, my alarm") goes with it.
             index += 1
             if index < len(tokens) and tokens[index].text == "," and not kept:
@@ -90,6 +100,29 @@ def _without_fillers(tokens: Sequence[Token]) -> list[Token]:
         kept.append(token)
         index += 1
     return kept
+
+
+def _framing_phrase(tokens: Sequence[Token], index: int, kept: Sequence[Token]) -> int:
+    """How many tokens a filler phrase at ``index`` spans ("you know", "turns out"), or 0."""
+    clause_start = not kept or kept[-1].kind is TokenKind.BREAK
+    candidates = [
+        *_FILLER_PHRASES,
+        *(_OPENING_PHRASES if clause_start else ()),
+        *_CLOSING_PHRASES,
+    ]
+    for phrase in candidates:
+        end = index + len(phrase)
+        words = tuple(_word(token) for token in tokens[index:end])
+        if words != phrase:
+            continue
+        if (
+            phrase in _CLOSING_PHRASES
+            and end < len(tokens)
+            and tokens[end].kind is not TokenKind.BREAK
+        ):
+            continue  # "after all the others" says when
+        return len(phrase)
+    return 0
 
 
 def _is_filler_like(tokens: Sequence[Token], index: int, kept: Sequence[Token]) -> bool:

@@ -101,6 +101,7 @@ class Walker:
                     for other in terms
                     if other is not term
                     and not other.is_value
+                    and not other.in_subject  # who is allergic, not to what
                     and other.surface != self.subject.surface
                 ]
             for negated in implied:

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 
-from text_to_num import alpha2digit
+from text_to_num import alpha2digit, text2num
 
 
 class TokenKind(StrEnum):
@@ -164,6 +165,43 @@ _SYMBOLS = (
 )
 _CURRENCIES = {"£": "pounds", "$": "dollars", "€": "euros", "¥": "yen"}
 
+# Said before text2num reads the numbers: "two and a half" is "two point five", which it reads
+# as 2.5 (it leaves "and a half" as words).
+_FRACTIONS = (
+    (re.compile(r"\b(\w+) and a half\b"), "5"),
+    (re.compile(r"\b(\w+) and a quarter\b"), "25"),
+    (re.compile(r"\b(\w+) and three quarters\b"), "75"),
+)
+# A year said in two halves, as text2num leaves it: "twenty fifteen" is "20 15", "nineteen
+# eighty five" "19 85", "twenty oh five" "20 oh 5". Not after a clock word: "at ten fifteen".
+_SPOKEN_YEAR = re.compile(
+    r"(?<!\bat )(?<!\bby )(?<!\buntil )(?<!\btill )\b(19|20) (?:([1-9]\d)|(?:oh|o) ([1-9]))\b"
+)
+
+
+def _fraction(decimals: str) -> Callable[[re.Match[str]], str]:
+    """A replacement that says "and a half" as decimals after a number only ("a cup and a half"
+    is no number): "3.5", or "two point five", which text2num reads."""
+
+    def replace(match: re.Match[str]) -> str:
+        number = match[1]
+        if number.isdigit():
+            return f"{number}.{decimals}"
+        try:
+            text2num(number, "en")
+        except ValueError:
+            return match[0]
+        return " ".join((number, "point", *(_DIGIT_WORDS[int(digit)] for digit in decimals)))
+
+    return replace
+
+
+_DIGIT_WORDS = "zero one two three four five six seven eight nine".split()
+
+
+def _year(match: re.Match[str]) -> str:
+    return f"{match[1]}{match[2] or '0' + match[3]}"
+
 
 def tokenize(text: str) -> tuple[Token, ...]:
     """Split a fact into tokens, expanding contractions and reading numbers and clock times."""
@@ -171,7 +209,9 @@ def tokenize(text: str) -> tuple[Token, ...]:
     for pattern, words in _SYMBOLS:
         text = pattern.sub(words, text)
     text = _BARE_NEGATIVE.sub(r"\1 not", _CONTRACTIONS.sub(_expand, text))
-    text = alpha2digit(text, "en")
+    for pattern, words in _FRACTIONS:
+        text = pattern.sub(_fraction(words), text)
+    text = _SPOKEN_YEAR.sub(_year, alpha2digit(text, "en"))
     tokens: list[Token] = []
     sentence_start = True
     for match in _TOKEN.finditer(text):

@@ -411,6 +411,30 @@ def test_third_blind_pairs_without_an_embedder() -> None:
             "Sara ranks sushi first, then pasta, then pizza.",
         ),
         ("The cat is scared of the dog", "The dog is scared of the cat"),
+        # the speaker and a name written small in both (a transcript's)
+        ("i am older than ben", "ben is older than me"),
+        # a thing said in one fact and denied outright in the other, both holding a "not"
+        ("Ben is allergic to eggs but not milk", "Ben is allergic to milk but not eggs"),
+        ("Ben is allergic to eggs but not milk", "Ben is allergic to eggs and milk"),
+        ("Mia likes apples but not pears", "Mia likes pears but not apples"),
+        ("I don't eat pork but I eat beef", "I don't eat beef"),
+        (
+            "The shop is open on Saturday but not Sunday",
+            "the shop is open on sunday but not saturday",
+        ),
+        # "left" the direction, not the past of "leave"
+        ("Turn left then right", "Turn right then left"),
+        (
+            "The bathroom is the second door on the left",
+            "the bathroom is the second door on the right",
+        ),
+        ("Keep left at the fork", "keep right at the fork"),
+        # a unit against another
+        ("The bookshelf is 120 cm tall", "the bookshelf is 120 mm tall"),
+        ("Give Leo 5 ml of Calpol", "give leo five mg of calpol"),
+        ("Sam runs 5 km every morning", "sam runs five miles every morning"),
+        # a year said in two halves, against another
+        ("Our car was made in 2016.", "our car was made in twenty fifteen"),
     ],
 )
 def test_the_same_words_saying_another_thing_are_never_merged(first: str, second: str) -> None:
@@ -450,6 +474,24 @@ def test_the_same_words_saying_another_thing_are_never_merged(first: str, second
         ("I sit next to Ben at work", "Ben sits next to me at work"),
         ("I'm a registered nurse", "I work as a registered nurse"),  # "-ed", no past
         ("Uncle Alfred lives in York", "uncle alfred lives in york"),  # a name, no past
+        # a name written small is who has the state, not what it excludes
+        ("Lily is allergic to penicillin.", "lily is allergic to penicillin"),
+        # words that frame a fact say nothing: "turns out" first, "after all" last
+        ("Harry is allergic to penicillin.", "turns out harry is allergic to penicillin after all"),
+        ("We eat after all the kids are in bed", "we eat after the kids are in bed"),
+        # units written short or long, and the letters only after a number
+        ("The bookshelf is 120 cm tall", "the bookshelf is 120 centimetres tall"),
+        ("The bath holds 200 l", "the bath holds two hundred litres"),
+        ("The desk is 1.2 m wide", "the desk is one point two metres wide"),
+        ("Add 5 g of salt", "add five grams of salt"),
+        ("Sam is 6 ft tall", "sam is six feet tall"),
+        # "and a half" after a number, and a year said in two halves
+        ("Leo is 3.5", "leo is three and a half"),
+        ("Leo is 3 and a half", "leo is three and a half"),
+        ("Our car was made in 2015.", "our car was made in twenty fifteen"),
+        ("I was born in 1985", "I was born in nineteen eighty five"),
+        ("We moved here in 2005", "we moved here in twenty oh five"),
+        ("The bus comes at 10:15", "the bus comes at ten fifteen"),  # a clock, not a year
     ],
 )
 def test_the_same_fact_with_its_words_moved_still_merges(first: str, second: str) -> None:
