@@ -263,10 +263,9 @@ class _Pair:
         tenses = {self.new.tense, self.old.tense}
         if "" in tenses or len(tenses) == 1 or not self.shared:
             return ""
-        if Attitude.WISH in (self.new.attitude, self.old.attitude):
-            return ""  # "Water the plants every three days": a request has no tense
-        changes = (self.new.change, self.old.change)
-        if any(set(change.lower().split()) - lexicon.PAST_MARKERS for change in changes if change):
+        changes = (self.new.change.lower(), self.old.change.lower())
+        said_by_one = changes[0] != changes[1]  # "a new car" in both says nothing of when
+        if said_by_one and any(set(c.split()) - lexicon.PAST_MARKERS for c in changes if c):
             return ""  # "I switched to Firefox": the change word says when, not the tense
         rest = [
             term

@@ -474,7 +474,7 @@ FEELING_TERMS = frozenset(("favourite", "support"))
 WISHES = frozenset("want wish hope please".split())
 
 # Words that negate what follows them in the clause.
-NEGATIONS = frozenset("not no never without non none nothing neither nor".split())
+NEGATIONS = frozenset("not no never without non none nothing neither nor excluding".split())
 
 # Words (as written) that say a state ended; they also negate what follows ("I quit smoking").
 NEGATING_CHANGES = frozenset("quit stopped no-longer used-to give-up got-rid-of sold".split())

@@ -93,7 +93,8 @@ def read(text: str) -> Reading:
         walker.terms.append(Term(subject.relative, subject.surface, TermKind.WORD))
     walker.walk()
     walker.imply()
-    if walker.wishing or shape.is_request(tokens):
+    request = shape.is_request(tokens)
+    if walker.wishing or request:
         attitude = Attitude.WISH
     elif walker.sentiment:
         attitude = Attitude.FEELING
@@ -115,7 +116,7 @@ def read(text: str) -> Reading:
         implying=frozenset(walker.implying),
         bare_negation=walker.bare_negation,
         speaker_role=_speaker_role(tokens),
-        tense=_tense(tokens, subject.tokens),
+        tense="" if request else _tense(tokens, subject.tokens),  # a request has no tense
         ordered=any(token.text in _ORDER_WORDS for token in tokens),
         frequency=next((t.text for t in tokens if t.text in lexicon.FREQUENCIES), ""),
     )
@@ -222,7 +223,11 @@ _OBJECT_PRONOUNS = frozenset(("me", "us"))
 _ORDER_WORDS = frozenset(("then", "order", "followed"))
 _PRESENT_COPULAS = frozenset(("am", "is", "are"))
 _PAST_COPULAS = frozenset(("was", "were"))
-_PERFECT = frozenset(("have", "has", "had", "been", "used-to"))
+_HAVE = frozenset(("have", "has", "had"))
+_STILL_PERFECT = frozenset(("been", "used-to"))
+_BETWEEN_HAVE_AND_PARTICIPLE = frozenset(
+    "just already always never not recently finally also".split()
+)
 _NO_VERB_BEFORE = frozenset(
     "get gets getting be being a an the my our your his her their its this that".split()
 )
@@ -242,15 +247,17 @@ def _present_form(token: Token) -> bool:
     )
 
 
-_TIMELESS = frozenset(("born", "called", "named", "known", "based"))
-"""Participles whose past says nothing of now ("I was born on March 3rd")."""
+_TIMELESS = frozenset(("born", "called", "named", "known", "based", "grow-up"))
+"""Words whose past says nothing of now ("I was born on March 3rd", "where I grew up")."""
 
 
 def _tense(tokens: Sequence[Token], subject: frozenset[int]) -> str:
     """The tense of a one-clause fact, told by its copula, "will", or a verb in the past."""
     words = [token.text for token in tokens if token.kind is TokenKind.WORD]
-    if any(word in _PERFECT or word in _TIMELESS for word in words):
+    if _perfect(words) or any(word in _TIMELESS for word in words):
         return ""
+    if "had" in words:
+        return "past"  # "We had a dog"
     copulas = {word for word in words if word in _PRESENT_COPULAS | _PAST_COPULAS}
     if copulas:
         if copulas <= _PRESENT_COPULAS:
@@ -262,10 +269,35 @@ def _tense(tokens: Sequence[Token], subject: frozenset[int]) -> str:
         index not in subject
         and _past_form(token)
         and not (index and tokens[index - 1].text in _NO_VERB_BEFORE)
-        and not (index + 1 < len(tokens) and _present_form(tokens[index + 1]))
+        and not (
+            index + 1 < len(tokens) and _present_form(tokens[index + 1]) and not _verb(token.text)
+        )
         for index, token in enumerate(tokens)
     )
     return "past" if past else "present"
+
+
+def _perfect(words: Sequence[str]) -> bool:
+    """A perfect or a "used to" ("I have lived", "she'd been"), which says nothing of now; not
+    "have" or "had" as a verb of its own ("we had a dog")."""
+    for index, word in enumerate(words):
+        if word in _STILL_PERFECT:
+            return True
+        if word in _HAVE:
+            following = [w for w in words[index + 1 :] if w not in _BETWEEN_HAVE_AND_PARTICIPLE]
+            if following and _participle(following[0]):
+                return True
+    return False
+
+
+def _participle(word: str) -> bool:
+    return word in lexicon.IRREGULAR_PAST or word.endswith(("ed", "en")) or word in ("got", "done")
+
+
+def _verb(word: str) -> bool:
+    """An "-ed" word that is a verb the lexicon knows in the past ("needed", "loved"), not a
+    name ("alfred")."""
+    return is_known(word[:-2]) or is_known(word[:-1])
 
 
 def _past_form(token: Token) -> bool:
@@ -273,7 +305,7 @@ def _past_form(token: Token) -> bool:
     and no "-eed" word ("smoked", "worked"; not "Alfred", "breed")."""
     if token.kind is not TokenKind.WORD or token.capitalised or token.text in STOP_WORDS:
         return False
-    word = token.text
+    word = token.surface.split()[0].lower()  # a phrase's first word: "worked as" is "works-as"
     regular = word.endswith("ed") and not word.endswith("eed") and len(word) > 4
     return word in lexicon.IRREGULAR_PAST or regular
 

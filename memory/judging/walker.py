@@ -11,6 +11,8 @@ from memory.judging.words import PREPOSITIONS, STOP_WORDS, SUBJECT_PRONOUNS, Tok
 
 # Words that end a clause, and with it a negation's reach.
 _CLAUSE_ENDS = frozenset("but although though because while whereas except so".split())
+# Words after which "but" is "except".
+_ALL = frozenset("everything anything all everyone anyone everybody anybody".split())
 # "I moved to Porto" says where one lives: the term it adds, and the words after "moved" that
 # make it a move of home.
 _LIVE = "live"
@@ -78,6 +80,8 @@ class Walker:
                 self._opening = self._opening and token.text in POSSESSIVE_PRONOUNS
             if token.kind is TokenKind.BREAK or token.text in _CLAUSE_ENDS:
                 self._end_clause()
+                if self._excepting(index):
+                    self._negate()  # "except Fridays" denies what follows
             elif token.kind is TokenKind.TIME:
                 self._add(token.text, token.surface, TermKind.TIME)
             elif token.kind is TokenKind.NUMBER:
@@ -179,6 +183,15 @@ class Walker:
         ):
             self._content(token)
             self._possessing = False
+
+    def _excepting(self, index: int) -> bool:
+        """ "except", or "but" after "everything" ("I eat everything but fish"; "nothing but
+        fish" says only fish)."""
+        word = self.tokens[index].text
+        before = self.tokens[index - 1].text if index else ""
+        before_surface = self.tokens[index - 1].surface.lower() if index else ""
+        every = before_surface.startswith("every ")  # "every day but Sunday"
+        return word == "except" or (word == "but" and (before in _ALL or every))
 
     def _negate(self) -> None:
         self._negating = True

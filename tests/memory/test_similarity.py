@@ -349,21 +349,28 @@ def test_probe_pairs_without_an_embedder() -> None:
     ("always" / "sometimes")."""
     pairs = load("memory-pairs-probe.tsv", WRITTEN)
     right, wrong_merges = tally(pairs)
-    assert right >= 292
+    assert right >= 299
     assert wrong_merges == 0
 
 
 def test_blind_probe_pairs_without_an_embedder() -> None:
     """A second tester's blind pairs (see the file's header)."""
     right, wrong_merges = tally(load("memory-pairs-probe-blind.tsv", WRITTEN))
-    assert right >= 281
+    assert right >= 298
     assert wrong_merges == 0
 
 
 def test_third_blind_pairs_without_an_embedder() -> None:
     """A third tester's blind pairs, after the first two rounds (see the file's header)."""
     right, wrong_merges = tally(load("memory-pairs-probe-third.tsv", WRITTEN))
-    assert right >= 245
+    assert right >= 262
+    assert wrong_merges == 0
+
+
+def test_fourth_blind_pairs_without_an_embedder() -> None:
+    """A fourth tester's blind pairs, after three rounds (see the file's header)."""
+    right, wrong_merges = tally(load("memory-pairs-probe-fourth.tsv", WRITTEN))
+    assert right >= 262
     assert wrong_merges == 0
 
 
@@ -435,6 +442,15 @@ def test_third_blind_pairs_without_an_embedder() -> None:
         ("Sam runs 5 km every morning", "sam runs five miles every morning"),
         # a year said in two halves, against another
         ("Our car was made in 2016.", "our car was made in twenty fifteen"),
+        # an exception against the thing excepted
+        ("Ann works from home on Fridays.", "Ann works from home except Fridays."),
+        ("Tom eats fish.", "Tom eats everything but fish."),
+        # a past said with "had", with a verb the lexicon knows, with "worked as", with a wish
+        ("We have a dog.", "We had a dog."),
+        ("Tom needs glasses for driving.", "Tom needed glasses for driving."),
+        ("Mia loves horses.", "Mia loved horses."),
+        ("I work as a nurse.", "I worked as a nurse."),
+        ("I want a new car.", "I wanted a new car."),
     ],
 )
 def test_the_same_words_saying_another_thing_are_never_merged(first: str, second: str) -> None:
@@ -492,6 +508,11 @@ def test_the_same_words_saying_another_thing_are_never_merged(first: str, second
         ("I was born in 1985", "I was born in nineteen eighty five"),
         ("We moved here in 2005", "we moved here in twenty oh five"),
         ("The bus comes at 10:15", "the bus comes at ten fifteen"),  # a clock, not a year
+        # "but" after "every day" is "except"; a perfect, or a request, says nothing of when
+        ("The shop is open every day except Sunday", "the shop is open every day but sunday"),
+        ("I have lived in Leeds", "I live in Leeds"),
+        ("I grew up in Ohio", "Ohio is where I grew up"),
+        ("Please water the plants every three days", "please water the plants every 3 days"),
     ],
 )
 def test_the_same_fact_with_its_words_moved_still_merges(first: str, second: str) -> None:
