@@ -156,6 +156,16 @@ class DeviceTopics:
         return f"{self.base}/next_item/attributes"
 
     @property
+    def presence_ask(self) -> str:
+        """Where another client with this Hearth's id asks whether it is here (a token)."""
+        return f"{self.base}/presence/ask"
+
+    @property
+    def presence_answer(self) -> str:
+        """Where the Hearth holding the id sends the token back: it is here."""
+        return f"{self.base}/presence/answer"
+
+    @property
     def home_assistant_status(self) -> str:
         """Home Assistant's own birth topic: ``online`` when it (re)starts."""
         return f"{self.discovery_prefix}/status"
@@ -167,8 +177,9 @@ class DeviceTopics:
 
     @property
     def subscriptions(self) -> tuple[str, ...]:
-        """What the device subscribes to: the commands and Home Assistant's birth topic."""
-        return (*self.commands, self.home_assistant_status)
+        """What the device subscribes to: the commands, Home Assistant's birth topic, and the
+        question whether it is here."""
+        return (*self.commands, self.home_assistant_status, self.presence_ask)
 
     @property
     def check(self) -> str:

@@ -16,11 +16,13 @@ import json
 import logging
 import os
 import queue
+import random
 import socket
 import ssl
 import sys
 import threading
 import time
+import uuid
 from collections.abc import Callable, Mapping
 from enum import Enum
 from importlib import metadata
@@ -54,6 +56,11 @@ log = logging.getLogger(__name__)
 QOS = 1
 CLOSE_WAIT_SECONDS = 2.0
 """How long closing waits for the broker to take the retained ``offline``."""
+ASIDE_LOOK_SECONDS = 60.0
+"""While another client holds Hearth's id, how often (give or take half) Hearth asks whether
+the holder is still here, without taking the id from it."""
+LOOK_WAIT_SECONDS = 3.0
+"""How long a look waits for the holder's answer."""
 DEFAULT_PORTS = {"mqtt": 1883, "mqtts": 8883}
 
 
@@ -63,6 +70,8 @@ class Link(Enum):
     CONNECTING = "connecting"
     CONNECTED = "connected"
     DOWN = "down"
+    ASIDE = "aside"
+    """Another client holds the id: Hearth stays off the broker and looks now and then."""
     CLOSED = "closed"
 
 
@@ -82,6 +91,7 @@ class MqttDevice:
         settings: MqttSettings,
         identity: DeviceIdentity | None = None,
         environ: Mapping[str, str] | None = None,
+        aside_look_seconds: float = ASIDE_LOOK_SECONDS,
     ) -> None:
         """Prepare the connection; nothing is sent before :meth:`start`.
 
@@ -104,6 +114,9 @@ class MqttDevice:
         self._link_lock = threading.Lock()
         self._client_id = f"hearth-{self.identity.device_id}"
         self._short = ShortConnections()
+        self._environ = environ
+        self._aside_look_seconds = aside_look_seconds
+        self._closing = threading.Event()
         self._client = self._make_client(environ)
 
     def _make_client(self, environ: Mapping[str, str] | None) -> mqtt.Client:
@@ -129,6 +142,11 @@ class MqttDevice:
     def connected(self) -> bool:
         """Whether the broker is reachable right now."""
         return self._link is Link.CONNECTED
+
+    @property
+    def standing_aside(self) -> bool:
+        """Whether another client holds this Hearth's id and Hearth has left it the broker."""
+        return self._link is Link.ASIDE
 
     def publish_state(self, state: DeviceState) -> None:
         """What Hearth is doing now (the state sensor)."""
@@ -168,6 +186,7 @@ class MqttDevice:
     def close(self) -> None:
         """Say ``offline`` (a clean exit sends no last will), disconnect, stop the thread."""
         was_connected = self.connected
+        self._closing.set()
         self._change_link(Link.CLOSED)
         if was_connected:
             info = self._client.publish(self.topics.availability, OFFLINE, qos=QOS, retain=True)
@@ -196,8 +215,8 @@ class MqttDevice:
         when it ends."""
         with self._link_lock:  # the network thread and close() may both change it
             old = self._link
-            if old is Link.CLOSED or new is old:
-                return
+            if old is Link.CLOSED or new is old or (old is Link.ASIDE and new is not Link.CLOSED):
+                return  # closed stays closed; only the look ends standing aside
             self._link = new
         if self._short.taken_over:
             log.debug("MQTT link %s -> %s (%s)", old.value, new.value, reason)  # said once
@@ -253,12 +272,52 @@ class MqttDevice:
             log.warning(
                 "MQTT broker %s keeps ending the connection as soon as it accepts it: another "
                 "client is connected as %s (a second Hearth with mqtt.device_id %s, or an old one "
-                "still running?). Give each Hearth its own mqtt.device_id (or mqtt.room).",
+                "still running?). Give each Hearth its own mqtt.device_id (or mqtt.room). This "
+                "one leaves the broker to it, and takes the id back when it goes offline.",
                 self._address, self._client_id, self.identity.device_id,
             )  # fmt: skip
+            self._stand_aside(client)
+            return
         self._change_link(Link.DOWN, str(reason))
 
+    def _stand_aside(self, client: mqtt.Client) -> None:
+        """Stop taking the id back (the two would take it from each other every second, and
+        Home Assistant would see the device come and go): the other keeps the broker, and a
+        thread looks now and then whether it is still online."""
+        self._change_link(Link.ASIDE)
+        client.loop_stop()  # called on the network thread: it ends instead of reconnecting
+        network = threading.current_thread()
+        threading.Thread(
+            target=self._look_while_aside, args=(network,), name="mqtt-aside", daemon=True
+        ).start()
+
+    def _look_while_aside(self, network: threading.Thread) -> None:
+        while True:
+            # Two Hearths aside at once would look at the same moment: a spread breaks the tie.
+            wait = self._aside_look_seconds * random.uniform(0.5, 1.5)
+            if self._closing.wait(wait):
+                return
+            here = holder_answers(self._settings, self.topics, self._client_id, self._environ)
+            if here is not True:  # gone, or the look failed: try the id again
+                break
+            log.debug("MQTT id %s is still held by another client", self._client_id)
+        with self._link_lock:
+            if self._link is not Link.ASIDE:
+                return  # closed meanwhile
+            self._link = Link.CONNECTING
+        log.info("MQTT id %s is free again: connecting as it", self._client_id)
+        self._short = ShortConnections()
+        network.join()  # the old network thread, ended when Hearth stood aside
+        self._client.connect_async(
+            self._host, self._port, keepalive=self._settings.keepalive_seconds
+        )
+        self._client.loop_start()
+
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        if message.topic == self.topics.presence_ask:
+            if not message.retain:
+                client.publish(self.topics.presence_answer, message.payload, qos=QOS)
+            return
         if message.topic == self.topics.home_assistant_status:
             if message.payload == ONLINE.encode():
                 log.info("Home Assistant restarted: sending discovery and states again")
@@ -279,6 +338,51 @@ class MqttDevice:
             return
         log.debug("command from MQTT: %s", command)
         self._commands.put(command)
+
+
+def holder_answers(
+    settings: MqttSettings,
+    topics: DeviceTopics,
+    client_id: str,
+    environ: Mapping[str, str] | None = None,
+) -> bool | None:
+    """Whether a Hearth holding ``client_id`` answers that it is here, asked under an id of its
+    own so the holder keeps its connection. A retained ``online`` would not do: two Hearths that
+    stood aside at once leave one behind them. None when the look itself fails (the broker
+    away, a subscription refused)."""
+    token = uuid.uuid4().hex.encode()
+    answer: queue.SimpleQueue[bool | None] = queue.SimpleQueue()
+    look = broker_client(settings, f"{client_id}-look-{token[:8].decode()}", environ)
+
+    def on_connect(client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
+        if reason.is_failure:
+            answer.put(None)
+        else:
+            client.subscribe(topics.presence_answer, qos=QOS)
+
+    def on_subscribe(client: mqtt.Client, userdata: Any, mid: Any, codes: Any, props: Any) -> None:
+        if any(code.is_failure for code in codes):
+            answer.put(None)
+        else:
+            client.publish(topics.presence_ask, token, qos=QOS, retain=False)
+
+    def on_message(client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        if message.payload == token:
+            answer.put(True)
+
+    look.on_connect, look.on_subscribe, look.on_message = on_connect, on_subscribe, on_message
+    try:
+        look.connect(*broker_address(settings), keepalive=settings.keepalive_seconds)
+    except OSError:
+        return None
+    look.loop_start()
+    try:
+        return answer.get(timeout=LOOK_WAIT_SECONDS)
+    except queue.Empty:
+        return False  # no one here
+    finally:
+        look.disconnect()
+        look.loop_stop()
 
 
 def connect_failure(error: BaseException | None, *, tls: bool) -> str:

@@ -156,6 +156,41 @@ def test_two_hearths_with_one_device_id_are_named_and_the_log_is_not_flooded(bro
     assert sum("unreachable" in line for line in said) <= 2 * IN_A_ROW
 
 
+def test_of_two_hearths_with_one_device_id_one_stands_aside_until_the_other_goes(broker, caplog):
+    # The two took the id from each other every second, forever: Home Assistant saw the device
+    # come and go. Now one leaves the broker to the other, looks now and then without taking
+    # the id, and takes it once the other has gone offline.
+    caplog.set_level(logging.INFO, logger="assistant.home.mqtt_device")
+    kitchen = MqttDevice(settings(broker.url), aside_look_seconds=1.0)
+    old_kitchen = MqttDevice(settings(broker.url), aside_look_seconds=1.0)
+    kitchen.start()
+    old_kitchen.start()
+    try:
+        wait_for("one to stand aside",
+                 lambda: kitchen.standing_aside or old_kitchen.standing_aside, timeout=60)  # fmt: skip
+        aside, holder = (kitchen, old_kitchen) if kitchen.standing_aside else (old_kitchen, kitchen)
+        wait_for("the other to hold the id", lambda: holder.connected)
+        watcher = Watcher(broker)
+        try:
+            time.sleep(4.0)  # several looks from the one aside
+            assert holder.connected and aside.standing_aside
+            availability = [m.payload for m in list(watcher.messages)
+                            if m.topic == holder.topics.availability]  # fmt: skip
+            assert availability == [b"online"]  # retained once, never offline meanwhile
+        finally:
+            watcher.close()
+        holder.close()  # says offline
+        wait_for("the one aside to take the id", lambda: aside.connected, timeout=10)
+        assert retained(broker, [aside.topics.availability])[aside.topics.availability] == (
+            b"online"
+        )
+    finally:
+        kitchen.close()
+        old_kitchen.close()
+    assert "takes the id back when it goes offline" in caplog.text
+    assert "is free again: connecting as it" in caplog.text
+
+
 def test_events_pass_through_and_are_not_retained(broker, device, watcher):
     device.publish_event(DeviceEvent(EventType.TIMER_FINISHED, {"label": "pasta"}))
     payload = wait_for("the event", lambda: watcher.last(device.topics.event))
