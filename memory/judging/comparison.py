@@ -633,6 +633,8 @@ def _took_the_place(
         for anchor, anchor_old in matched:
             if anchor in (first[0], second[0]) or anchor_old in (first[1], second[1]):
                 continue
+            if _said_twice(anchor, anchor_old, matched):
+                continue  # "Ben drives the Honda and Ann drives the Ford": which "drives"?
             side = mover[0].position - anchor.position
             if abs(side) != 1:
                 continue
@@ -641,6 +643,11 @@ def _took_the_place(
             ):
                 return True
     return False
+
+
+def _said_twice(term: Term, match: Term, matched: Sequence[tuple[Term, Term]]) -> bool:
+    """Whether a term, or its match, is matched more than once: a word said twice in a fact."""
+    return sum(new is term for new, _ in matched) > 1 or sum(old is match for _, old in matched) > 1
 
 
 def _kept_beside(

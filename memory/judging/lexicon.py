@@ -179,6 +179,7 @@ SYNONYMS: dict[str, str] = {
             "less": "fewer",
             "wake": "waking woke wak",
             "kilometre": "km kilometer kilometres kilometers",
+            "under": "below beneath underneath",
             "metre": "metres meter meters",
             "centimetre": "cm centimeter centimetres centimeters",
             "millimetre": "mm millimeter millimetres millimeters",
@@ -359,6 +360,8 @@ EXCLUSIVE_GROUPS: dict[str, tuple[str, ...]] = _members(
         "pair-sequence": "before after",
         "pair-side": "aisle window",
         "pair-height": "high low",
+        "pair-limit": "least most",  # "at least two" / "at most two"
+        "position": "under above",
         "pair-sweet": "sweet savoury",
         "pair-amount": "more less",
         "pair-fit": "tight loose",

@@ -107,6 +107,9 @@ class Walker:
                     and not other.is_value
                     and not other.in_subject  # who is allergic, not to what
                     and other.surface != self.subject.surface
+                    # what it is to: after it ("allergic to nuts"), or just before ("a nut
+                    # allergy"); not who has it ("ben has a penicillin allergy")
+                    and other.position >= term.position - 1
                 ]
             for negated in implied:
                 self._clause += 1

@@ -166,8 +166,8 @@ def test_of_two_hearths_with_one_device_id_one_stands_aside_until_the_other_goes
     kitchen.start()
     old_kitchen.start()
     try:
-        wait_for("one to stand aside",
-                 lambda: kitchen.standing_aside or old_kitchen.standing_aside, timeout=60)  # fmt: skip
+        either = (kitchen, old_kitchen)
+        wait_for("one to stand aside", lambda: any(h.standing_aside for h in either), timeout=60)
         aside, holder = (kitchen, old_kitchen) if kitchen.standing_aside else (old_kitchen, kitchen)
         wait_for("the other to hold the id", lambda: holder.connected)
         watcher = Watcher(broker)

@@ -356,21 +356,21 @@ def test_probe_pairs_without_an_embedder() -> None:
 def test_blind_probe_pairs_without_an_embedder() -> None:
     """A second tester's blind pairs (see the file's header)."""
     right, wrong_merges = tally(load("memory-pairs-probe-blind.tsv", WRITTEN))
-    assert right >= 298
+    assert right >= 299
     assert wrong_merges == 0
 
 
 def test_third_blind_pairs_without_an_embedder() -> None:
     """A third tester's blind pairs, after the first two rounds (see the file's header)."""
     right, wrong_merges = tally(load("memory-pairs-probe-third.tsv", WRITTEN))
-    assert right >= 262
+    assert right >= 263
     assert wrong_merges == 0
 
 
 def test_fourth_blind_pairs_without_an_embedder() -> None:
     """A fourth tester's blind pairs, after three rounds (see the file's header)."""
     right, wrong_merges = tally(load("memory-pairs-probe-fourth.tsv", WRITTEN))
-    assert right >= 262
+    assert right >= 265
     assert wrong_merges == 0
 
 
@@ -442,6 +442,17 @@ def test_fourth_blind_pairs_without_an_embedder() -> None:
         ("Sam runs 5 km every morning", "sam runs five miles every morning"),
         # a year said in two halves, against another
         ("Our car was made in 2016.", "our car was made in twenty fifteen"),
+        # bounds and sides that exclude each other
+        (
+            "Grandpa can have at most two coffees a day",
+            "grandpa can have at least two coffees a day",
+        ),
+        ("The dishwasher tablets are under the sink", "the dishwasher tablets are above the sink"),
+        # two clauses whose values change places, a word said twice in each
+        (
+            "Ben drives the Honda and Ann drives the Ford",
+            "Ben drives the Ford and Ann drives the Honda",
+        ),
         # an exception against the thing excepted
         ("Ann works from home on Fridays.", "Ann works from home except Fridays."),
         ("Tom eats fish.", "Tom eats everything but fish."),
@@ -508,6 +519,14 @@ def test_the_same_words_saying_another_thing_are_never_merged(first: str, second
         ("I was born in 1985", "I was born in nineteen eighty five"),
         ("We moved here in 2005", "we moved here in twenty oh five"),
         ("The bus comes at 10:15", "the bus comes at ten fifteen"),  # a clock, not a year
+        # two clauses said in the other order, with a word said in both ("drives")
+        (
+            "Ben drives the Honda and Ann drives the Ford",
+            "Ann drives the Ford and Ben drives the Honda",
+        ),
+        # who has an allergy, written small before it, is not what it excludes
+        ("Ben is allergic to penicillin", "uh ben has a penicillin allergy"),
+        ("The dishwasher tablets are under the sink", "the dishwasher tablets are below the sink"),
         # "but" after "every day" is "except"; a perfect, or a request, says nothing of when
         ("The shop is open every day except Sunday", "the shop is open every day but sunday"),
         ("I have lived in Leeds", "I live in Leeds"),
