@@ -109,6 +109,7 @@ class _Pair:
             return ""  # "we fly to Lisbon on the 3rd" / "we fly back from Lisbon on the 17th"
         reason = (
             self._order()
+            or self._bounds()
             or _denied_there(self.new, self.old)
             or _denied_there(self.old, self.new)
             or self._swapped_roles()
@@ -554,6 +555,18 @@ class _Pair:
         assert new is not None and old is not None
         return agrees(new[0], old[0]) and agrees(new[1], old[1])
 
+    def _bounds(self) -> str:
+        """ "closed until Monday" / "closed since Monday": one time, a start in one fact and an
+        end in the other."""
+        for term in self.new_side:
+            for other in self.old_side:
+                sides = {_TIME_BOUNDS.get(term.slot), _TIME_BOUNDS.get(other.slot)}
+                if sides == {"start", "end"} and agrees(term, other):
+                    return (
+                        f"bound differs: {term.slot} {term.surface} / {other.slot} {other.surface}"
+                    )
+        return ""
+
     def _direction_clash(self) -> bool:
         """ "flying to Tokyo" / "flying from Tokyo": the same place, opposite directions."""
         for term in self.new_side:
@@ -842,6 +855,7 @@ _RELATIVES = frozenset(lexicon.RELATIONS.values())
 
 
 _OPPOSITE_SLOTS = ({"to", "from"}, {"into", "from"})
+_TIME_BOUNDS = {"since": "start", "from": "start", "until": "end", "till": "end"}
 
 _SLOTTED = frozenset(("number", "time", "name"))
 

@@ -84,7 +84,8 @@ RELATIONS: dict[str, str] = _table(
         "child-in-law": "son-in-law daughter-in-law",
         "stepparent": "stepmother stepfather stepmom stepdad",
         "stepchild": "stepson stepdaughter stepchildren",
-        "stepsibling": "stepbrother stepsister half-brother half-sister",
+        "stepsibling": "stepbrother stepsister step-brother step-sister",
+        "halfsibling": "half-brother half-sister halfbrother halfsister",
         "godparent": "godmother godfather",
         "godchild": "godson goddaughter",
         "neighbour": "neighbor neighbours neighbors",
@@ -488,6 +489,17 @@ CHANGES = frozenset(
     "upgraded swapped converted new recently from-now-on migrated".split()
 )
 
+# Markers of a bound before a number, and the amount word each says: "more than 30 kg" is not
+# "less than 30 kg", nor "30 kg".
+QUANTITY_BOUNDS = {
+    "more-than": "more",
+    "over": "more",
+    "above": "more",
+    "less-than": "less",
+    "under": "less",
+    "below": "less",
+}
+
 # Markers of a ranking between the word before and the word after: (marker, left is preferred).
 ORDER_MARKERS: dict[str, bool] = {
     "over": True,
@@ -555,7 +567,16 @@ PHRASES: dict[tuple[str, ...], tuple[str, ...]] = {
     ("get", "rid", "of"): ("got-rid-of",),
     ("these", "day"): ("these-days",),
     ("from", "now", "on"): ("from-now-on",),
+    ("half", "brother"): ("half-brother",),
+    ("half", "sister"): ("half-sister",),
+    ("step", "brother"): ("stepbrother",),
+    ("step", "sister"): ("stepsister",),
+    ("step", "mother"): ("stepmother",),
+    ("step", "father"): ("stepfather",),
+    ("step", "son"): ("stepson",),
+    ("step", "daughter"): ("stepdaughter",),
     ("more", "than"): ("more-than",),
+    ("fewer", "than"): ("less-than",),
     ("rather", "than"): ("rather-than",),
     ("better", "than"): ("better-than",),
     ("instead", "of"): ("instead-of",),

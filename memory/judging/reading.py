@@ -125,7 +125,8 @@ def read(text: str) -> Reading:
 def _senses(tokens: list[Token]) -> list[Token]:
     """Words whose sense their neighbours tell: "left" where it is a direction ("turn left then
     right", "my left knee") is the side, not the past of "leave" (a fact that also says "right"
-    is about directions); a unit letter after a number ("1.8 m") is the unit."""
+    is about directions); a unit letter after a number ("1.8 m") is the unit; "till" is
+    "until"."""
     words = [token.text if token.kind is TokenKind.WORD else "" for token in tokens]
     sides = "right" in words
     result = []
@@ -140,6 +141,8 @@ def _senses(tokens: list[Token]) -> list[Token]:
             token = replace(token, text="left-hand")
         elif words[index] in lexicon.UNIT_LETTERS and index and _number(tokens[index - 1]):
             token = replace(token, text=lexicon.UNIT_LETTERS[words[index]])
+        elif words[index] in ("till", "til") and before not in ("the", "a"):
+            token = replace(token, text="until")  # "the till" is where the money is
         result.append(token)
     return result
 

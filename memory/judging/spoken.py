@@ -328,6 +328,11 @@ def _is_contractions(tokens: Sequence[Token]) -> list[Token]:
             after = result[index + 2] if index + 2 < len(result) else None
             # "the wifi password's bluebird9 now": one word, then nothing, is what it is.
             ends = after is None or after.kind is TokenKind.BREAK or after.text == "now"
+            # "the pool's closed", "my sister's moved": a participle after "has" or "is", which
+            # say the same of now ("used" is also an adjective: "my brother's used car")
+            if len(word) > 4 and word.endswith("ed"):
+                result[index] = Token("has", token.surface, TokenKind.WORD)
+                continue
             is_verb = word in _IS_FOLLOWERS or word in PREPOSITIONS or word.endswith("ing") or ends
         if is_verb:
             result[index] = Token("is", token.surface, TokenKind.WORD)

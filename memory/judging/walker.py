@@ -143,7 +143,11 @@ class Walker:
 
     def _word(self, index: int, token: Token) -> None:
         word = token.text
-        if word in lexicon.ORDER_MARKERS:
+        following = self._neighbour(1)
+        if word in lexicon.QUANTITY_BOUNDS and following and following.kind is TokenKind.NUMBER:
+            amount = lexicon.QUANTITY_BOUNDS[word]  # "more than 30 kg": a bound, not a ranking
+            self._add(amount, token.surface, TermKind.GROUP, groups=lexicon.groups_of(amount))
+        elif word in lexicon.ORDER_MARKERS:
             self._order_marker(index, word)
         elif word in POSSESSIVE_PRONOUNS:
             # "I like my eggs runny" describes the eggs; "My car loan ends" is a compound.
