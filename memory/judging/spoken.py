@@ -21,6 +21,8 @@ _FILLER_PHRASES = (("you", "know"), ("i", "guess"))
 # Words that frame a fact rather than say it, where they frame it: "turns out" first in a clause
 # ("turns out lily isn't allergic"), "after all" last ("... to penicillin after all").
 _OPENING_PHRASES = (
+    ("no", "wait"),  # a spoken correction: "no wait, emma's lesson is at eleven"
+    ("oh", "wait"),
     ("it", "turns", "out", "that"),
     ("it", "turns", "out"),
     ("turns", "out", "that"),

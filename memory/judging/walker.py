@@ -186,7 +186,8 @@ class Walker:
         elif word in _PLACE_PRONOUNS and self._slot:
             self._add(word, token.surface, TermKind.WORD)  # "a barbecue at ours": a place
         elif word not in STOP_WORDS or (
-            word in lexicon.AMBIGUOUS_MONTHS and token.capitalised and not token.initial
+            word in lexicon.AMBIGUOUS_MONTHS
+            and ((token.capitalised and not token.initial) or self._dated())  # "in may 2026"
         ):
             self._content(token)
             self._possessing = False
@@ -241,7 +242,12 @@ class Walker:
 
     def _content(self, token: Token) -> None:
         word = canonical(token.text)
-        if word in lexicon.LIGHT_VERBS and not (token.capitalised and not token.initial):
+        month = word in lexicon.AMBIGUOUS_MONTHS and self._dated()  # "in may 2026"
+        if (
+            word in lexicon.LIGHT_VERBS
+            and not (token.capitalised and not token.initial)
+            and not month
+        ):
             if word == "want":
                 self.wishing = True
             return

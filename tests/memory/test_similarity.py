@@ -349,14 +349,14 @@ def test_probe_pairs_without_an_embedder() -> None:
     ("always" / "sometimes")."""
     pairs = load("memory-pairs-probe.tsv", WRITTEN)
     right, wrong_merges = tally(pairs)
-    assert right >= 300
+    assert right >= 301
     assert wrong_merges == 0
 
 
 def test_blind_probe_pairs_without_an_embedder() -> None:
     """A second tester's blind pairs (see the file's header)."""
     right, wrong_merges = tally(load("memory-pairs-probe-blind.tsv", WRITTEN))
-    assert right >= 299
+    assert right >= 300
     assert wrong_merges == 0
 
 
@@ -370,14 +370,14 @@ def test_third_blind_pairs_without_an_embedder() -> None:
 def test_fifth_blind_pairs_without_an_embedder() -> None:
     """A fifth tester's blind pairs, after four rounds (see the file's header)."""
     right, wrong_merges = tally(load("memory-pairs-probe-fifth.tsv", WRITTEN))
-    assert right >= 222
+    assert right >= 225
     assert wrong_merges == 0
 
 
 def test_fourth_blind_pairs_without_an_embedder() -> None:
     """A fourth tester's blind pairs, after three rounds (see the file's header)."""
     right, wrong_merges = tally(load("memory-pairs-probe-fourth.tsv", WRITTEN))
-    assert right >= 265
+    assert right >= 267
     assert wrong_merges == 0
 
 
@@ -460,6 +460,9 @@ def test_fourth_blind_pairs_without_an_embedder() -> None:
             "Ben drives the Honda and Ann drives the Ford",
             "Ben drives the Ford and Ann drives the Honda",
         ),
+        # a spoken correction, and a month written small that is no modal verb
+        ("Emma's swimming lesson is at 10.", "no wait emma's swimming lesson is at eleven"),
+        ("The passport expires in March 2026", "the passport expires in may twenty twenty six"),
         # a half- and a step-relative
         ("Sam is Lily's half-brother.", "Sam is Lily's stepbrother."),
         # one time, a start in one fact and an end in the other
@@ -545,6 +548,8 @@ def test_the_same_words_saying_another_thing_are_never_merged(first: str, second
         # who has an allergy, written small before it, is not what it excludes
         ("Ben is allergic to penicillin", "uh ben has a penicillin allergy"),
         ("The dishwasher tablets are under the sink", "the dishwasher tablets are below the sink"),
+        ("The passport expires in May 2026", "the passport expires in may twenty twenty six"),
+        ("I may go to Leeds", "I might go to Leeds"),
         # a half-relative said in two words; a bound said two ways; "till" and "'s closed"
         ("Sam is Lily's half-brother.", "sam is lily's half brother"),
         ("Max weighs over 30 kg.", "max weighs more than thirty kilos"),
