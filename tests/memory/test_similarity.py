@@ -356,7 +356,7 @@ def test_probe_pairs_without_an_embedder() -> None:
 def test_blind_probe_pairs_without_an_embedder() -> None:
     """A second tester's blind pairs (see the file's header)."""
     right, wrong_merges = tally(load("memory-pairs-probe-blind.tsv", WRITTEN))
-    assert right >= 300
+    assert right >= 301
     assert wrong_merges == 0
 
 
@@ -370,7 +370,7 @@ def test_third_blind_pairs_without_an_embedder() -> None:
 def test_fifth_blind_pairs_without_an_embedder() -> None:
     """A fifth tester's blind pairs, after four rounds (see the file's header)."""
     right, wrong_merges = tally(load("memory-pairs-probe-fifth.tsv", WRITTEN))
-    assert right >= 225
+    assert right >= 227
     assert wrong_merges == 0
 
 
@@ -463,6 +463,8 @@ def test_fourth_blind_pairs_without_an_embedder() -> None:
         # a spoken correction, and a month written small that is no modal verb
         ("Emma's swimming lesson is at 10.", "no wait emma's swimming lesson is at eleven"),
         ("The passport expires in March 2026", "the passport expires in may twenty twenty six"),
+        # a relation that ended, against the relation
+        ("Laura is Tom's ex-wife.", "laura is tom's wife"),
         # a half- and a step-relative
         ("Sam is Lily's half-brother.", "Sam is Lily's stepbrother."),
         # one time, a start in one fact and an end in the other
@@ -550,6 +552,7 @@ def test_the_same_words_saying_another_thing_are_never_merged(first: str, second
         ("The dishwasher tablets are under the sink", "the dishwasher tablets are below the sink"),
         ("The passport expires in May 2026", "the passport expires in may twenty twenty six"),
         ("I may go to Leeds", "I might go to Leeds"),
+        ("Laura is Tom's ex-wife.", "laura is tom's ex wife"),
         # a half-relative said in two words; a bound said two ways; "till" and "'s closed"
         ("Sam is Lily's half-brother.", "sam is lily's half brother"),
         ("Max weighs over 30 kg.", "max weighs more than thirty kilos"),
