@@ -15,7 +15,7 @@ from assistant.cli import run as run_commands
 from assistant.cli import schedule as schedule_commands
 from assistant.cli import service as service_commands
 from assistant.cli import voice as voice_commands
-from assistant.cli.common import EXIT_OK, EXIT_USAGE, UserError
+from assistant.cli.common import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, EXIT_USAGE, UserError
 from config import ConfigError
 
 log = logging.getLogger(__name__)
@@ -76,7 +76,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"hearth: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
-        return EXIT_OK
+        print("hearth: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # The reader stopped reading: say nothing more, and keep Python's own flush at exit
+        # from failing on the same pipe.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
 
 
 def configure_logging(verbose: bool) -> None:

@@ -18,6 +18,11 @@ from support import holds_sqlite_database
 EXIT_OK = 0
 EXIT_FAILURE = 1
 EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+"""Stopped by Ctrl-C (128 + SIGINT, as shells report it): never success, so a script's
+``hearth memory migrate ... && rm memory.db`` does not go on."""
+EXIT_BROKEN_PIPE = 141
+"""The reader of the output went away (128 + SIGPIPE): ``hearth memory list | head``."""
 
 
 class UserError(Exception):

@@ -4,8 +4,11 @@
 from __future__ import annotations
 
 import json
+import signal
+import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -134,3 +137,47 @@ def test_invalid_utf8_argument_is_a_clear_error(db, tmp_path):
     )  # fmt: skip
     assert result.returncode == 2
     assert b"UTF-8" in result.stderr and b"Traceback" not in result.stderr
+
+
+def test_ctrl_c_is_never_success(isolated, tmp_path):
+    # Ctrl-C during `migrate` or `import` exited 0, so `hearth memory migrate ... && rm
+    # memory.db` went on to delete the only copy. A command waiting on a memory another process
+    # holds is stopped the same way.
+    path = tmp_path / "memory.db"
+    Memory.open(path).close()
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        command = subprocess.Popen(
+            [sys.executable, "-m", "assistant", "memory", "remember", "I like coffee", "--db",
+             str(path)],
+            stderr=subprocess.PIPE, text=True, cwd=ROOT,
+        )  # fmt: skip
+        time.sleep(2.0)  # it waits for the memory
+        command.send_signal(signal.SIGINT)
+        _, err = command.communicate(timeout=60)
+    finally:
+        holder.rollback()
+        holder.close()
+    assert command.returncode == 130
+    assert "hearth: interrupted" in err and "Traceback" not in err
+
+
+def test_output_read_by_a_reader_that_stops_is_no_traceback(isolated, tmp_path):
+    # `hearth memory list --all --json | head -1` raised BrokenPipeError with a traceback.
+    path = tmp_path / "memory.db"
+    memory = Memory.open(path)
+    for number in range(120):
+        memory.remember(f"Note {number}: " + " ".join(f"w{number}x{i}" for i in range(120)))
+    memory.close()
+    command = subprocess.Popen(
+        [sys.executable, "-m", "assistant", "memory", "list", "--all", "--json", "--db",
+         str(path)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
+    )  # fmt: skip
+    assert command.stdout is not None
+    command.stdout.readline()  # `head -1`
+    command.stdout.close()
+    err = command.stderr.read() if command.stderr else b""
+    assert command.wait(timeout=60) == 141
+    assert b"Traceback" not in err and b"BrokenPipe" not in err
