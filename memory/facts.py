@@ -6,7 +6,6 @@ appends to the history, so any earlier wording can be read back.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import os
 import re
@@ -34,6 +33,7 @@ from memory.model import (
     Origin,
     RememberOutcome,
     Source,
+    statement_digests,
 )
 from memory.recall import Recall, RecallPolicy, choose_recall
 from memory.store import MemoryBackend
@@ -611,15 +611,6 @@ def clean_statement(text: object) -> str:
             f"the fact is {len(text)} characters long; a fact holds at most {MAX_FACT_CHARS}"
         )
     return text
-
-
-def statement_digests(text: str) -> set[str]:
-    """Digests a tombstone keeps: the wording, and its words in any order (never the words)."""
-    words = re.findall(r"[\w']+", text.casefold())
-    return {
-        hashlib.sha256(("seq:" + " ".join(words)).encode()).hexdigest(),
-        hashlib.sha256(("bag:" + " ".join(sorted(words))).encode()).hexdigest(),
-    }
 
 
 def _same_file(first: Path, second: Path) -> bool:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -186,3 +188,12 @@ class HistoryEntry:
             "other_id": self.other_id,
             "detail": self.detail,
         }
+
+
+def statement_digests(text: str) -> set[str]:
+    """Digests a tombstone keeps: the wording, and its words in any order (never the words)."""
+    words = re.findall(r"[\w']+", text.casefold())
+    return {
+        hashlib.sha256(("seq:" + " ".join(words)).encode()).hexdigest(),
+        hashlib.sha256(("bag:" + " ".join(sorted(words))).encode()).hexdigest(),
+    }

@@ -38,8 +38,9 @@ from memory.model import (
     NearMiss,
     Origin,
     Source,
+    statement_digests,
 )
-from memory.store import LARGEST_ID, MemoryBackend
+from memory.store import MemoryBackend
 from support import SQLITE_HEADER
 
 EXPORT_FORMAT = "hearth-memory-export"
@@ -49,7 +50,13 @@ MAX_EXPORT_BYTES = 256 * 1024 * 1024
 """An export larger than this is no memory of one household: refused before it is read."""
 _ERRORS_QUOTED = 3
 
-FactId = Field(ge=1, le=LARGEST_ID)
+LARGEST_IMPORTED_ID = 2**53 - 1
+"""The largest id an export may give a fact: any JSON reader holds it exactly, and the ids a
+store gives after it still fit PostgreSQL's bigint (an id of 2**63 - 1 left every room unable
+to remember anything: "bigint out of range")."""
+LARGEST_COUNT = 2**31 - 1
+"""The largest confirmation count: PostgreSQL's integer column."""
+FactId = Field(ge=1, le=LARGEST_IMPORTED_ID)
 EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
 LATEST = datetime(9999, 1, 1, tzinfo=UTC)
 """An exported time outside these is no time Hearth wrote: one at the edge of what Python can
@@ -70,11 +77,29 @@ def _plausible(moment: datetime) -> datetime:
 Instant = Annotated[datetime, AfterValidator(_plausible)]
 
 
+def _storable(text: str) -> str:
+    """Text every store can hold: UTF-8 (half an emoji, a lone surrogate, crashed the import)
+    with no NUL (SQLite took it, and PostgreSQL then refused the whole memory on migrate)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError("holds text that is not valid Unicode (half of a character)") from None
+    if "\x00" in text:
+        raise ValueError("holds a NUL character")
+    return text
+
+
+Text = Annotated[str, AfterValidator(_storable)]
+
+
 def _json_safe(detail: dict[str, object]) -> dict[str, object]:
     try:
-        json.dumps(detail, allow_nan=False)
+        written = json.dumps(detail, allow_nan=False, ensure_ascii=False)
     except ValueError:
         raise ValueError("holds a number that is not finite (NaN or Infinity)") from None
+    if "\\u0000" in written:  # JSON writes a NUL escaped
+        raise ValueError("holds a NUL character")
+    _storable(written)
     return detail
 
 
@@ -86,22 +111,22 @@ class ExportedSource(_Part):
     """Where an exported fact came from."""
 
     origin: Origin = Origin.USER
-    utterance: str | None = None
-    evidence: str | None = None
+    utterance: Text | None = None
+    evidence: Text | None = None
 
 
 class ExportedFact(_Part):
     """One fact as ``Fact.to_json`` writes it."""
 
     id: int = FactId
-    text: str | None
+    text: Text | None
     kind: Kind
     status: FactStatus
     pinned: bool = False
     created_at: Instant
     updated_at: Instant
     confirmed_at: Instant
-    confirm_count: int = Field(1, ge=1, le=LARGEST_ID)
+    confirm_count: int = Field(1, ge=1, le=LARGEST_COUNT)
     conflicts_with: list[Annotated[int, FactId]] = []
     source: ExportedSource = ExportedSource()
 
@@ -118,8 +143,8 @@ class ExportedEntry(_Part):
     fact_id: int = FactId
     at: Instant
     action: HistoryAction
-    text: str | None = None
-    other_id: int | None = Field(None, ge=1, le=LARGEST_ID)
+    text: Text | None = None
+    other_id: int | None = Field(None, ge=1, le=LARGEST_IMPORTED_ID)
     detail: Annotated[dict[str, object], AfterValidator(_json_safe)] = {}
 
 
@@ -147,7 +172,7 @@ class ImportOutcome:
     added: tuple[int, ...]
     """Ids of the facts brought in, in the store they now live in."""
     already_there: int
-    """Facts of the export the store already held, left as they are."""
+    """Facts of the export the store already held, or had forgotten: left as they are."""
 
 
 @dataclass(frozen=True)
@@ -298,15 +323,35 @@ def restore_mapped(
     for entry in document.history:
         history.setdefault(entry.fact_id, []).append(entry)
     held = store.fact_identities()
+    # The same fact by its words' digests, for a fact forgotten on one side: forgetting erases
+    # the words its identity holds.
+    held_by_digest = {
+        (created, kind, digest): fact_id
+        for (created, kind, text), fact_id in held.items()
+        if text is not None
+        for digest in statement_digests(text)
+    }
+    forgotten_digests: dict[int, set[str]] = {}
+    for tombstone in document.tombstones:
+        forgotten_digests.setdefault(tombstone.fact_id, set()).add(tombstone.digest)
     mapping: dict[int, int] = {}
     added: list[ExportedFact] = []
     for fact in sorted(document.facts, key=lambda item: item.id):
         entries = history.get(fact.id, [])
         first_text = entries[0].text if entries else fact.text
-        identity = (int(fact.created_at.timestamp()), fact.kind.value, first_text)
+        created = int(fact.created_at.timestamp())
+        identity = (created, fact.kind.value, first_text)
         if identity in held:
             mapping[fact.id] = held[identity]
             continue
+        digests = forgotten_digests.get(fact.id, set())
+        here = [held_by_digest.get((created, fact.kind.value, d)) for d in digests]
+        if any(here):  # forgotten in the export, held here: the same fact, left as it is
+            mapping[fact.id] = next(fact_id for fact_id in here if fact_id)
+            continue
+        wordings = [text for text in (first_text, fact.text) if text]
+        if any(store.forgotten_by_digest(statement_digests(text)) for text in wordings):
+            continue  # forgotten here: an older export never brings it back
         text = clean(fact.text) if fact.text is not None else None
         mapping[fact.id] = store.restore_fact(
             fact.id,
@@ -333,8 +378,9 @@ def restore_mapped(
     for tombstone in document.tombstones:
         if tombstone.fact_id in brought:
             store.add_tombstones(mapping[tombstone.fact_id], [tombstone.digest])
-    _link_conflicts(store, added, mapping, history)
-    outcome = ImportOutcome(tuple(mapping[fact.id] for fact in added), len(mapping) - len(added))
+    _link_conflicts(store, document.facts, {fact.id for fact in added}, mapping, history)
+    left = len(document.facts) - len(added)
+    outcome = ImportOutcome(tuple(mapping[fact.id] for fact in added), left)
     return outcome, {fact.id: mapping[fact.id] for fact in added}
 
 
@@ -364,16 +410,20 @@ def carry_records(
 
 def _link_conflicts(
     store: MemoryBackend,
-    added: Sequence[ExportedFact],
+    facts: Sequence[ExportedFact],
+    added: set[int],
     mapping: dict[int, int],
     history: dict[int, list[ExportedEntry]],
 ) -> None:
-    """Link again the open conflicts among active facts, with the score their link recorded."""
-    active = {fact.id for fact in added if fact.status is FactStatus.ACTIVE}
-    for fact in added:
+    """Link again the open conflicts among active facts, with the score their link recorded:
+    each pair with a fact brought in, its partner brought in too or already here."""
+    active = {fact.id for fact in facts if fact.status is FactStatus.ACTIVE and fact.id in mapping}
+    for fact in facts:
         for other in fact.conflicts_with:
             if fact.id not in active or other not in active or other < fact.id:
                 continue
+            if fact.id not in added and other not in added:
+                continue  # both already here, linked as they are
             scores = [
                 entry.detail.get("score")
                 for entry in history.get(fact.id, [])
