@@ -11,9 +11,17 @@ def url_problem(url: str) -> str | None:
     """What makes ``url`` unusable ("Invalid IPv6 URL", a port that is no number), or None. The
     message shows the URL with its password blanked."""
     try:
-        urlsplit(url).port  # noqa: B018  (reading the port is the check)
+        parts = urlsplit(url)
+        parts.port  # noqa: B018  (reading the port is the check)
     except ValueError as error:
         return f"{shown_url(url)} is not a valid URL: {error}"
+    if parts.netloc.count("@") > 1:
+        # libpq ends the login at the first "@" and takes the rest of the password for the
+        # host, which its error then shows.
+        return (
+            f"{shown_url(url)} is not a valid URL: its login holds an '@'; write each '@' in "
+            "the user name or password as %40"
+        )
     return None
 
 

@@ -200,6 +200,15 @@ def test_a_database_url_that_cannot_be_read_is_said_without_its_password(tmp_pat
     assert "secret" not in result.stderr
 
 
+def test_an_at_sign_left_in_a_database_password_is_said_without_the_password(tmp_path):
+    # libpq ended the login at the first "@": "cannot reach the memory database: failed to
+    # resolve host 'HorseBattery9@127.0.0.1'", most of the password in the message and the log.
+    url = "postgresql://hearth:Tr0ub4dor@HorseBattery9@127.0.0.1:5432/hearth"
+    result = hearth(tmp_path, "memory", "list", "--db", url)
+    refused(result, "its login holds an '@'; write each '@' in the user name or password as %40")
+    assert "Tr0ub4dor" not in result.stderr and "HorseBattery9" not in result.stderr
+
+
 def test_settings_with_a_database_url_that_cannot_be_read_are_refused(tmp_path):
     settings = tmp_path / "settings.yaml"
     settings.write_text('memory:\n  database: "postgresql://[db.lan/hearth"\n')
