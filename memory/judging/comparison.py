@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from memory.judging import lexicon
+from memory.judging import lexicon, markers
 from memory.judging.judgement import Relation
 from memory.judging.matching import (
     agrees,
@@ -109,10 +109,12 @@ class _Pair:
             return ""  # "we fly to Lisbon on the 3rd" / "we fly back from Lisbon on the 17th"
         reason = (
             self._order()
+            or self._markers()
             or self._bounds()
             or _denied_there(self.new, self.old)
             or _denied_there(self.old, self.new)
             or self._swapped_roles()
+            or self._doer_and_done_to()
             or _denied_state(self.new, self.old)
             or _denied_state(self.old, self.new)
             or self._negation(self.new, self.old)
@@ -224,6 +226,37 @@ class _Pair:
                     continue  # a list ("a son and a daughter") or a compound ("a Samsung TV")
                 if _took_the_place((first, first_old), (second, second_old), matched):
                     return f"roles differ: {first.surface} and {second.surface} change places"
+        return ""
+
+    def _doer_and_done_to(self) -> str:
+        """ "Sara paid the plumber" / "the plumber paid sara", "Sara hired the builder" / "sara
+        was hired by the builder": the same terms, who does it and who it is done to changing
+        places (a passive's doer, after "by", counted first). Two terms exchanged, the rest in
+        place; not a relation the same both ways."""
+        if self.new_only or self.old_only:
+            return ""
+        new, old = _doer_first(self.new, self.new_side), _doer_first(self.old, self.old_side)
+        if len(new) != len(old) or len(new) < _CLAUSE_TERMS:
+            return ""
+        moved = [
+            i
+            for i, (term, other) in enumerate(zip(new, old, strict=True))
+            if not agrees(term, other)
+        ]
+        # The subject and a term after the verb: not two values side by side (a date's day
+        # and month, a list), nor a time or a kind of thing
+        if len(moved) != 2 or moved[0] != 0 or moved[1] < _CLAUSE_TERMS - 1:
+            return ""
+        first, second = moved
+        if any(term.kind not in _PARTIES for term in (new[first], new[second])):
+            return ""
+        between = new[first : second + 1]  # "Tom works with Ann" is "Ann works with Tom"
+        if any(
+            term.text in lexicon.SYMMETRIC or term.slot in lexicon.SYMMETRIC for term in between
+        ):
+            return ""
+        if agrees(new[first], old[second]) and agrees(new[second], old[first]):
+            return f"roles differ: {new[first].surface} and {new[second].surface} change places"
         return ""
 
     def _bare_negation(self) -> str:
@@ -548,23 +581,65 @@ class _Pair:
         if bool(new.negated) != bool(old.negated):
             return False
         orders_agree = new.order is None or old.order is None or self._orders_equal()
-        return orders_agree and _attitudes_agree(new, old) and not self._direction_clash()
+        return (
+            orders_agree
+            and _attitudes_agree(new, old)
+            and not self._direction_clash()
+            and self._markers_agree()
+        )
 
     def _orders_equal(self) -> bool:
         new, old = self.new.order, self.old.order
         assert new is not None and old is not None
         return agrees(new[0], old[0]) and agrees(new[1], old[1])
 
+    def _markers(self) -> str:
+        """ "We may have the party" / "we must have the party", "The red car is mine" / "...
+        is his", "Tom is about to retire" / "tom has retired": the same words, a small word
+        that says another thing (see markers)."""
+        if not self.shared or significant(self.new_only) or significant(self.old_only):
+            return ""
+        new, old = self.new, self.old
+        if new.modality and old.modality and new.modality != old.modality:
+            return f"modality differs: {new.modality} / {old.modality}"
+        if new.owners and old.owners and new.owners != old.owners:
+            return (
+                f"owner differs: {', '.join(sorted(new.owners))} / {', '.join(sorted(old.owners))}"
+            )
+        if frozenset((new.aspect, old.aspect)) in markers.CLASHING_ASPECTS:
+            return f"aspect differs: {new.aspect} / {old.aspect}"
+        if new.quantity and old.quantity and new.quantity != old.quantity:
+            return f"quantity differs: {new.quantity} / {old.quantity}"
+        return ""
+
+    def _markers_agree(self) -> bool:
+        """Whether the small words that are no content say the same (one may leave one out,
+        but for a modal: "Tom might drive" is not "Tom drives")."""
+        new, old = self.new, self.old
+        owners_agree = not (new.owners and old.owners) or new.owners == old.owners
+        aspects_agree = frozenset((new.aspect, old.aspect)) not in markers.CLASHING_ASPECTS
+        # "I can speak Spanish" says "I speak Spanish"; "might" never says it is so.
+        modalities = {new.modality, old.modality}
+        modalities_agree = len(modalities) == 1 or modalities == {"", "able"}
+        # "the kids" are all of them; "some of the kids" are not
+        quantities = {new.quantity, old.quantity}
+        quantities_agree = quantities <= {"", "all"} or len(quantities) == 1
+        return modalities_agree and owners_agree and aspects_agree and quantities_agree
+
     def _bounds(self) -> str:
         """ "closed until Monday" / "closed since Monday": one time, a start in one fact and an
-        end in the other."""
+        end in the other; "made by Gran" / "made for Gran": one person, who did it in one."""
         for term in self.new_side:
             for other in self.old_side:
+                if not agrees(term, other):
+                    continue
+                said = f"{term.slot} {term.surface} / {other.slot} {other.surface}"
                 sides = {_TIME_BOUNDS.get(term.slot), _TIME_BOUNDS.get(other.slot)}
-                if sides == {"start", "end"} and agrees(term, other):
-                    return (
-                        f"bound differs: {term.slot} {term.surface} / {other.slot} {other.surface}"
-                    )
+                if sides == {"start", "end"}:
+                    return f"bound differs: {said}"
+                slots = {term.slot, other.slot}
+                if len(slots) == 2 and slots <= _ROLE_SLOTS and slots & _DECIDING_SLOTS:
+                    return f"role differs: {said}"
         return ""
 
     def _direction_clash(self) -> bool:
@@ -656,6 +731,23 @@ def _took_the_place(
             ):
                 return True
     return False
+
+
+_CLAUSE_TERMS = 3
+"""Who, what is done, and to whom: fewer terms are no clause to swap within."""
+_PARTIES = (TermKind.NAME, TermKind.WORD)
+
+
+def _doer_first(reading: Reading, side: Sequence[Term]) -> list[Term]:
+    """The terms that say who does what to whom, in that order: a passive's doer (after "by")
+    first and the one it is done to in its place; times and places left out."""
+    terms = [term for term in side if term.slot not in TIME_PREPOSITIONS]
+    if reading.passive:
+        doers = [index for index, term in enumerate(terms) if term.slot == "by"]
+        if doers and terms:
+            doer = doers[0]
+            terms[0], terms[doer] = terms[doer], terms[0]
+    return terms
 
 
 def _said_twice(term: Term, match: Term, matched: Sequence[tuple[Term, Term]]) -> bool:
@@ -856,6 +948,10 @@ _RELATIVES = frozenset(lexicon.RELATIONS.values())
 
 _OPPOSITE_SLOTS = ({"to", "from"}, {"into", "from"})
 _TIME_BOUNDS = {"since": "start", "from": "start", "until": "end", "till": "end"}
+_ROLE_SLOTS = frozenset(("by", "for", "to", "about", "from", "with"))
+_DECIDING_SLOTS = frozenset(("by", "about"))
+"""A term after "by" is who did it, after "about" what it is about: against "for", "to" ... it
+plays another part ("made by Gran" / "made for Gran")."""
 
 _SLOTTED = frozenset(("number", "time", "name"))
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import lru_cache
 
-from memory.judging import lexicon, shape
+from memory.judging import lexicon, markers, shape
 from memory.judging.spoken import hear
 from memory.judging.subject import SELF, Subject, subject_of
 from memory.judging.terms import Term, TermKind, is_known
@@ -73,6 +73,16 @@ class Reading:
     speaker_role: str = ""
     """Where the speaker stands when a pronoun says so: "subject" ("I owe Ben"), "object" ("Ben
     owes me"), or "" (both, or neither). A pronoun is no content term, so only its case tells."""
+    modality: str = ""
+    """What a modal verb says ("possible" for "may", "required" for "must"); see markers."""
+    owners: frozenset[str] = frozenset()
+    """Whose the things named are, by possessive words ("speaker" for "my", "his")."""
+    aspect: str = ""
+    """ "future", "perfect" or "progressive" when the fact says so ("about to", "has")."""
+    quantity: str = ""
+    """How many of a group: "all", "some", "most" ... when a quantifier says so."""
+    passive: bool = False
+    """Says who did it after "by" ("was hired by Sara"); see markers.passive."""
 
     @property
     def content(self) -> tuple[Term, ...]:
@@ -94,6 +104,7 @@ def read(text: str) -> Reading:
     walker.walk()
     walker.imply()
     request = shape.is_request(tokens)
+    words = [token.text for token in tokens if token.kind is TokenKind.WORD]
     if walker.wishing or request:
         attitude = Attitude.WISH
     elif walker.sentiment:
@@ -119,6 +130,11 @@ def read(text: str) -> Reading:
         tense="" if request else _tense(tokens, subject.tokens),  # a request has no tense
         ordered=any(token.text in _ORDER_WORDS for token in tokens),
         frequency=next((t.text for t in tokens if t.text in lexicon.FREQUENCIES), ""),
+        modality=markers.modality(words),
+        owners=markers.owners(words),
+        aspect=markers.aspect(words),
+        quantity=markers.quantity(words),
+        passive=markers.passive(words),
     )
 
 

@@ -242,6 +242,11 @@ class Walker:
 
     def _content(self, token: Token) -> None:
         word = canonical(token.text)
+        following = self._neighbour(1)
+        if following is not None and following.text == "than" and not self.preferring:
+            # "taller than Lucy" is a comparison, not "tall": "as tall as Lucy" says another
+            # thing (and "-er" would read as a doer, "tall" / "taller")
+            word = f"than-{word}"
         month = word in lexicon.AMBIGUOUS_MONTHS and self._dated()  # "in may 2026"
         if (
             word in lexicon.LIGHT_VERBS

@@ -114,6 +114,7 @@ def _expand(match: re.Match[str]) -> str:
 _TOKEN = re.compile(
     r"""
     (?P<time>\d{1,2}(?:[:.]\d{2})?\s*[ap]\.?\s?m\b\.?|\d{1,2}:\d{2}\b|\d{1,2}\s+o'?clock\b)
+    |(?P<joined>\d+(?:[/\-:]\d+){1,2}\b)
     |(?P<number>\u2212?\d+(?:[.,]\d+)?(?:st|nd|rd|th)?\b)
     |(?P<word>[^\W_]+(?:['\-][^\W_]+)*(?:(?<=[sS])'(?![^\W_]))?)
     |(?P<stop>[.!?;:()]|,)
@@ -221,6 +222,11 @@ def tokenize(text: str) -> tuple[Token, ...]:
             sentence_start = sentence_start or surface in ".!?"
         elif match.lastgroup == "time":
             tokens.append(Token(clock(surface), surface, TokenKind.TIME))
+            sentence_start = False
+        elif match.lastgroup == "joined":
+            # "3/4", "2015-04-03", a score "2-1", a ratio "3:1": one value whose parts keep
+            # their order ("4/3" is another day)
+            tokens.append(Token(surface, surface, TokenKind.NUMBER))
             sentence_start = False
         elif match.lastgroup == "number":
             digits = _ORDINAL_SUFFIX.sub("", surface).replace(",", "").replace("\u2212", "-")

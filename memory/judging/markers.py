@@ -1,0 +1,134 @@
+"""Small words that change what a fact says without being content: a modal ("may", "must"), whose
+a thing is ("mine", "his"), and where a change stands in time ("is about to retire", "has
+retired"). Each is read from a fact's words as a plain value, so two facts that differ only in it
+are never one fact.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from memory.judging import lexicon
+
+_MODALS = {
+    "may": "possible",
+    "might": "possible",
+    "could": "possible",
+    "can": "able",
+    "should": "advised",
+    "ought": "advised",
+    "must": "required",
+}
+"""Modal verbs by what they say: "may" and "might" one thing, "must" another."""
+_REQUIRING = frozenset(("have", "has", "had", "need", "needs", "got"))
+"""Before "to", these say "must": "has to", "needs to", "got to"."""
+_OWNERS = {
+    "my": "speaker",
+    "mine": "speaker",
+    "our": "speaker",
+    "ours": "speaker",
+    "his": "his",
+    "her": "her",
+    "hers": "her",
+    "their": "their",
+    "theirs": "their",
+    "your": "your",
+    "yours": "your",
+}
+"""Possessive words by whose the thing is; "my" and "our" are the household's alike."""
+_QUANTIFIERS = {
+    "all": "all",
+    "every": "all",
+    "each": "all",
+    "both": "all",
+    "some": "some",
+    "several": "some",
+    "most": "most",
+    "many": "many",
+    "few": "few",
+}
+_GROUP_AFTER = frozenset("of the my our your his her their these those".split())
+_FUTURE = (("about", "to"), ("going", "to"), ("gonna",))
+_PERFECT_AUXILIARIES = frozenset(("have", "has", "had"))
+_PARTICIPLE_ENDINGS = ("ed", "en")
+_BETWEEN = frozenset("just already always never not recently finally also".split())
+
+
+def modality(words: Sequence[str]) -> str:
+    """What a modal says ("possible", "able", "advised", "required"), or "" for none."""
+    for index, word in enumerate(words):
+        if word in _MODALS:
+            return _MODALS[word]
+        following = words[index + 1] if index + 1 < len(words) else ""
+        if word in _REQUIRING and following == "to":
+            return "required"
+    return ""
+
+
+def quantity(words: Sequence[str]) -> str:
+    """How many of a group a fact is about, when a quantifier says it of the group ("all",
+    "some", "most"): first in the fact, or before "of" or "the" ("some of the kids", "all the
+    plants"), not in "every day"."""
+    for index, word in enumerate(words):
+        following = words[index + 1] if index + 1 < len(words) else ""
+        if word in _QUANTIFIERS and (index == 0 or following in _GROUP_AFTER):
+            return _QUANTIFIERS[word]
+    return ""
+
+
+def owners(words: Sequence[str]) -> frozenset[str]:
+    """Whose the things a fact names are, by its possessive words ("speaker", "his", ...); not
+    whose a person is ("our neighbour Gary", "his ladder" are one household's)."""
+    return frozenset(
+        _OWNERS[word]
+        for word, following in _with_next(words)
+        if word in _OWNERS and not _person(following)
+    )
+
+
+def _with_next(words: Sequence[str]) -> list[tuple[str, str]]:
+    """Each word with the one after it ("" after the last)."""
+    return [
+        (word, words[index + 1] if index + 1 < len(words) else "")
+        for index, word in enumerate(words)
+    ]
+
+
+def _person(word: str) -> bool:
+    return word in lexicon.RELATIONS or word in lexicon.RELATIONS.values()
+
+
+def aspect(words: Sequence[str]) -> str:
+    """ "future" for a change to come ("is about to retire", "is going to fix"), "perfect" for
+    one done ("has retired"), "progressive" for one under way ("is retiring"), or ""."""
+    for index, word in enumerate(words):
+        pair = tuple(words[index : index + 2])
+        if pair in _FUTURE or (word,) in _FUTURE:
+            return "future"
+        if word in _PERFECT_AUXILIARIES:
+            following = [w for w in words[index + 1 :] if w not in _BETWEEN]
+            if following and following[0].endswith(_PARTICIPLE_ENDINGS):
+                return "perfect"
+    for index, word in enumerate(words[:-1]):
+        if word in ("is", "are", "am") and words[index + 1].endswith("ing"):
+            return "progressive"
+    return ""
+
+
+def passive(words: Sequence[str]) -> bool:
+    """Whether the fact says who did it after "by", with a form of "be" before a participle
+    ("the builder was hired by Sara"): its first term is then the one it was done to."""
+    if "by" not in words:
+        return False
+    return any(word in _BE and _participle(following) for word, following in _with_next(words))
+
+
+def _participle(word: str) -> bool:
+    return word.endswith(_PARTICIPLE_ENDINGS) or word in lexicon.IRREGULAR
+
+
+_BE = frozenset("is are was were been being be get gets got".split())
+
+
+CLASHING_ASPECTS = (frozenset(("future", "perfect")), frozenset(("progressive", "perfect")))
+"""Aspects that say different things of one change: about to retire, and retired."""
