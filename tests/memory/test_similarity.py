@@ -342,49 +342,24 @@ def test_written_pairs_without_an_embedder() -> None:
     assert wrong_merges == 0
 
 
-def test_probe_pairs_without_an_embedder() -> None:
-    """A tester's pairs aimed at wrong merges (see the file's header): symbols that are values
-    ("£5" / "$5", "B+" / "B-", "-18" / "18"), two people or things changing places ("Alice owes
-    Bob" / "Bob owes Alice"), a state said and denied ("allergic" / "not allergic"), how often
-    ("always" / "sometimes")."""
-    pairs = load("memory-pairs-probe.tsv", WRITTEN)
-    right, wrong_merges = tally(pairs)
-    assert right >= 301
-    assert wrong_merges == 0
+# Testers' sets (each file's header says who wrote it, how, and what it scored blind), with the
+# number each must keep right; none may ever be merged wrongly.
+TESTERS_SETS = [
+    # aimed at wrong merges: symbols that are values ("£5" / "$5"), two people changing places
+    # ("Alice owes Bob" / "Bob owes Alice"), a state said and denied, how often
+    ("memory-pairs-probe.tsv", 301),
+    ("memory-pairs-probe-blind.tsv", 301),
+    ("memory-pairs-probe-third.tsv", 264),
+    ("memory-pairs-probe-fourth.tsv", 268),
+    ("memory-pairs-probe-fifth.tsv", 227),
+    ("memory-pairs-probe-sixth.tsv", 210),  # one small word that flips a fact
+]
 
 
-def test_blind_probe_pairs_without_an_embedder() -> None:
-    """A second tester's blind pairs (see the file's header)."""
-    right, wrong_merges = tally(load("memory-pairs-probe-blind.tsv", WRITTEN))
-    assert right >= 301
-    assert wrong_merges == 0
-
-
-def test_third_blind_pairs_without_an_embedder() -> None:
-    """A third tester's blind pairs, after the first two rounds (see the file's header)."""
-    right, wrong_merges = tally(load("memory-pairs-probe-third.tsv", WRITTEN))
-    assert right >= 264
-    assert wrong_merges == 0
-
-
-def test_sixth_blind_pairs_without_an_embedder() -> None:
-    """A sixth tester's blind pairs, aimed at one small word (see the file's header)."""
-    right, wrong_merges = tally(load("memory-pairs-probe-sixth.tsv", WRITTEN))
-    assert right >= 210
-    assert wrong_merges == 0
-
-
-def test_fifth_blind_pairs_without_an_embedder() -> None:
-    """A fifth tester's blind pairs, after four rounds (see the file's header)."""
-    right, wrong_merges = tally(load("memory-pairs-probe-fifth.tsv", WRITTEN))
-    assert right >= 227
-    assert wrong_merges == 0
-
-
-def test_fourth_blind_pairs_without_an_embedder() -> None:
-    """A fourth tester's blind pairs, after three rounds (see the file's header)."""
-    right, wrong_merges = tally(load("memory-pairs-probe-fourth.tsv", WRITTEN))
-    assert right >= 268
+@pytest.mark.parametrize(("name", "least_right"), TESTERS_SETS)
+def test_testers_pairs_without_an_embedder(name: str, least_right: int) -> None:
+    right, wrong_merges = tally(load(name, WRITTEN))
+    assert right >= least_right
     assert wrong_merges == 0
 
 
