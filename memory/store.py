@@ -12,6 +12,7 @@ import json
 import logging
 import math
 import os
+import shutil
 import sqlite3
 import stat
 import tempfile
@@ -976,13 +977,26 @@ def explain(path: str, error: sqlite3.Error, busy_timeout_seconds: float) -> str
         return f"{path}: the memory database was moved or deleted while Hearth had it open"
     if name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_AUTH")):
         return f"{path}: {_why_not_writable(Path(path), error)}"
-    if name.startswith("SQLITE_FULL"):
+    if name.startswith("SQLITE_FULL") or (name.startswith("SQLITE_IOERR") and _disk_full(path)):
+        # SQLite calls a full disk an I/O error when it cannot even make its -shm file
         return f"{path}: the disk is full; the change was not written"
     if name.startswith("SQLITE_IOERR"):
         return f"{path}: the disk failed to read or write the memory database ({error})"
     if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
         return f"{path}: the memory database is damaged: {error}"
     return f"{path}: memory database error: {error}"
+
+
+def _disk_full(path: str) -> bool:
+    """Whether the disk holding the database has no room for a page left."""
+    try:
+        return shutil.disk_usage(Path(path).parent).free < FULL_DISK_BYTES
+    except OSError:
+        return False
+
+
+FULL_DISK_BYTES = 64 * 1024
+"""Less room than this left (a few pages and a -shm file's first block) is a full disk."""
 
 
 def _why_not_writable(path: Path, error: sqlite3.Error) -> str:

@@ -7,6 +7,7 @@ run the real command with those privileges dropped (``setpriv``) when the tests 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import shutil
@@ -299,6 +300,42 @@ def test_a_full_disk_is_reported_not_the_rollback_that_could_not_run(tmp_path: P
     connection.execute(f"PRAGMA max_page_count = {pages * 10}")  # room again
     assert memory.remember("I like jazz", "preference").action is Action.ADDED
     assert len(memory.facts()) == stored + 1
+
+
+@pytest.fixture
+def full_disk(tmp_path: Path):
+    """A folder on a tiny tmpfs (root only), for a disk that fills up."""
+    folder = tmp_path / "small"
+    folder.mkdir()
+    mounted = os.geteuid() == 0 and shutil.which("mount") and subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(folder)], capture_output=True
+    ).returncode == 0  # fmt: skip
+    if not mounted:
+        pytest.skip("mounting a tmpfs needs root")
+    yield folder
+    subprocess.run(["umount", "-l", str(folder)], check=False)
+
+
+def test_a_disk_full_before_the_shared_index_is_made_is_said_to_be_full(
+    tmp_path: Path, full_disk: Path
+) -> None:
+    # SQLite could not make its -shm file and said "disk I/O error": Hearth called the disk
+    # failing, for `list` and `export` too, when it was only full.
+    made = tmp_path / "memory.db"
+    memory = Memory.open(made)
+    memory.remember("I live in Lisbon", "place")
+    memory.close()
+    shutil.copy(made, full_disk / "memory.db")
+    # the logs and recordings fill the disk
+    with open(full_disk / "filler", "wb", buffering=0) as filler, contextlib.suppress(OSError):
+        while True:
+            filler.write(b"\0" * 4096)
+    result = subprocess.run(
+        [sys.executable, "-m", "assistant", "memory", "list", "--db", str(full_disk / "memory.db")],
+        capture_output=True, text=True, cwd=ROOT,
+    )  # fmt: skip
+    assert result.returncode != 0 and "Traceback" not in result.stderr
+    assert "the disk is full" in result.stderr, result.stderr
 
 
 WRITER = textwrap.dedent(
