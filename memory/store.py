@@ -1014,6 +1014,12 @@ def _why_not_writable(path: Path, error: sqlite3.Error) -> str:
         companion = Path(f"{path}{suffix}")
         if companion.exists() and not os.access(companion, os.W_OK):
             owner = companion.stat().st_uid
+            if owner == os.geteuid():
+                # made read-only with a read-only database (SQLite copies its mode)
+                return (
+                    f"{companion.name} beside it is read-only (made while the database was); "
+                    f"remove it when no Hearth is running, or make it writable (chmod u+w)"
+                )
             return (
                 f"{companion.name} beside it is read-only for this user (left by user id {owner}, "
                 "perhaps the Hearth service); run as that user, or remove it when no Hearth is "

@@ -196,6 +196,27 @@ def test_a_stale_read_only_shared_index_is_named(path: Path) -> None:
     assert digest(path) == before
 
 
+def test_a_shared_index_made_read_only_with_the_database_is_not_blamed_on_another_user(
+    path: Path,
+) -> None:
+    # Listing a read-only copy (from a backup) left -wal and -shm files as read-only as it; once
+    # the database was writable again, every write blamed "user id 0, perhaps the Hearth
+    # service", the user's own id.
+    path.chmod(0o444)
+    listing = hearth("memory", "list", "--db", str(path), privileged=False)
+    assert listing.returncode == 0, listing.stderr
+    path.chmod(0o644)
+    companions = [Path(f"{path}{suffix}") for suffix in ("-wal", "-shm")]
+    if not any(c.exists() and not c.stat().st_mode & stat.S_IWUSR for c in companions):
+        pytest.skip("this SQLite left no read-only companion file")
+    message = refused(
+        hearth("memory", "remember", "I like tea", "--db", str(path), privileged=False),
+        "read-only",
+        "made while the database was",
+    )
+    assert "perhaps the Hearth service" not in message
+
+
 # Real damage --------------------------------------------------------------------------------------
 
 
