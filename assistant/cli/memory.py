@@ -16,6 +16,7 @@ from assistant.cli.common import (
     settings_from,
 )
 from assistant.memory_setup import database_option, memory_location, open_memory
+from config.loader import memory_database_path
 from memory import Fact, Kind, Memory, MemoryInputError, PostgresTarget, StoreError, read_export
 
 Handler = Callable[[Memory, argparse.Namespace], int]
@@ -325,7 +326,16 @@ def _migrate(args: argparse.Namespace) -> int:
     except StoreError as exc:
         raise UserError(str(exc)) from None
     if _same_place(source, target):
-        raise UserError(f"--to {_shown(target)}: is the memory being migrated itself")
+        hint = ""
+        if _db_option(args) is None:
+            # The settings already name the shared memory: the device's own file is elsewhere.
+            local = settings.memory.model_copy(update={"database": None})
+            device = memory_database_path(settings.model_copy(update={"memory": local}))
+            hint = (
+                f"; your settings already use it: to move this device's file into it, name the "
+                f"file: hearth memory migrate --db {device} --to {_shown(target)}"
+            )
+        raise UserError(f"--to {_shown(target)}: is the memory being migrated itself{hint}")
     try:
         memory = open_memory(settings, _option(source), create=False)
     except StoreError as exc:

@@ -129,6 +129,18 @@ def test_migrate_refusals_are_clear_and_change_nothing(tmp_path, target, said):
     assert device.read_bytes() == before
 
 
+def test_migrating_into_the_memory_the_settings_use_names_the_file_to_move(tmp_path):
+    # The README's steps (the shared database in the settings, then `migrate --to` it) were
+    # refused as "the memory being migrated itself", with no word of the device's file.
+    shared = "postgresql://hearth@127.0.0.1:1/hearth"
+    (tmp_path / "hearth").mkdir()
+    (tmp_path / "hearth" / "assistant.yaml").write_text(f"memory:\n  database: {shared}\n")
+    result = hearth("memory", "migrate", "--to", shared, home=tmp_path)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert f"name the file: hearth memory migrate --db {tmp_path}" in result.stderr, result.stderr
+    assert f"memory.db --to {shared}" in result.stderr
+
+
 def test_migrating_a_memory_that_is_not_there_creates_nothing(tmp_path, postgres_databases):
     shared = postgres_databases()
     result = hearth("memory", "migrate", "--to", shared, "--db", str(tmp_path / "none.db"),
