@@ -403,6 +403,19 @@ DIRECTION_AFTER = frozenset(
     "side hand ear eye knee leg arm foot hip shoulder wrist ankle elbow hand-side lane".split()
 )
 
+# Comparisons said the other way round, each read as its converse: "Ben is younger than Ann" is
+# "Ann is older than Ben".
+CONVERSES = {
+    "younger": "older",
+    "shorter": "taller",
+    "smaller": "bigger",
+    "lighter": "heavier",
+    "slower": "faster",
+    "later": "earlier",
+    "lower": "higher",
+    "poorer": "richer",
+}
+
 # Units written as one letter, which are units only after a number ("1.8 m", "200 l", "5 g").
 UNIT_LETTERS = {"m": "metre", "l": "litre", "g": "gram"}
 

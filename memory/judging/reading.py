@@ -111,11 +111,12 @@ def read(text: str) -> Reading:
         attitude = Attitude.FEELING
     else:
         attitude = Attitude.STATE
-    works_as = any(term.text == "works-as" for term in walker.terms)
+    terms = _converse(walker.terms)
+    works_as = any(term.text == "works-as" for term in terms)
     return Reading(
         text=text,
         subject=subject,
-        terms=tuple(walker.terms),
+        terms=tuple(terms),
         negated=tuple(walker.negated),
         sentiment=walker.sentiment,
         attitude=attitude,
@@ -161,6 +162,30 @@ def _senses(tokens: list[Token]) -> list[Token]:
             token = replace(token, text="until")  # "the till" is where the money is
         result.append(token)
     return result
+
+
+def _converse(terms: Sequence[Term]) -> list[Term]:
+    """ "Ben is younger than Ann" read as "Ann is older than Ben": one comparison between two
+    named sides, said the other way round, its sides changing places so the readings compare.
+    Not when a side is the speaker, or a measure stands between ("two years younger")."""
+    result = list(terms)
+    comparisons = [i for i, term in enumerate(result) if term.text.startswith("than-")]
+    if comparisons != [1] or len(result) != _COMPARED_TERMS:
+        return result
+    converse = lexicon.CONVERSES.get(result[1].text.removeprefix("than-"))
+    first, second = result[0], result[2]
+    sides = first.kind in _SIDES and second.kind in _SIDES
+    if converse is None or not sides:
+        return result
+    return [
+        replace(second, position=first.position, in_subject=first.in_subject),
+        replace(result[1], text=f"than-{converse}"),
+        replace(first, position=second.position, in_subject=second.in_subject),
+    ]
+
+
+_COMPARED_TERMS = 3
+_SIDES = (TermKind.NAME, TermKind.WORD)
 
 
 def _number(token: Token) -> bool:

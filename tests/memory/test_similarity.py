@@ -349,10 +349,10 @@ TESTERS_SETS = [
     # ("Alice owes Bob" / "Bob owes Alice"), a state said and denied, how often
     ("memory-pairs-probe.tsv", 301),
     ("memory-pairs-probe-blind.tsv", 301),
-    ("memory-pairs-probe-third.tsv", 264),
-    ("memory-pairs-probe-fourth.tsv", 268),
-    ("memory-pairs-probe-fifth.tsv", 227),
-    ("memory-pairs-probe-sixth.tsv", 210),  # one small word that flips a fact
+    ("memory-pairs-probe-third.tsv", 265),
+    ("memory-pairs-probe-fourth.tsv", 269),
+    ("memory-pairs-probe-fifth.tsv", 228),
+    ("memory-pairs-probe-sixth.tsv", 213),  # one small word that flips a fact
 ]
 
 
@@ -459,6 +459,8 @@ def test_testers_pairs_without_an_embedder(name: str, least_right: int) -> None:
         ("The birthday cake was made by Gran.", "the birthday cake was made for gran"),
         ("Ann's birthday is 3/4.", "Ann's birthday is 4/3."),
         ("The match finished 2-1", "the match finished 1-2"),
+        ("Ann is older than Ben", "Ann is younger than Ben"),
+        ("Jamal is two years older than Kezia.", "Jamal is two years younger than Kezia."),
         # who does it and who it is done to changing places, a passive's doer counted first
         ("Sara paid the plumber.", "the plumber paid sara"),
         ("Sara hired the builder.", "sara was hired by the builder"),
@@ -562,6 +564,9 @@ def test_a_comparison_is_never_merged_with_an_equality() -> None:
         ("My car is a Volvo", "Our car is a Volvo"),
         ("Tom works with Ann on Mondays", "Ann works with Tom on Mondays"),
         ("Ann's birthday is 3/4.", "ann's birthday is 3/4"),
+        # a comparison said the other way round
+        ("Ann is older than Ben", "Ben is younger than Ann"),
+        ("Emma is taller than Lucy", "lucy is shorter than emma"),
         ("Laura is Tom's ex-wife.", "laura is tom's ex wife"),
         # a half-relative said in two words; a bound said two ways; "till" and "'s closed"
         ("Sam is Lily's half-brother.", "sam is lily's half brother"),
