@@ -240,11 +240,7 @@ def read_export(path: Path) -> ExportDocument:
     try:
         document = ExportDocument.model_validate(raw)
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(part) for part in error['loc'])}: {error['msg']}"
-            for error in exc.errors()[:_ERRORS_QUOTED]
-        )
-        raise MemoryInputError(f"{path}: not a valid memory export: {problems}") from None
+        raise MemoryInputError(f"{path}: not a valid memory export: {_problems(exc)}") from None
     _check_consistent(path, document)
     return document
 
@@ -270,12 +266,35 @@ def _check_consistent(path: Path, document: ExportDocument) -> None:
         )
 
 
+def _problems(error: ValidationError) -> str:
+    """The first few problems a validation found, each at its place in the document."""
+    return "; ".join(
+        f"{'.'.join(str(part) for part in problem['loc'])}: {problem['msg']}"
+        for problem in error.errors()[:_ERRORS_QUOTED]
+    )
+
+
 def document_of(
     facts: Sequence[Fact], history: Sequence[HistoryEntry], tombstones: Sequence[tuple[int, str]]
 ) -> ExportDocument:
     """The export document of a store's contents, its times kept to the microsecond (an export
-    file keeps whole seconds)."""
+    file keeps whole seconds).
 
+    Raises:
+        MemoryInputError: the store holds what no store may take in (an older Hearth imported
+            a fact id past 2**53 or a NUL): named, never a traceback.
+    """
+    try:
+        return _document_of(facts, history, tombstones)
+    except ValidationError as exc:
+        raise MemoryInputError(
+            f"the memory holds what another store cannot take in: {_problems(exc)}"
+        ) from None
+
+
+def _document_of(
+    facts: Sequence[Fact], history: Sequence[HistoryEntry], tombstones: Sequence[tuple[int, str]]
+) -> ExportDocument:
     def when(timestamp: float) -> datetime:
         return datetime.fromtimestamp(timestamp, UTC)
 
@@ -349,8 +368,7 @@ def restore_mapped(
         if any(here):  # forgotten in the export, held here: the same fact, left as it is
             mapping[fact.id] = next(fact_id for fact_id in here if fact_id)
             continue
-        wordings = [text for text in (first_text, fact.text) if text]
-        if any(store.forgotten_by_digest(statement_digests(text)) for text in wordings):
+        if fact.text is not None and _forgotten_here(store, fact, fact.text):
             continue  # forgotten here: an older export never brings it back
         text = clean(fact.text) if fact.text is not None else None
         mapping[fact.id] = store.restore_fact(
@@ -382,6 +400,18 @@ def restore_mapped(
     left = len(document.facts) - len(added)
     outcome = ImportOutcome(tuple(mapping[fact.id] for fact in added), left)
     return outcome, {fact.id: mapping[fact.id] for fact in added}
+
+
+def _forgotten_here(store: MemoryBackend, fact: ExportedFact, text: str) -> bool:
+    """Whether the store forgot this very fact (made the same second, of the same kind) in
+    these words; not another fact in other words, nor one told again since."""
+    forgotten = store.forgotten_by_digest(statement_digests(text))
+    held = store.get_fact(forgotten) if forgotten is not None else None
+    return (
+        held is not None
+        and int(held.created_at) == int(fact.created_at.timestamp())  # as exports keep it
+        and held.kind is fact.kind
+    )
 
 
 def carry_records(
@@ -417,7 +447,13 @@ def _link_conflicts(
 ) -> None:
     """Link again the open conflicts among active facts, with the score their link recorded:
     each pair with a fact brought in, its partner brought in too or already here."""
-    active = {fact.id for fact in facts if fact.status is FactStatus.ACTIVE and fact.id in mapping}
+    active = {
+        fact.id
+        for fact in facts
+        if fact.status is FactStatus.ACTIVE
+        and fact.id in mapping
+        and _active_here(store, fact, added, mapping)
+    }
     for fact in facts:
         for other in fact.conflicts_with:
             if fact.id not in active or other not in active or other < fact.id:
@@ -431,6 +467,17 @@ def _link_conflicts(
             ]
             score = next((f for s in reversed(scores) if (f := _finite(s)) is not None), 0.0)
             store.link_conflict(mapping[fact.id], mapping[other], score)
+
+
+def _active_here(
+    store: MemoryBackend, fact: ExportedFact, added: set[int], mapping: dict[int, int]
+) -> bool:
+    """A fact brought in is as the export says; one already here is as this store has it (a
+    conflict is never linked to a fact superseded here)."""
+    if fact.id in added:
+        return True
+    held = store.get_fact(mapping[fact.id])
+    return held is not None and held.status is FactStatus.ACTIVE
 
 
 def _finite(value: object) -> float | None:

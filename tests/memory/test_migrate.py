@@ -4,6 +4,7 @@ back, history, conflicts, tombstones, near-misses and vectors intact, idempotent
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
 import sys
 from datetime import UTC, datetime
@@ -139,6 +140,19 @@ def test_migrating_into_the_memory_the_settings_use_names_the_file_to_move(tmp_p
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert f"name the file: hearth memory migrate --db {tmp_path}" in result.stderr, result.stderr
     assert f"memory.db --to {shared}" in result.stderr
+
+
+def test_a_memory_holding_what_no_store_takes_is_named_not_a_traceback(tmp_path):
+    # An older Hearth took in a count past PostgreSQL's integer (or an id past 2**53, or a
+    # NUL); migrating it raised pydantic's ValidationError with a traceback.
+    device = tmp_path / "memory.db"
+    a_household_memory(device).close()
+    with sqlite3.connect(device) as database:
+        database.execute("UPDATE facts SET confirm_count = ? WHERE id = 1", (2**40,))
+    result = hearth("memory", "migrate", "--to", str(tmp_path / "copy.db"), "--db", str(device),
+                    home=tmp_path)  # fmt: skip
+    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+    assert "the memory holds what another store cannot take in: confirm_count" in result.stderr
 
 
 def test_migrating_a_memory_that_is_not_there_creates_nothing(tmp_path, postgres_databases):
