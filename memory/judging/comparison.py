@@ -26,7 +26,7 @@ from memory.judging.matching import (
     value_differences,
     values,
 )
-from memory.judging.reading import Attitude, Reading
+from memory.judging.reading import Attitude, Reading, read
 from memory.judging.terms import Term, TermKind, is_known
 from memory.judging.words import TIME_PREPOSITIONS
 
@@ -198,6 +198,8 @@ class _Pair:
             return ""
         if _symmetric(self.new) or _symmetric(self.old):
             return ""
+        if _clauses_reordered(self.new, self.old):
+            return ""  # "Ben drives the Honda and Ann drives the Ford", said the other way
         matched = [
             (term, other)
             for term in self.new_side
@@ -250,11 +252,9 @@ class _Pair:
         first, second = moved
         if any(term.kind not in _PARTIES for term in (new[first], new[second])):
             return ""
-        between = new[first : second + 1]  # "Tom works with Ann" is "Ann works with Tom"
-        if any(
-            term.text in lexicon.SYMMETRIC or term.slot in lexicon.SYMMETRIC for term in between
-        ):
-            return ""
+        between = [*new[first : second + 1], *old[first : second + 1]]
+        if any(t.text in lexicon.SYMMETRIC or t.slot in lexicon.SYMMETRIC for t in between):
+            return ""  # "Tom works with Ann" is "Ann works with Tom"
         if agrees(new[first], old[second]) and agrees(new[second], old[first]):
             return f"roles differ: {new[first].surface} and {new[second].surface} change places"
         return ""
@@ -586,6 +586,20 @@ class _Pair:
             and _attitudes_agree(new, old)
             and not self._direction_clash()
             and self._markers_agree()
+            and self._slots_agree()
+        )
+
+    def _slots_agree(self) -> bool:
+        """Whether each person both facts name plays the same part: "works with Ann" is not
+        "works for Ann", nor "lives near Ann"."""
+
+        def parts(side: Sequence[Term]) -> set[str]:
+            return {t.slot for t in side if t.kind is TermKind.NAME or t.text in _RELATIVES}
+
+        return not any(
+            frozenset((new, old)) in _PARTS_APART
+            for new in parts(self.new_side)
+            for old in parts(self.old_side)
         )
 
     def _orders_equal(self) -> bool:
@@ -600,9 +614,9 @@ class _Pair:
         if not self.shared or significant(self.new_only) or significant(self.old_only):
             return ""
         new, old = self.new, self.old
-        if new.modality and old.modality and new.modality != old.modality:
-            return f"modality differs: {new.modality} / {old.modality}"
-        if new.owners and old.owners and new.owners != old.owners:
+        if new.modality and old.modality and not new.modality & old.modality:
+            return f"modality differs: {_listed(new.modality)} / {_listed(old.modality)}"
+        if new.owners and old.owners and not new.owners & old.owners:
             return (
                 f"owner differs: {', '.join(sorted(new.owners))} / {', '.join(sorted(old.owners))}"
             )
@@ -616,11 +630,13 @@ class _Pair:
         """Whether the small words that are no content say the same (one may leave one out,
         but for a modal: "Tom might drive" is not "Tom drives")."""
         new, old = self.new, self.old
-        owners_agree = not (new.owners and old.owners) or new.owners == old.owners
+        owners_agree = not (new.owners and old.owners) or bool(new.owners & old.owners)
         aspects_agree = frozenset((new.aspect, old.aspect)) not in markers.CLASHING_ASPECTS
         # "I can speak Spanish" says "I speak Spanish"; "might" never says it is so.
-        modalities = {new.modality, old.modality}
-        modalities_agree = len(modalities) == 1 or modalities == {"", "able"}
+        modalities_agree = new.modality == old.modality or {new.modality, old.modality} == {
+            frozenset(),
+            frozenset({"able"}),
+        }
         # "the kids" are all of them; "some of the kids" are not
         quantities = {new.quantity, old.quantity}
         quantities_agree = quantities <= {"", "all"} or len(quantities) == 1
@@ -637,10 +653,17 @@ class _Pair:
                 sides = {_TIME_BOUNDS.get(term.slot), _TIME_BOUNDS.get(other.slot)}
                 if sides == {"start", "end"}:
                     return f"bound differs: {said}"
-                slots = {term.slot, other.slot}
-                if len(slots) == 2 and slots <= _ROLE_SLOTS and slots & _DECIDING_SLOTS:
+                if self._doer_in_one(term, other):
                     return f"role differs: {said}"
         return ""
+
+    def _doer_in_one(self, term: Term, other: Term) -> bool:
+        """Whether one term is who did it in one fact (a passive's "by Gran") and stands after
+        another word in the other ("for Gran", "to Tom")."""
+        for doing, done, reading in ((term, other, self.new), (other, term, self.old)):
+            if doing.slot == "by" and reading.passive and done.slot in _ROLE_SLOTS:
+                return True
+        return False
 
     def _direction_clash(self) -> bool:
         """ "flying to Tokyo" / "flying from Tokyo": the same place, opposite directions."""
@@ -721,8 +744,6 @@ def _took_the_place(
         for anchor, anchor_old in matched:
             if anchor in (first[0], second[0]) or anchor_old in (first[1], second[1]):
                 continue
-            if _said_twice(anchor, anchor_old, matched):
-                continue  # "Ben drives the Honda and Ann drives the Ford": which "drives"?
             side = mover[0].position - anchor.position
             if abs(side) != 1:
                 continue
@@ -731,6 +752,28 @@ def _took_the_place(
             ):
                 return True
     return False
+
+
+_CLAUSE_BREAK = re.compile(r"[,;]|\b(?:and|but)\b", re.IGNORECASE)
+
+
+def _listed(words: frozenset[str]) -> str:
+    return ", ".join(sorted(words))
+
+
+def _clauses_reordered(new: Reading, old: Reading) -> bool:
+    """Whether two facts say the same clauses in another order, each clause whole."""
+    parts = [
+        [piece for piece in _CLAUSE_BREAK.split(reading.text) if piece.strip()]
+        for reading in (new, old)
+    ]
+    if len(parts[0]) < 2 or len(parts[0]) != len(parts[1]):
+        return False
+    said = [
+        sorted(tuple(term.text for term in read(piece).terms) for piece in pieces)
+        for pieces in parts
+    ]
+    return said[0] == said[1]
 
 
 _CLAUSE_TERMS = 3
@@ -748,11 +791,6 @@ def _doer_first(reading: Reading, side: Sequence[Term]) -> list[Term]:
             doer = doers[0]
             terms[0], terms[doer] = terms[doer], terms[0]
     return terms
-
-
-def _said_twice(term: Term, match: Term, matched: Sequence[tuple[Term, Term]]) -> bool:
-    """Whether a term, or its match, is matched more than once: a word said twice in a fact."""
-    return sum(new is term for new, _ in matched) > 1 or sum(old is match for _, old in matched) > 1
 
 
 def _kept_beside(
@@ -947,11 +985,13 @@ _RELATIVES = frozenset(lexicon.RELATIONS.values())
 
 
 _OPPOSITE_SLOTS = ({"to", "from"}, {"into", "from"})
+_PARTS_APART = frozenset(
+    frozenset(pair) for pair in (("with", "for"), ("with", "near"), ("for", "near"), ("by", "for"))
+)
+"""What a person after each of two words is to the fact differs: with, for, near, by."""
 _TIME_BOUNDS = {"since": "start", "from": "start", "until": "end", "till": "end"}
-_ROLE_SLOTS = frozenset(("by", "for", "to", "about", "from", "with"))
-_DECIDING_SLOTS = frozenset(("by", "about"))
-"""A term after "by" is who did it, after "about" what it is about: against "for", "to" ... it
-plays another part ("made by Gran" / "made for Gran")."""
+_ROLE_SLOTS = frozenset(("for", "to", "about", "from", "with"))
+"""Words before a person who is not the doer of a passive ("made for Gran", "sent to Tom")."""
 
 _SLOTTED = frozenset(("number", "time", "name"))
 

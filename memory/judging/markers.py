@@ -21,6 +21,7 @@ _MODALS = {
 }
 """Modal verbs by what they say: "may" and "might" one thing, "must" another."""
 _REQUIRING = frozenset(("have", "has", "had", "need", "needs", "got"))
+_BEFORE_MONTH = frozenset("in of since until from by during early late mid next last this".split())
 """Before "to", these say "must": "has to", "needs to", "got to"."""
 _OWNERS = {
     "my": "speaker",
@@ -47,22 +48,31 @@ _QUANTIFIERS = {
     "many": "many",
     "few": "few",
 }
+_TIMES = frozenset(
+    "day days night nights morning mornings evening evenings week weeks weekend weekends time "
+    "times month months year years".split()
+)
+"""After a quantifier, how often ("some days I work from home"), not how many."""
 _GROUP_AFTER = frozenset("of the my our your his her their these those".split())
 _FUTURE = (("about", "to"), ("going", "to"), ("gonna",))
 _PERFECT_AUXILIARIES = frozenset(("have", "has", "had"))
-_PARTICIPLE_ENDINGS = ("ed", "en")
 _BETWEEN = frozenset("just already always never not recently finally also".split())
 
 
-def modality(words: Sequence[str]) -> str:
-    """What a modal says ("possible", "able", "advised", "required"), or "" for none."""
-    for index, word in enumerate(words):
+def modality(words: Sequence[str]) -> frozenset[str]:
+    """What the fact's modals say ("possible", "able", "advised", "required"); "may" as a month
+    ("in May", "May 3rd") is none."""
+    said = set()
+    for index, (word, following) in enumerate(_with_next(words)):
+        before = words[index - 1] if index else ""
+        dated = before in _BEFORE_MONTH or before[:1].isdigit() or following[:1].isdigit()
+        if word == "may" and dated:
+            continue
         if word in _MODALS:
-            return _MODALS[word]
-        following = words[index + 1] if index + 1 < len(words) else ""
-        if word in _REQUIRING and following == "to":
-            return "required"
-    return ""
+            said.add(_MODALS[word])
+        elif word in _REQUIRING and following == "to":
+            said.add("required")
+    return frozenset(said)
 
 
 def quantity(words: Sequence[str]) -> str:
@@ -71,7 +81,11 @@ def quantity(words: Sequence[str]) -> str:
     plants"), not in "every day"."""
     for index, word in enumerate(words):
         following = words[index + 1] if index + 1 < len(words) else ""
-        if word in _QUANTIFIERS and (index == 0 or following in _GROUP_AFTER):
+        if (
+            word in _QUANTIFIERS
+            and following not in _TIMES
+            and (index == 0 or following in _GROUP_AFTER)
+        ):
             return _QUANTIFIERS[word]
     return ""
 
@@ -107,7 +121,9 @@ def aspect(words: Sequence[str]) -> str:
             return "future"
         if word in _PERFECT_AUXILIARIES:
             following = [w for w in words[index + 1 :] if w not in _BETWEEN]
-            if following and following[0].endswith(_PARTICIPLE_ENDINGS):
+            if following[:1] == ["been"] and following[1:2] and following[1].endswith("ing"):
+                return "progressive"  # "has been learning" is under way
+            if following and _participle(following[0]):
                 return "perfect"
     for index, word in enumerate(words[:-1]):
         if word in ("is", "are", "am") and words[index + 1].endswith("ing"):
@@ -117,14 +133,32 @@ def aspect(words: Sequence[str]) -> str:
 
 def passive(words: Sequence[str]) -> bool:
     """Whether the fact says who did it after "by", with a form of "be" before a participle
-    ("the builder was hired by Sara"): its first term is then the one it was done to."""
+    ("the builder was hired by Sara", "the email was sent by Tom"): its first term is then the
+    one it was done to. Not where "by" places a thing ("kept by the back door")."""
     if "by" not in words:
         return False
-    return any(word in _BE and _participle(following) for word, following in _with_next(words))
+    return any(
+        word in _BE
+        and following not in _PLACING
+        and (following.endswith(_PASSIVE_ENDINGS) or following in lexicon.IRREGULAR)
+        for word, following in _with_next(words)
+    )
+
+
+_PASSIVE_ENDINGS = ("ed", "en", "t")
+_PLACING = frozenset(
+    "kept left parked stored hung placed put found located situated hidden buried".split()
+)
+"""Participles after which "by" says where, not who."""
 
 
 def _participle(word: str) -> bool:
-    return word.endswith(_PARTICIPLE_ENDINGS) or word in lexicon.IRREGULAR
+    """A past participle: "-ed" ("retired"), or an irregular one ("gone", "been"); not any word
+    in "-en" ("chicken", "garden")."""
+    return (len(word) > _SHORTEST_REGULAR and word.endswith("ed")) or word in lexicon.IRREGULAR
+
+
+_SHORTEST_REGULAR = 3
 
 
 _BE = frozenset("is are was were been being be get gets got".split())

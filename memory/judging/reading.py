@@ -6,6 +6,7 @@ them. Only general English patterns are read; nothing here knows any particular 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
@@ -73,8 +74,8 @@ class Reading:
     speaker_role: str = ""
     """Where the speaker stands when a pronoun says so: "subject" ("I owe Ben"), "object" ("Ben
     owes me"), or "" (both, or neither). A pronoun is no content term, so only its case tells."""
-    modality: str = ""
-    """What a modal verb says ("possible" for "may", "required" for "must"); see markers."""
+    modality: frozenset[str] = frozenset()
+    """What its modal verbs say ("possible" for "may", "required" for "must"); see markers."""
     owners: frozenset[str] = frozenset()
     """Whose the things named are, by possessive words ("speaker" for "my", "his")."""
     aspect: str = ""
@@ -104,7 +105,7 @@ def read(text: str) -> Reading:
     walker.walk()
     walker.imply()
     request = shape.is_request(tokens)
-    words = [token.text for token in tokens if token.kind is TokenKind.WORD]
+    words = [token.text for token in tokens if token.kind in (TokenKind.WORD, TokenKind.NUMBER)]
     if walker.wishing or request:
         attitude = Attitude.WISH
     elif walker.sentiment:
@@ -129,7 +130,7 @@ def read(text: str) -> Reading:
         bare_negation=walker.bare_negation,
         speaker_role=_speaker_role(tokens),
         tense="" if request else _tense(tokens, subject.tokens),  # a request has no tense
-        ordered=any(token.text in _ORDER_WORDS for token in tokens),
+        ordered=any(token.text in _ORDER_WORDS for token in tokens) or bool(_JOINED.search(text)),
         frequency=next((t.text for t in tokens if t.text in lexicon.FREQUENCIES), ""),
         modality=markers.modality(words),
         owners=markers.owners(words),
@@ -265,6 +266,8 @@ _OBJECT_PRONOUNS = frozenset(("me", "us"))
 
 
 _ORDER_WORDS = frozenset(("then", "order", "followed"))
+_JOINED = re.compile(r"\d\s?[-:\u2013]\s?\d")
+"""Numbers joined by a dash or a colon keep their order: a score "2-1", a ratio "3:1"."""
 _PRESENT_COPULAS = frozenset(("am", "is", "are"))
 _PAST_COPULAS = frozenset(("was", "were"))
 _HAVE = frozenset(("have", "has", "had"))

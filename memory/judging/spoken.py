@@ -65,7 +65,8 @@ _MIN_DIGIT_RUN = 3
 _IS_FOLLOWERS = frozenset(
     "a an the not now still also always never just really very so on at in off out from over "
     "with usually probably definitely due down up back called named set got gone been going "
-    "moving coming".split()
+    "moving coming allergic intolerant vegetarian vegan diabetic pregnant ill sick afraid scared "
+    "busy asleep awake".split()
 )
 
 

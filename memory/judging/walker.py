@@ -11,6 +11,16 @@ from memory.judging.words import PREPOSITIONS, STOP_WORDS, SUBJECT_PRONOUNS, Tok
 
 # Words that end a clause, and with it a negation's reach.
 _CLAUSE_ENDS = frozenset("but although though because while whereas except so".split())
+
+
+def _person(term: Term) -> bool:
+    """A name or a relative first in the fact: who has a state, never what it excludes ("a cat
+    allergy" excludes the cat)."""
+    return term.position == 0 and (
+        term.kind is TermKind.NAME or term.text in lexicon.RELATIONS.values()
+    )
+
+
 # Words after which "but" is "except".
 _ALL = frozenset("everything anything all everyone anyone everybody anybody".split())
 # "I moved to Porto" says where one lives: the term it adds, and the words after "moved" that
@@ -108,8 +118,12 @@ class Walker:
                     and not other.in_subject  # who is allergic, not to what
                     and other.surface != self.subject.surface
                     # what it is to: after it ("allergic to nuts"), or just before ("a nut
-                    # allergy"); not who has it ("ben has a penicillin allergy")
-                    and other.position >= term.position - 1
+                    # allergy"), not who has it ("ben has a penicillin allergy", "dad's
+                    # allergic")
+                    and (
+                        other.position > term.position
+                        or (other.position == term.position - 1 and not _person(other))
+                    )
                 ]
             for negated in implied:
                 self._clause += 1
@@ -199,7 +213,9 @@ class Walker:
         before = self.tokens[index - 1].text if index else ""
         before_surface = self.tokens[index - 1].surface.lower() if index else ""
         every = before_surface.startswith("every ")  # "every day but Sunday"
-        return word == "except" or (word == "but" and (before in _ALL or every))
+        following = self.tokens[index + 1].text if index + 1 < len(self.tokens) else ""
+        clause = following in SUBJECT_PRONOUNS  # "I eat everything but I'm allergic to nuts"
+        return word == "except" or (word == "but" and (before in _ALL or every) and not clause)
 
     def _negate(self) -> None:
         self._negating = True

@@ -114,7 +114,7 @@ def _expand(match: re.Match[str]) -> str:
 _TOKEN = re.compile(
     r"""
     (?P<time>\d{1,2}(?:[:.]\d{2})?\s*[ap]\.?\s?m\b\.?|\d{1,2}:\d{2}\b|\d{1,2}\s+o'?clock\b)
-    |(?P<joined>\d+(?:[/\-:]\d+){1,2}\b)
+    |(?P<joined>\d+(?:/\d+){1,2}\b)
     |(?P<number>\u2212?\d+(?:[.,]\d+)?(?:st|nd|rd|th)?\b)
     |(?P<word>[^\W_]+(?:['\-][^\W_]+)*(?:(?<=[sS])'(?![^\W_]))?)
     |(?P<stop>[.!?;:()]|,)
@@ -158,6 +158,7 @@ _KEEP_ENDINGS = frozenset(
 _SYMBOLS = (
     (re.compile(r"([£$€¥])\s?(\d+(?:[.,]\d+)*)"), lambda m: f"{m[2]} {_CURRENCIES[m[1]]}"),
     (re.compile(r"(\d)\s?%"), r"\1 percent"),
+    (re.compile(r"\b(\d+):(\d)\b"), r"\1 to \2"),  # a ratio "3:1"; "7:30" is a time
     (re.compile(r"(?<![\w.,])-(?=\d)"), "\u2212"),  # a sign, not a hyphen: part of the number
     (re.compile(r"\b([A-Za-z])\+\+(?!\w)"), r"\1 plus plus"),
     (re.compile(r"\b([A-Za-z])\+(?![\w+])"), r"\1 plus"),
@@ -224,8 +225,8 @@ def tokenize(text: str) -> tuple[Token, ...]:
             tokens.append(Token(clock(surface), surface, TokenKind.TIME))
             sentence_start = False
         elif match.lastgroup == "joined":
-            # "3/4", "2015-04-03", a score "2-1", a ratio "3:1": one value whose parts keep
-            # their order ("4/3" is another day)
+            # a date "3/4", "24/7": one value whose parts keep their order ("4/3" is another
+            # day); a score or a phone number with dashes is numbers in an order (see reading)
             tokens.append(Token(surface, surface, TokenKind.NUMBER))
             sentence_start = False
         elif match.lastgroup == "number":
