@@ -15,12 +15,16 @@ def url_problem(url: str) -> str | None:
         parts.port  # noqa: B018  (reading the port is the check)
     except ValueError as error:
         return f"{shown_url(url)} is not a valid URL: {error}"
-    if parts.netloc.count("@") > 1:
+    scheme, _, rest = url.partition("://")
+    address = rest.split("?", 1)[0]
+    if address.count("@") > 1:
         # libpq ends the login at the first "@" and takes the rest of the password for the
-        # host, which its error then shows.
+        # host, which its error then shows; a "/" in the password hides it from the netloc.
+        login, _, host = address.rpartition("@")
+        user = login.split(":", 1)[0].split("@", 1)[0]
         return (
-            f"{shown_url(url)} is not a valid URL: its login holds an '@'; write each '@' in "
-            "the user name or password as %40"
+            f"{scheme}://{user}:***@{host} is not a valid URL: its login holds an '@'; write "
+            "each '@' in the user name or password as %40 (and each '/' as %2F)"
         )
     return None
 

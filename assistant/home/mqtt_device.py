@@ -297,21 +297,27 @@ class MqttDevice:
             wait = self._aside_look_seconds * random.uniform(0.5, 1.5)
             if self._closing.wait(wait):
                 return
-            here = holder_answers(self._settings, self.topics, self._client_id, self._environ)
+            try:
+                here = holder_answers(self._settings, self.topics, self._client_id, self._environ)
+            except Exception as error:  # a password file gone meanwhile: the thread lives on
+                log.warning("MQTT could not look whether id %s is free: %s", self._client_id, error)
+                here = None
             if here is not True:  # gone, or the look failed: try the id again
                 break
             log.debug("MQTT id %s is still held by another client", self._client_id)
+        network.join()  # the old network thread, ended when Hearth stood aside
+        # Under the lock close() takes: it either finds the link aside and ends it, or finds it
+        # connecting, with a network thread it then stops.
         with self._link_lock:
-            if self._link is not Link.ASIDE:
+            if self._link is not Link.ASIDE or self._closing.is_set():
                 return  # closed meanwhile
             self._link = Link.CONNECTING
-        log.info("MQTT id %s is free again: connecting as it", self._client_id)
-        self._short = ShortConnections()
-        network.join()  # the old network thread, ended when Hearth stood aside
-        self._client.connect_async(
-            self._host, self._port, keepalive=self._settings.keepalive_seconds
-        )
-        self._client.loop_start()
+            log.info("MQTT id %s is free again: connecting as it", self._client_id)
+            self._short = ShortConnections()
+            self._client.connect_async(
+                self._host, self._port, keepalive=self._settings.keepalive_seconds
+            )
+            self._client.loop_start()
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         if message.topic == self.topics.presence_ask:

@@ -108,3 +108,26 @@ def test_tls_settings_against_a_plain_broker_are_said_so(tmp_path, certificates,
         device.close()
         plain.stop()
     assert "does the broker speak TLS on this port?" in warning, warning
+
+
+def test_standing_aside_outlives_a_look_that_cannot_log_in(locked_broker, tmp_path, caplog):
+    # The password file went while a Hearth stood aside: the look raised, its thread died, and
+    # the Hearth never took its id back after the other had gone.
+    secret = tmp_path / "mqtt-password"
+    secret.write_text(PASSWORD + "\n")
+    secured = settings(locked_broker.url, username=USER, password_file=secret)
+    first = MqttDevice(secured, aside_look_seconds=0.5)
+    second = MqttDevice(secured, aside_look_seconds=0.5)
+    first.start()
+    second.start()
+    try:
+        either = (first, second)
+        wait_for("one to stand aside", lambda: any(h.standing_aside for h in either), timeout=60)
+        aside, holder = (first, second) if first.standing_aside else (second, first)
+        secret.unlink()  # the look now cannot read the password
+        holder.close()
+        wait_for("the one aside to take the id", lambda: aside.connected, timeout=15)
+    finally:
+        first.close()
+        second.close()
+    assert "could not look whether id" in caplog.text
