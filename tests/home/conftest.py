@@ -12,9 +12,21 @@ import pytest
 from tests.audio.pulse import pulse  # noqa: F401 (a fixture, found by its name)
 from tests.home_assistant import HomeAssistant, installed, venv
 from tests.mosquitto import DYNAMIC_SECURITY, Certificates, Grant, Mosquitto, Watcher
+from tests.servers import wait_for
 
 USER, PASSWORD = "hearth", "correct horse battery staple"
 """The one user ``locked_broker`` admits."""
+
+
+def one_stands_aside(first, second) -> tuple:
+    """Start two devices given one id; once one stands aside: (the one aside, the holder)."""
+    first.start()
+    second.start()
+    either = (first, second)
+    wait_for("one to stand aside", lambda: any(h.standing_aside for h in either), timeout=60)
+    aside, holder = (first, second) if first.standing_aside else (second, first)
+    wait_for("the other to hold the id", lambda: holder.connected)
+    return aside, holder
 
 
 def _need_mosquitto() -> None:

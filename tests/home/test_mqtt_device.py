@@ -27,6 +27,7 @@ from assistant.home import (
 )
 from assistant.home.short_connections import IN_A_ROW
 from config import MqttSettings
+from tests.home.conftest import one_stands_aside
 from tests.mosquitto import Mosquitto, Watcher
 from tests.servers import free_port, wait_for
 
@@ -163,13 +164,8 @@ def test_of_two_hearths_with_one_device_id_one_stands_aside_until_the_other_goes
     caplog.set_level(logging.INFO, logger="assistant.home.mqtt_device")
     kitchen = MqttDevice(settings(broker.url), aside_look_seconds=1.0)
     old_kitchen = MqttDevice(settings(broker.url), aside_look_seconds=1.0)
-    kitchen.start()
-    old_kitchen.start()
     try:
-        either = (kitchen, old_kitchen)
-        wait_for("one to stand aside", lambda: any(h.standing_aside for h in either), timeout=60)
-        aside, holder = (kitchen, old_kitchen) if kitchen.standing_aside else (old_kitchen, kitchen)
-        wait_for("the other to hold the id", lambda: holder.connected)
+        aside, holder = one_stands_aside(kitchen, old_kitchen)
         watcher = Watcher(broker)
         try:
             time.sleep(4.0)  # several looks from the one aside

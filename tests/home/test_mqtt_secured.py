@@ -10,7 +10,7 @@ import pytest
 
 from assistant.home import MqttDevice
 from config import MqttSettings
-from tests.home.conftest import PASSWORD, USER, _need_mosquitto
+from tests.home.conftest import PASSWORD, USER, _need_mosquitto, one_stands_aside
 from tests.mosquitto import Mosquitto, Watcher
 from tests.servers import wait_for
 
@@ -118,12 +118,8 @@ def test_standing_aside_outlives_a_look_that_cannot_log_in(locked_broker, tmp_pa
     secured = settings(locked_broker.url, username=USER, password_file=secret)
     first = MqttDevice(secured, aside_look_seconds=0.5)
     second = MqttDevice(secured, aside_look_seconds=0.5)
-    first.start()
-    second.start()
     try:
-        either = (first, second)
-        wait_for("one to stand aside", lambda: any(h.standing_aside for h in either), timeout=60)
-        aside, holder = (first, second) if first.standing_aside else (second, first)
+        aside, holder = one_stands_aside(first, second)
         secret.unlink()  # the look now cannot read the password
         holder.close()
         wait_for("the one aside to take the id", lambda: aside.connected, timeout=15)
