@@ -348,11 +348,11 @@ TESTERS_SETS = [
     # aimed at wrong merges: symbols that are values ("£5" / "$5"), two people changing places
     # ("Alice owes Bob" / "Bob owes Alice"), a state said and denied, how often
     ("memory-pairs-probe.tsv", 301),
-    ("memory-pairs-probe-blind.tsv", 301),
-    ("memory-pairs-probe-third.tsv", 265),
+    ("memory-pairs-probe-blind.tsv", 302),
+    ("memory-pairs-probe-third.tsv", 266),
     ("memory-pairs-probe-fourth.tsv", 269),
     ("memory-pairs-probe-fifth.tsv", 228),
-    ("memory-pairs-probe-sixth.tsv", 213),  # one small word that flips a fact
+    ("memory-pairs-probe-sixth.tsv", 214),  # one small word that flips a fact
 ]
 
 
