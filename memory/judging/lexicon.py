@@ -364,6 +364,7 @@ EXCLUSIVE_GROUPS: dict[str, tuple[str, ...]] = _members(
         "pair-height": "high low",
         "pair-limit": "least most",  # "at least two" / "at most two"
         "position": "under above",
+        "scope": "only as-well",  # "just Tom walks the dog" / "Tom walks the dog too"
         "pair-sweet": "sweet savoury",
         "pair-amount": "more less",
         "pair-fit": "tight loose",
@@ -586,6 +587,8 @@ PHRASES: dict[tuple[str, ...], tuple[str, ...]] = {
     ("ex", "girlfriend"): ("ex-girlfriend",),
     ("ex", "boyfriend"): ("ex-boyfriend",),
     ("ex", "partner"): ("ex-partner",),
+    ("look", "after"): ("look-after",),  # a carer, not a time: "the nanny looks after Gran"
+    ("take", "after"): ("take-after",),
     ("half", "brother"): ("half-brother",),
     ("half", "sister"): ("half-sister",),
     ("step", "brother"): ("stepbrother",),

@@ -161,6 +161,10 @@ def _senses(tokens: list[Token]) -> list[Token]:
             token = replace(token, text=lexicon.UNIT_LETTERS[words[index]])
         elif words[index] in ("till", "til") and before not in ("the", "a"):
             token = replace(token, text="until")  # "the till" is where the money is
+        elif words[index] == "just" and index == 0:
+            token = replace(token, text="only")  # "just Tom walks the dog"
+        elif words[index] in ("too", "also") and _clause_end(tokens, index):
+            token = replace(token, text="as-well")  # "Tom walks the dog too"; not "too hot"
         result.append(token)
     return result
 
@@ -187,6 +191,11 @@ def _converse(terms: Sequence[Term]) -> list[Term]:
 
 _COMPARED_TERMS = 3
 _SIDES = (TermKind.NAME, TermKind.WORD)
+
+
+def _clause_end(tokens: Sequence[Token], index: int) -> bool:
+    """Whether the token at ``index`` is the last of its clause."""
+    return index + 1 == len(tokens) or tokens[index + 1].kind is TokenKind.BREAK
 
 
 def _number(token: Token) -> bool:

@@ -351,8 +351,8 @@ TESTERS_SETS = [
     ("memory-pairs-probe-blind.tsv", 302),
     ("memory-pairs-probe-third.tsv", 266),
     ("memory-pairs-probe-fourth.tsv", 269),
-    ("memory-pairs-probe-fifth.tsv", 228),
-    ("memory-pairs-probe-sixth.tsv", 214),  # one small word that flips a fact
+    ("memory-pairs-probe-fifth.tsv", 229),
+    ("memory-pairs-probe-sixth.tsv", 215),  # one small word that flips a fact
 ]
 
 
@@ -467,6 +467,9 @@ def test_testers_pairs_without_an_embedder(name: str, least_right: int) -> None:
         ("In May we must pay the deposit", "In May we might pay the deposit"),
         ("Mix flour and butter 3:1", "mix flour and butter 1:3"),
         ("The email was sent by Tom.", "the email was sent to tom"),
+        # a carer and the one cared for changing places; "just" one against "too"
+        ("The nanny looks after Gran.", "gran looks after the nanny"),
+        ("Just Tom walks the dog.", "tom walks the dog too"),
         # who does it and who it is done to changing places, a passive's doer counted first
         ("Sara paid the plumber.", "the plumber paid sara"),
         ("Sara hired the builder.", "sara was hired by the builder"),
@@ -592,6 +595,8 @@ def test_a_comparison_is_never_merged_with_an_equality() -> None:
         ("Dad's allergic to penicillin", "Dad is allergic to penicillin"),
         ("I eat everything but I'm allergic to nuts", "I'm allergic to nuts"),
         ("Lily is allergic to cats.", "lily has a cat allergy"),
+        ("Only Tom walks the dog", "just tom walks the dog"),
+        ("It is too hot in the loft", "it's too hot in the loft"),
         # a comparison said the other way round
         ("Ann is older than Ben", "Ben is younger than Ann"),
         ("Emma is taller than Lucy", "lucy is shorter than emma"),
