@@ -350,6 +350,12 @@ def restore_mapped(
         if text is not None
         for digest in statement_digests(text)
     }
+    # Facts forgotten here, by when they were made, their kind and their words' digests: not
+    # another fact in the same words, nor one told again since.
+    made = {fact_id: (created, kind) for (created, kind, _), fact_id in held.items()}
+    forgotten_here = {
+        (*made[fact_id], digest) for fact_id, digest in store.tombstones() if fact_id in made
+    }
     forgotten_digests: dict[int, set[str]] = {}
     for tombstone in document.tombstones:
         forgotten_digests.setdefault(tombstone.fact_id, set()).add(tombstone.digest)
@@ -368,8 +374,11 @@ def restore_mapped(
         if any(here):  # forgotten in the export, held here: the same fact, left as it is
             mapping[fact.id] = next(fact_id for fact_id in here if fact_id)
             continue
-        if fact.text is not None and _forgotten_here(store, fact, fact.text):
-            continue  # forgotten here: an older export never brings it back
+        if fact.text is not None and any(
+            (created, fact.kind.value, digest) in forgotten_here
+            for digest in statement_digests(fact.text)
+        ):
+            continue  # this very fact, forgotten here: an older export never brings it back
         text = clean(fact.text) if fact.text is not None else None
         mapping[fact.id] = store.restore_fact(
             fact.id,
@@ -400,18 +409,6 @@ def restore_mapped(
     left = len(document.facts) - len(added)
     outcome = ImportOutcome(tuple(mapping[fact.id] for fact in added), left)
     return outcome, {fact.id: mapping[fact.id] for fact in added}
-
-
-def _forgotten_here(store: MemoryBackend, fact: ExportedFact, text: str) -> bool:
-    """Whether the store forgot this very fact (made the same second, of the same kind) in
-    these words; not another fact in other words, nor one told again since."""
-    forgotten = store.forgotten_by_digest(statement_digests(text))
-    held = store.get_fact(forgotten) if forgotten is not None else None
-    return (
-        held is not None
-        and int(held.created_at) == int(fact.created_at.timestamp())  # as exports keep it
-        and held.kind is fact.kind
-    )
 
 
 def carry_records(
