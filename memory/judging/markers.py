@@ -21,8 +21,9 @@ _MODALS = {
 }
 """Modal verbs by what they say: "may" and "might" one thing, "must" another."""
 _REQUIRING = frozenset(("have", "has", "had", "need", "needs", "got"))
-_BEFORE_MONTH = frozenset("in of since until from by during early late mid next last this".split())
 """Before "to", these say "must": "has to", "needs to", "got to"."""
+_BEFORE_MONTH = frozenset("in of since until from by during early late mid next last this".split())
+"""Before "may", these make it the month ("in may", "early may")."""
 _OWNERS = {
     "my": "speaker",
     "mine": "speaker",
@@ -79,8 +80,7 @@ def quantity(words: Sequence[str]) -> str:
     """How many of a group a fact is about, when a quantifier says it of the group ("all",
     "some", "most"): first in the fact, or before "of" or "the" ("some of the kids", "all the
     plants"), not in "every day"."""
-    for index, word in enumerate(words):
-        following = words[index + 1] if index + 1 < len(words) else ""
+    for index, (word, following) in enumerate(_with_next(words)):
         if (
             word in _QUANTIFIERS
             and following not in _TIMES
