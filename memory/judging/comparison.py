@@ -250,7 +250,7 @@ class _Pair:
         if len(moved) != 2 or moved[0] != 0 or moved[1] < _CLAUSE_TERMS - 1:
             return ""
         first, second = moved
-        if any(term.kind not in _PARTIES for term in (new[first], new[second])):
+        if not (new[first].is_party and new[second].is_party):
             return ""
         between = [*new[first : second + 1], *old[first : second + 1]]
         if any(t.text in lexicon.SYMMETRIC or t.slot in lexicon.SYMMETRIC for t in between):
@@ -778,7 +778,6 @@ def _clauses_reordered(new: Reading, old: Reading) -> bool:
 
 _CLAUSE_TERMS = 3
 """Who, what is done, and to whom: fewer terms are no clause to swap within."""
-_PARTIES = (TermKind.NAME, TermKind.WORD)
 
 
 def _doer_first(reading: Reading, side: Sequence[Term]) -> list[Term]:

@@ -120,10 +120,10 @@ def aspect(words: Sequence[str]) -> str:
         if pair in _FUTURE or (word,) in _FUTURE:
             return "future"
         if word in _PERFECT_AUXILIARIES:
-            following = [w for w in words[index + 1 :] if w not in _BETWEEN]
+            following = _after_auxiliary(words, index)
             if following[:1] == ["been"] and following[1:2] and following[1].endswith("ing"):
                 return "progressive"  # "has been learning" is under way
-            if following and _participle(following[0]):
+            if following and participle(following[0]):
                 return "perfect"
     for index, word in enumerate(words[:-1]):
         if word in ("is", "are", "am") and words[index + 1].endswith("ing"):
@@ -152,9 +152,25 @@ _PLACING = frozenset(
 """Participles after which "by" says where, not who."""
 
 
-def _participle(word: str) -> bool:
-    """A past participle: "-ed" ("retired"), or an irregular one ("gone", "been"); not any word
-    in "-en" ("chicken", "garden")."""
+def perfect(words: Sequence[str]) -> bool:
+    """Whether a form of "have" comes before a participle ("has retired", "have just eaten",
+    "she'd gone"); not "have" as a verb of its own ("we had a dog", "we have chicken")."""
+    return any(
+        participle(next(iter(_after_auxiliary(words, index)), ""))
+        for index, word in enumerate(words)
+        if word in _PERFECT_AUXILIARIES
+    )
+
+
+def _after_auxiliary(words: Sequence[str], index: int) -> list[str]:
+    """The words after the auxiliary at ``index``, without the adverbs that may stand between it
+    and its participle ("has just left")."""
+    return [word for word in words[index + 1 :] if word not in _BETWEEN]
+
+
+def participle(word: str) -> bool:
+    """A past participle: "-ed" ("retired"), or an irregular one ("gone", "been", "broken"); not
+    any word in "-en" ("chicken", "garden")."""
     return (len(word) > _SHORTEST_REGULAR and word.endswith("ed")) or word in lexicon.IRREGULAR
 
 

@@ -179,7 +179,7 @@ def _converse(terms: Sequence[Term]) -> list[Term]:
         return result
     converse = lexicon.CONVERSES.get(result[1].text.removeprefix("than-"))
     first, second = result[0], result[2]
-    sides = first.kind in _SIDES and second.kind in _SIDES
+    sides = first.is_party and second.is_party
     if converse is None or not sides:
         return result
     return [
@@ -190,7 +190,6 @@ def _converse(terms: Sequence[Term]) -> list[Term]:
 
 
 _COMPARED_TERMS = 3
-_SIDES = (TermKind.NAME, TermKind.WORD)
 
 
 def _clause_end(tokens: Sequence[Token], index: int) -> bool:
@@ -279,11 +278,7 @@ _JOINED = re.compile(r"\d\s?[-:\u2013]\s?\d")
 """Numbers joined by a dash or a colon keep their order: a score "2-1", a ratio "3:1"."""
 _PRESENT_COPULAS = frozenset(("am", "is", "are"))
 _PAST_COPULAS = frozenset(("was", "were"))
-_HAVE = frozenset(("have", "has", "had"))
 _STILL_PERFECT = frozenset(("been", "used-to"))
-_BETWEEN_HAVE_AND_PARTICIPLE = frozenset(
-    "just already always never not recently finally also".split()
-)
 _NO_VERB_BEFORE = frozenset(
     "get gets getting be being a an the my our your his her their its this that".split()
 )
@@ -334,20 +329,8 @@ def _tense(tokens: Sequence[Token], subject: frozenset[int]) -> str:
 
 
 def _perfect(words: Sequence[str]) -> bool:
-    """A perfect or a "used to" ("I have lived", "she'd been"), which says nothing of now; not
-    "have" or "had" as a verb of its own ("we had a dog")."""
-    for index, word in enumerate(words):
-        if word in _STILL_PERFECT:
-            return True
-        if word in _HAVE:
-            following = [w for w in words[index + 1 :] if w not in _BETWEEN_HAVE_AND_PARTICIPLE]
-            if following and _participle(following[0]):
-                return True
-    return False
-
-
-def _participle(word: str) -> bool:
-    return word in lexicon.IRREGULAR_PAST or word.endswith(("ed", "en")) or word in ("got", "done")
+    """A perfect or a "used to" ("I have lived", "she'd been"), which says nothing of now."""
+    return any(word in _STILL_PERFECT for word in words) or markers.perfect(words)
 
 
 def _verb(word: str) -> bool:

@@ -73,6 +73,12 @@ class Term:
         """Whether the term fills a slot (a name, number, time or group member) and is no word."""
         return self.kind is not TermKind.WORD
 
+    @property
+    def is_party(self) -> bool:
+        """Whether the term can be a side of a relation, who or what does or is compared (a
+        name or a word), not a number, a time or a group member."""
+        return self.kind in (TermKind.NAME, TermKind.WORD)
+
 
 @lru_cache(maxsize=16384)
 def canonical(word: str) -> str:
