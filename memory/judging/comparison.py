@@ -806,8 +806,13 @@ def _kept_beside(
 
 
 def _symmetric(reading: Reading) -> bool:
-    """Says a relation that holds both ways ("married to", "works with", "sits next to")."""
-    return not lexicon.SYMMETRIC.isdisjoint(_WORDS.findall(reading.text.lower()))
+    """Says a relation that holds both ways ("married to", "works with", "sits next to"); not
+    one ranked among others ("Tom is Hugo's best friend" says nothing of Hugo's best)."""
+    words = _WORDS.findall(reading.text.lower())
+    return any(
+        word in lexicon.SYMMETRIC and not (index and words[index - 1] in lexicon.RANKING)
+        for index, word in enumerate(words)
+    )
 
 
 def _bears_a_role(term: Term) -> bool:

@@ -426,6 +426,11 @@ SYMMETRIC = frozenset(
     "sibling cousin related opposite beside together alongside partner friend".split()
 )
 
+# Words that rank one among others, so a relation after them holds one way ("best friend").
+RANKING = frozenset(
+    "best closest oldest dearest newest greatest truest favourite favorite only main".split()
+)
+
 # Attributes whose value is a string, compared letter for letter ("dogs" is no password "dog").
 LITERAL_ATTRIBUTES = frozenset(
     "password passcode passphrase pin code username login handle ssid network email account".split()

@@ -496,6 +496,9 @@ def test_testers_pairs_without_an_embedder(name: str, least_right: int) -> None:
         ("I want a new car.", "I wanted a new car."),
         # "have" as a verb before a noun in "-en", which is no participle
         ("We have chicken on Fridays.", "We had chicken on Fridays."),
+        # a relation ranked among others holds one way: each one's best friend is another fact
+        ("Tom is Hugo's best friend.", "Hugo is Tom's best friend."),
+        ("Ann is Tom's oldest friend", "tom is ann's oldest friend"),
     ],
 )
 def test_the_same_words_saying_another_thing_are_never_merged(first: str, second: str) -> None:
@@ -613,6 +616,9 @@ def test_a_comparison_is_never_merged_with_an_equality() -> None:
         ("I have lived in Leeds", "I live in Leeds"),
         ("I grew up in Ohio", "Ohio is where I grew up"),
         ("Please water the plants every three days", "please water the plants every 3 days"),
+        # a friendship holds both ways, a best friend said in another order is the same
+        ("Tom is Hugo's friend.", "Hugo is Tom's friend."),
+        ("Hugo is Tom's best friend.", "tom's best friend is hugo"),
     ],
 )
 def test_the_same_fact_with_its_words_moved_still_merges(first: str, second: str) -> None:
