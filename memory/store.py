@@ -197,7 +197,15 @@ class FactStore:
         if not str(path).strip():
             raise StoreError("the memory database path is empty")
         path = Path(path).expanduser()
-        if _regular_file(path):
+        present = _regular_file(path)
+        if present and not create and path.stat().st_size == 0:
+            # An empty file becomes a memory on first write; a command that only reads leaves
+            # it as it found it, schema and mode alike.
+            raise StoreError(
+                f"{path}: an empty file, no memory database yet (nothing remembered); this "
+                "command only reads, so it does not make one"
+            )
+        if present:
             _make_private_if_empty(path)
         elif create:
             cls._create(path, clock, busy_timeout_seconds)

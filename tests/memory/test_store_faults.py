@@ -125,6 +125,19 @@ def test_a_command_that_only_reads_creates_no_store(tmp_path: Path, command: lis
     assert not typo.parent.exists()
 
 
+@pytest.mark.parametrize("command", [["list"], ["conflicts"], ["export", "OUT"]])
+def test_a_command_that_only_reads_leaves_an_empty_file_empty(
+    tmp_path: Path, command: list[str]
+) -> None:
+    empty = tmp_path / "memory.db"
+    empty.touch(mode=0o644)
+    empty.chmod(0o644)
+    command = [str(tmp_path / "out.json") if word == "OUT" else word for word in command]
+    refused(hearth("memory", *command, "--db", str(empty)), "an empty file", "only reads")
+    assert empty.stat().st_size == 0 and empty.stat().st_mode & 0o777 == 0o644
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["memory.db"]
+
+
 def test_an_empty_database_path_is_named_as_such(tmp_path: Path) -> None:
     settings = tmp_path / "assistant.yaml"
     settings.write_text('memory:\n  database: ""\n')
