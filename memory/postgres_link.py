@@ -4,9 +4,10 @@ What every user of the shared database (the memory, the schedule) needs from it,
 about their tables:
 
 - Timeouts everywhere, so a lost database is an error in seconds, not a hang: libpq's connect
-  timeout, TCP keepalives and ``tcp_user_timeout`` (a vanished host or network), and on the
-  server a statement timeout, a lock timeout (the "busy" wait) and an idle-in-transaction timeout
-  (a device that hangs holding the writers' lock frees it).
+  timeout, TCP keepalives and ``tcp_user_timeout`` (a vanished host or network), on the server a
+  statement timeout, a lock timeout (the "busy" wait) and an idle-in-transaction timeout (a
+  device that hangs holding the writers' lock frees it), and the client's own deadline on each
+  statement for a server process that has stopped (``memory.statement_watch``).
 - Errors become StoreError, and MemoryUnavailable when the database cannot be reached, with the
   URL shown without its password. A broken connection is replaced on the next call, never in the
   middle of a transaction (that would drop what the transaction already did); after a failed
@@ -21,9 +22,11 @@ about their tables:
 from __future__ import annotations
 
 import logging
+import os
+import socket
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,6 +34,7 @@ import psycopg
 from psycopg import errors as pg_errors
 
 from memory.location import PostgresTarget
+from memory.statement_watch import StatementWatch
 from memory.store import DuplicateKey, MemoryUnavailable, StoreError
 
 log = logging.getLogger(__name__)
@@ -41,6 +45,9 @@ _PASSWORD_REFUSED = ("password authentication failed", "no password supplied", "
 _TRANSIENT = ("starting up", "shutting down", "in recovery", "too many", "not yet accepting")
 """What a server says when it will take the connection a moment later (libpq reports the
 server's words without their SQLSTATE)."""
+OVERDUE_MARGIN_SECONDS = 5.0
+"""How long past the server's statement timeout the client waits before it cuts the connection:
+a server that is only slow has answered (or timed itself out) by then."""
 
 
 @dataclass(frozen=True)
@@ -79,6 +86,8 @@ class PostgresLink:
         """The change count this connection has accounted for (its own commits and others')."""
         self._changes = 0
         """How many times others' commits (or a reconnection) were seen: the data version."""
+        self._watch = StatementWatch(self._sever)
+        self._watched_socket = -1
 
     # -- connecting ------------------------------------------------------------------------------
 
@@ -188,15 +197,36 @@ class PostgresLink:
     def execute(self, sql: str, params: Sequence[Any] | None = None) -> list[tuple]:
         """Run one statement (or, without parameters, a script); its rows, if it returns any."""
         with self.errors():
-            cursor = self._connected().execute(sql, params)
-            return cursor.fetchall() if cursor.description is not None else []
+            connection = self._connected()
+            with self._watching(connection):
+                cursor = connection.execute(sql, params)
+                return cursor.fetchall() if cursor.description is not None else []
 
     def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         """Run one statement for each row of parameters."""
         if not rows:
             return
-        with self.errors(), self._connected().cursor() as cursor:
-            cursor.executemany(sql, rows)
+        with self.errors():
+            connection = self._connected()
+            with self._watching(connection, len(rows)), connection.cursor() as cursor:
+                cursor.executemany(sql, rows)
+
+    def _watching(
+        self, connection: psycopg.Connection, statements: int = 1
+    ) -> AbstractContextManager[None]:
+        """Cut the connection if the statements outlive the server's own timeout for them."""
+        self._watched_socket = connection.fileno()
+        seconds = self.target.statement_timeout_seconds * statements + OVERDUE_MARGIN_SECONDS
+        return self._watch.watching(seconds)
+
+    def _sever(self) -> None:
+        """Shut the watched connection's socket (from the watch's thread): the statement
+        waiting on it fails at once, and the connection is replaced on the next call."""
+        try:
+            with socket.socket(fileno=os.dup(self._watched_socket)) as watched:
+                watched.shutdown(socket.SHUT_RDWR)
+        except OSError as error:
+            log.warning("could not cut the memory database's connection: %s", error)
 
     @contextmanager
     def errors(self) -> Iterator[None]:
@@ -208,6 +238,12 @@ class PostgresLink:
 
     def explain(self, error: psycopg.Error) -> StoreError:
         """What a PostgreSQL error means for the user; unreachable ones mark the link broken."""
+        if self._watch.overdue:
+            return self._lost(
+                f"it did not answer within {self.target.statement_timeout_seconds:g} s, nor "
+                f"{OVERDUE_MARGIN_SECONDS:g} s after (its server has stopped responding); the "
+                "change, if any, was not confirmed"
+            )
         state = getattr(error, "sqlstate", None)
         connection = self._connection
         gone = connection is None or connection.closed or connection.broken
@@ -284,11 +320,12 @@ class PostgresLink:
         if connection is None or connection.closed or connection.broken:
             return  # the server drops a transaction whose connection is gone
         try:
-            if self._depth:
-                connection.execute(f"ROLLBACK TO s{self._depth}")
-                connection.execute(f"RELEASE s{self._depth}")
-            else:
-                connection.execute("ROLLBACK")
+            with self._watching(connection):
+                if self._depth:
+                    connection.execute(f"ROLLBACK TO s{self._depth}")
+                    connection.execute(f"RELEASE s{self._depth}")
+                else:
+                    connection.execute("ROLLBACK")
         except psycopg.Error as failure:
             log.warning("rolling back after %r failed too: %s", error, failure)
 

@@ -8,9 +8,11 @@ a power cut of its host leaves), then started again, which recovers from its wri
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from pathlib import Path
 
@@ -136,4 +138,40 @@ def test_while_the_database_is_down_every_call_says_so_and_then_it_comes_back(
     assert memory.remember("I like jazz", "preference").fact.text == "I like jazz"
     with pytest.raises(MemoryInputError):  # a user's mistake is still that, not an outage
         memory.forget(999)
+    memory.close()
+
+
+def test_a_database_server_that_stops_answering_is_given_up_on(postgres_databases):
+    """A server process stopped (SIGSTOP stands in for a disk that hangs every write) while its
+    host's kernel keeps the connection open: no server timeout fires, so the client's own
+    deadline must, and the memory works again once the server does."""
+    memory = Memory.open(PostgresTarget(postgres_databases(), statement_timeout_seconds=0.5))
+    memory.remember("The boiler was serviced in May", "fact")
+    server_process = memory.store._link._connected().info.backend_pid
+    outcome: list[BaseException | str] = []
+
+    def remember() -> None:
+        try:
+            memory.remember("The boiler code is 4471", "fact")
+            outcome.append("remembered")
+        except BaseException as error:  # reported to the test's thread
+            outcome.append(error)
+
+    os.kill(server_process, signal.SIGSTOP)
+    try:
+        caller = threading.Thread(target=remember, daemon=True)
+        caller.start()
+        caller.join(timeout=120)  # a bound on a hang, not a measure of speed
+        assert outcome, "the call still waits on a server that stopped answering"
+    finally:
+        os.kill(server_process, signal.SIGCONT)
+    assert isinstance(outcome[0], MemoryUnavailable), outcome
+    assert "did not answer" in str(outcome[0]) and "not confirmed" in str(outcome[0])
+    assert memory.remember("The boiler code is 4471", "fact").fact.text == (
+        "The boiler code is 4471"
+    )
+    assert [fact.text for fact in memory.facts()] == [
+        "The boiler was serviced in May",
+        "The boiler code is 4471",
+    ]
     memory.close()
