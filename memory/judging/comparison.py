@@ -8,6 +8,7 @@ conflict the comparison says conflict, and between the same and distinct, distin
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -109,6 +110,8 @@ class _Pair:
             return ""  # "we fly to Lisbon on the 3rd" / "we fly back from Lisbon on the 17th"
         reason = (
             self._order()
+            or self._sequence()
+            or _clauses_traded(self.new, self.old)
             or self._markers()
             or self._bounds()
             or _denied_there(self.new, self.old)
@@ -149,6 +152,35 @@ class _Pair:
             return ""
         if agrees(new[0], old[1]) and agrees(new[1], old[0]):
             return f"order differs: {_ranking(new)} / {_ranking(old)}"
+        return ""
+
+    def _sequence(self) -> str:
+        """ "Mia has swimming and then piano" / "... piano and then swimming": two terms on
+        either side of one "then", "before" or "after" in both facts, changing places, the rest
+        alike. The same word in both: "before work and after dinner" said the other way round
+        is one fact."""
+        if significant(self.new_only) or significant(self.old_only):
+            return ""
+        matched = [
+            (term, other)
+            for term in self.new_side
+            for other in self.old_side
+            if agrees(term, other)
+        ]
+        for index, (first, first_old) in enumerate(matched):
+            for second, second_old in matched[index + 1 :]:
+                if first is second or first_old is second_old or agrees(first, second):
+                    continue
+                if (first.position - second.position) * (
+                    first_old.position - second_old.position
+                ) >= 0:
+                    continue
+                shared = _around(self.new, first, second) & _around(self.old, first_old, second_old)
+                if shared:
+                    return (
+                        f"order differs: {first.surface} and {second.surface} change places "
+                        f"around '{min(shared)}'"
+                    )
         return ""
 
     @staticmethod
@@ -624,6 +656,10 @@ class _Pair:
             return f"aspect differs: {new.aspect} / {old.aspect}"
         if new.quantity and old.quantity and new.quantity != old.quantity:
             return f"quantity differs: {new.quantity} / {old.quantity}"
+        if new.scope and old.scope and new.scope != old.scope:
+            return f"'only' bounds another part: the {new.scope} / the {old.scope}"
+        if new.everyone and old.everyone and new.everyone != old.everyone:
+            return f"'everyone' is another part: the {new.everyone} / the {old.everyone}"
         return ""
 
     def _markers_agree(self) -> bool:
@@ -763,17 +799,45 @@ def _listed(words: frozenset[str]) -> str:
 
 def _clauses_reordered(new: Reading, old: Reading) -> bool:
     """Whether two facts say the same clauses in another order, each clause whole."""
-    parts = [
-        [piece for piece in _CLAUSE_BREAK.split(reading.text) if piece.strip()]
+    said = [sorted(clause) for clause in _clause_terms(new, old)]
+    return len(said[0]) >= 2 and said[0] == said[1]
+
+
+def _clauses_traded(new: Reading, old: Reading) -> str:
+    """ "The front door is green and the back door is red" / "... red ... green": two clauses
+    alike but for one term each, those terms changing clauses. A list is no such pair of
+    clauses: each must say two terms or more."""
+    clauses = _clause_terms(new, old)
+    pairs = list(zip(*clauses, strict=False))
+    if len(pairs) < 2 or len(clauses[0]) != len(clauses[1]):
+        return ""
+    if any(len(clause) < 2 for clause in (*clauses[0], *clauses[1])):
+        return ""
+    moved_in, moved_out = [], []
+    for new_clause, old_clause in pairs:
+        gained, lost = (
+            Counter(new_clause) - Counter(old_clause),
+            Counter(old_clause) - Counter(new_clause),
+        )
+        if sum(gained.values()) > 1 or sum(lost.values()) > 1:
+            return ""
+        moved_in += gained.elements()
+        moved_out += lost.elements()
+    if not moved_in or Counter(moved_in) != Counter(moved_out):
+        return ""
+    return f"clauses trade terms: {_listed(frozenset(moved_in))}"
+
+
+def _clause_terms(new: Reading, old: Reading) -> list[list[tuple[str, ...]]]:
+    """Each fact's clauses (split at commas, "and", "but"), each read on its own for its terms."""
+    return [
+        [
+            tuple(term.text for term in read(piece).terms)
+            for piece in _CLAUSE_BREAK.split(reading.text)
+            if piece.strip()
+        ]
         for reading in (new, old)
     ]
-    if len(parts[0]) < 2 or len(parts[0]) != len(parts[1]):
-        return False
-    said = [
-        sorted(tuple(term.text for term in read(piece).terms) for piece in pieces)
-        for pieces in parts
-    ]
-    return said[0] == said[1]
 
 
 _CLAUSE_TERMS = 3
@@ -803,6 +867,12 @@ def _kept_beside(
         if abs(side) == 1 and pair[1].position - anchor_old.position == side:
             return True
     return False
+
+
+def _around(reading: Reading, first: Term, second: Term) -> set[str]:
+    """The sequence words ("then", "before") that stand between two terms of a reading."""
+    low, high = sorted((first.position, second.position))
+    return {word for word, at in reading.sequence if low < at <= high}
 
 
 def _symmetric(reading: Reading) -> bool:

@@ -426,9 +426,11 @@ SYMMETRIC = frozenset(
     "sibling cousin related opposite beside together alongside partner friend".split()
 )
 
-# Words that rank one among others, so a relation after them holds one way ("best friend").
+# Words that rank one among others or above another, so a relation after them holds one way
+# ("best friend", "older sibling").
 RANKING = frozenset(
-    "best closest oldest dearest newest greatest truest favourite favorite only main".split()
+    "best closest oldest dearest newest greatest truest favourite favorite only main older "
+    "younger elder eldest youngest big little".split()
 )
 
 # Attributes whose value is a string, compared letter for letter ("dogs" is no password "dog").

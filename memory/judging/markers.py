@@ -6,7 +6,7 @@ are never one fact.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from memory.judging import lexicon
 
@@ -129,6 +129,28 @@ def aspect(words: Sequence[str]) -> str:
         if word in ("is", "are", "am") and words[index + 1].endswith("ing"):
             return "progressive"
     return ""
+
+
+def scope(words: Sequence[str]) -> str:
+    """What "only" bounds: "doer" when it opens the fact ("only Dad drinks coffee": nobody
+    else does), "deed" when it comes later ("Dad only drinks coffee": he drinks nothing else),
+    or "" without it."""
+    return _where(words, ("only", "just"), later=("only",))
+
+
+def everyone(words: Sequence[str]) -> str:
+    """Where "everyone" stands: "doer" when it opens the fact ("everyone likes Leo"), "deed"
+    later ("Leo likes everyone"), or "" without it."""
+    return _where(words, _EVERYONE, later=_EVERYONE)
+
+
+def _where(words: Sequence[str], opening: Iterable[str], later: Iterable[str]) -> str:
+    if words and words[0] in opening:
+        return "doer"
+    return "deed" if any(word in later for word in words[1:]) else ""
+
+
+_EVERYONE = frozenset("everyone everybody anyone anybody".split())
 
 
 def passive(words: Sequence[str]) -> bool:

@@ -71,6 +71,8 @@ class Reading:
     "will"); "" when it cannot be told (two clauses, "has lived")."""
     ordered: bool = False
     """Lists things in an order ("pizza, then pasta"), so a list reordered says another thing."""
+    sequence: tuple[tuple[str, int], ...] = ()
+    """Each "then", "before" or "after", with the position of the term that follows it."""
     speaker_role: str = ""
     """Where the speaker stands when a pronoun says so: "subject" ("I owe Ben"), "object" ("Ben
     owes me"), or "" (both, or neither). A pronoun is no content term, so only its case tells."""
@@ -84,6 +86,10 @@ class Reading:
     """How many of a group: "all", "some", "most" ... when a quantifier says so."""
     passive: bool = False
     """Says who did it after "by" ("was hired by Sara"); see markers.passive."""
+    scope: str = ""
+    """What "only" bounds: "doer" or "deed"; see markers.scope."""
+    everyone: str = ""
+    """Where "everyone" stands: "doer" or "deed"; see markers.everyone."""
 
     @property
     def content(self) -> tuple[Term, ...]:
@@ -123,6 +129,7 @@ def read(text: str) -> Reading:
         attitude=attitude,
         preferring=walker.preferring,
         order=walker.order,
+        sequence=tuple(walker.sequence),
         change=walker.change,
         functional=copula >= 0,
         identity=shape.is_identity(tokens) or works_as,
@@ -137,6 +144,8 @@ def read(text: str) -> Reading:
         aspect=markers.aspect(words),
         quantity=markers.quantity(words),
         passive=markers.passive(words),
+        scope=markers.scope(words),
+        everyone=markers.everyone(words),
     )
 
 

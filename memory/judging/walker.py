@@ -11,6 +11,8 @@ from memory.judging.words import PREPOSITIONS, STOP_WORDS, SUBJECT_PRONOUNS, Tok
 
 # Words that end a clause, and with it a negation's reach.
 _CLAUSE_ENDS = frozenset("but although though because while whereas except so".split())
+_SEQUENCE_WORDS = frozenset(("then", "before", "after"))
+"""Words that put what comes before them and what comes after in a sequence."""
 
 
 def _person(term: Term) -> bool:
@@ -56,6 +58,8 @@ class Walker:
         self.negated: list[Term] = []
         self.sentiment = 0
         self.order: tuple[Term, Term] | None = None
+        self.sequence: list[tuple[str, int]] = []
+        """Each "then", "before" or "after" with the position of the term that follows it."""
         self.change = ""
         self.wishing = False
         self.preferring = False
@@ -88,6 +92,8 @@ class Walker:
             # a function word.
             if token.kind is not TokenKind.WORD or token.text in STOP_WORDS:
                 self._opening = self._opening and token.text in POSSESSIVE_PRONOUNS
+            if token.kind is TokenKind.WORD and token.text in _SEQUENCE_WORDS:
+                self.sequence.append((token.text, len(self.terms) + len(self.negated)))
             if token.kind is TokenKind.BREAK or token.text in _CLAUSE_ENDS:
                 self._end_clause()
                 if self._excepting(index):

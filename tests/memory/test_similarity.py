@@ -499,6 +499,29 @@ def test_testers_pairs_without_an_embedder(name: str, least_right: int) -> None:
         # a relation ranked among others holds one way: each one's best friend is another fact
         ("Tom is Hugo's best friend.", "Hugo is Tom's best friend."),
         ("Ann is Tom's oldest friend", "tom is ann's oldest friend"),
+        ("Sam is Alex's older sibling.", "alex is sam's older sibling"),
+        # two things in a sequence, changing places around "then" or "before"
+        (
+            "On Saturdays Mia has swimming and then piano.",
+            "on saturdays mia has piano and then swimming",
+        ),
+        (
+            "Mia has swimming before piano on Saturdays.",
+            "mia has piano before swimming on saturdays",
+        ),
+        ("Dad puts the milk in first, then the tea.", "dad puts the tea in first then the milk"),
+        # two clauses alike but for one term each, those terms changing clauses
+        (
+            "The front door is green and the back door is red.",
+            "the front door is red and the back door is green",
+        ),
+        (
+            "Leo has piano every week and swimming every other week.",
+            "leo has swimming every week and piano every other week",
+        ),
+        # "only" and "everyone" on the doer, against on what is done
+        ("Only Dad drinks coffee.", "dad only drinks coffee"),
+        ("Everyone likes Leo.", "leo likes everyone"),
     ],
 )
 def test_the_same_words_saying_another_thing_are_never_merged(first: str, second: str) -> None:
@@ -619,6 +642,10 @@ def test_a_comparison_is_never_merged_with_an_equality() -> None:
         # a friendship holds both ways, a best friend said in another order is the same
         ("Tom is Hugo's friend.", "Hugo is Tom's friend."),
         ("Hugo is Tom's best friend.", "tom's best friend is hugo"),
+        # a time before or after is no sequence of two things; a list, no pair of clauses
+        ("I walk the dog before lunch", "before lunch I walk the dog"),
+        ("I like tea and coffee", "I like coffee and tea"),
+        ("Leo is 7 and Mia is 9", "Mia is 9 and Leo is 7"),
     ],
 )
 def test_the_same_fact_with_its_words_moved_still_merges(first: str, second: str) -> None:
