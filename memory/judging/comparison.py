@@ -790,7 +790,10 @@ def _took_the_place(
     return False
 
 
-_CLAUSE_BREAK = re.compile(r"[,;]|\b(?:and|but)\b", re.IGNORECASE)
+_CLAUSE_BREAK = re.compile(
+    r";|(?<!\d),|,(?!\d)|(?<!hundred )(?<!thousand )\b(?:and|but)\b", re.IGNORECASE
+)
+"""Where a clause ends: not in a number ("1,450", "four hundred and fifty")."""
 
 
 def _listed(words: frozenset[str]) -> str:
@@ -804,28 +807,30 @@ def _clauses_reordered(new: Reading, old: Reading) -> bool:
 
 
 def _clauses_traded(new: Reading, old: Reading) -> str:
-    """ "The front door is green and the back door is red" / "... red ... green": two clauses
-    alike but for one term each, those terms changing clauses. A list is no such pair of
-    clauses: each must say two terms or more."""
+    """ "The front door is green and the back door is red" / "... red ... green", "Gran comes
+    to us for Christmas and we go to her for Easter" / the other way: a term leaving one clause
+    for another, each clause keeping a term of its own ("front door", "Christmas"). A list
+    reordered keeps none ("tea and coffee"); clauses said whole in another order are one fact."""
+    if _clauses_reordered(new, old):
+        return ""
     clauses = _clause_terms(new, old)
-    pairs = list(zip(*clauses, strict=False))
-    if len(pairs) < 2 or len(clauses[0]) != len(clauses[1]):
+    if len(clauses[0]) < 2 or len(clauses[0]) != len(clauses[1]):
         return ""
-    if any(len(clause) < 2 for clause in (*clauses[0], *clauses[1])):
-        return ""
-    moved_in, moved_out = [], []
-    for new_clause, old_clause in pairs:
-        gained, lost = (
-            Counter(new_clause) - Counter(old_clause),
-            Counter(old_clause) - Counter(new_clause),
-        )
-        if sum(gained.values()) > 1 or sum(lost.values()) > 1:
-            return ""
-        moved_in += gained.elements()
-        moved_out += lost.elements()
-    if not moved_in or Counter(moved_in) != Counter(moved_out):
-        return ""
-    return f"clauses trade terms: {_listed(frozenset(moved_in))}"
+    gained, lost = [], []
+    for new_clause, old_clause in zip(*clauses, strict=True):
+        said, said_before = Counter(new_clause), Counter(old_clause)
+        if not said & said_before:
+            return ""  # a clause with nothing of its own kept
+        gained.append(said - said_before)
+        lost.append(said_before - said)
+    moved = {
+        term
+        for left, lost_here in enumerate(lost)
+        for joined, gained_there in enumerate(gained)
+        if left != joined
+        for term in lost_here & gained_there
+    }
+    return f"clauses trade terms: {_listed(frozenset(moved))}" if moved else ""
 
 
 def _clause_terms(new: Reading, old: Reading) -> list[list[tuple[str, ...]]]:
