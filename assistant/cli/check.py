@@ -32,8 +32,8 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
     check = subparsers.add_parser(
         "check",
         parents=[common],
-        help="check settings, card, models, sound devices, Ollama, the MQTT broker and Home "
-        "Assistant; say what to fix",
+        help="check settings, card, models, sound devices, Ollama, the memory, the MQTT broker "
+        "and Home Assistant; say what to fix",
     )
     check.add_argument("--card", type=Path, help="the personality card to check")
     check.set_defaults(handler=_check)
@@ -51,7 +51,15 @@ def _check(args: argparse.Namespace) -> int:
         # The card chooses the voice Hearth speaks in: that is the one to find.
         tts = settings.tts.model_copy(update={"voice": card.voice.piper_voice})
         settings = settings.model_copy(update={"tts": tts})
-    checks: list[Check] = [_speech_to_text, _voice, _wake_words, _microphone, _speaker, _ollama]
+    checks: list[Check] = [
+        _speech_to_text,
+        _voice,
+        _wake_words,
+        _microphone,
+        _speaker,
+        _ollama,
+        _memory,
+    ]
     if settings.stt.backend == "wyoming":
         checks.append(_speech_to_text_service)
     if settings.tts.backend == "wyoming":
@@ -201,6 +209,38 @@ def _ollama(settings: Settings) -> Finding:
         return Finding(what, True, f"{client.base_url}, model {model} available")
     fix = f"ollama pull {model}" if ollama else f"offered: {', '.join(models) or 'none'}"
     return Finding(what, False, f"model {model} not on {client.base_url}: {fix}")
+
+
+def _memory(settings: Settings) -> Finding:
+    """The memory, read only: reachable, Hearth's own, its pages sound; none yet is fine."""
+    from assistant.memory_setup import memory_location, open_memory
+    from memory import PostgresTarget, StoreError
+
+    location = memory_location(settings)
+    where = location.shown if isinstance(location, PostgresTarget) else str(location)
+    if isinstance(location, Path) and not location.exists():
+        return Finding("memory", True, f"nothing remembered yet; it will be made at {where}")
+    try:
+        memory = open_memory(settings, create=False)
+    except StoreError as error:
+        return Finding("memory", False, str(error))
+    try:
+        if memory.store.damage:
+            return Finding(
+                "memory",
+                False,
+                f"{where} is damaged (SQLite's quick_check: {memory.store.damage}); Hearth "
+                "reads it but will not write into it: `hearth memory export FILE` saves what "
+                "can still be read, and `hearth memory import FILE --db NEW` brings that into "
+                "a new database",
+            )
+        facts, conflicts = len(memory.facts()), len(memory.conflicts())
+    except StoreError as error:
+        return Finding("memory", False, str(error))
+    finally:
+        memory.close()
+    counted = f"{facts} fact{'s' * (facts != 1)}, {conflicts} open conflict{'s' * (conflicts != 1)}"
+    return Finding("memory", True, f"{where}: {counted}")
 
 
 def _broker(settings: Settings) -> Finding:

@@ -12,6 +12,7 @@ import pytest
 
 from audio.wav import read_wav, write_wav
 from tests.hearth_run import hearth_cli
+from tests.memory.damage import scribble_over
 from tests.speech import silence, speech, timeline
 
 
@@ -265,3 +266,30 @@ def test_a_broker_certificate_that_cannot_be_read_stops_run_with_its_name(tmp_pa
     settings.write_text(f"mqtt:\n  url: mqtts://127.0.0.1:8883\n  ca_file: {tmp_path / ca}\n")
     result = hearth(tmp_path, "--config", str(settings), "run", "--input", str(recording))
     refused(result, f"mqtt.ca_file {tmp_path / ca}:")
+
+
+def test_check_reads_the_memory_without_writing_it(tmp_path):
+    database = tmp_path / "memory.db"
+    settings = tmp_path / "settings.yaml"
+    settings.write_text(f"memory:\n  database: {database}\n")
+    checked = hearth(tmp_path, "--config", str(settings), "check")
+    assert f"ok   memory: nothing remembered yet; it will be made at {database}" in checked.stdout
+    assert not database.exists()  # a check creates nothing
+
+    from memory import Memory
+
+    memory = Memory.open(database)
+    memory.remember("My favourite editor is Vim", "preference")
+    memory.remember("My favourite editor is Emacs", "preference")
+    memory.remember("The bins go out on Tuesday", "routine")
+    memory.close()
+    before = database.read_bytes()
+    checked = hearth(tmp_path, "--config", str(settings), "check")
+    assert f"ok   memory: {database}: 3 facts, 1 open conflict" in checked.stdout
+    assert database.read_bytes() == before
+
+    scribble_over(database, "facts_status")
+    checked = hearth(tmp_path, "--config", str(settings), "check")
+    assert checked.returncode != 0
+    assert f"FIX  memory: {database} is damaged (SQLite's quick_check:" in checked.stdout
+    assert "hearth memory export FILE" in checked.stdout and "Traceback" not in checked.stderr
