@@ -29,7 +29,7 @@ from memory.model import (
 )
 from memory.recall import CONFLICT_NOTICE, Recall, RecalledFact, RecallPolicy
 from memory.schema import APPLICATION_ID
-from memory.store import DuplicateKey, MemoryUnavailable, StoreError
+from memory.store import DuplicateKey, MemoryUnavailable, StoreError, StoreFailure
 from memory.transfer import ExportDocument, ExportSummary, ImportOutcome, read_export
 
 if TYPE_CHECKING:
@@ -83,6 +83,7 @@ __all__ = [
     "RememberOutcome",
     "Source",
     "StoreError",
+    "StoreFailure",
     "Tracking",
     "UnknownKindError",
     "clean_statement",

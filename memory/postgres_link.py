@@ -35,7 +35,7 @@ from psycopg import errors as pg_errors
 
 from memory.location import PostgresTarget
 from memory.statement_watch import StatementWatch
-from memory.store import DuplicateKey, MemoryUnavailable, StoreError
+from memory.store import DuplicateKey, MemoryUnavailable, StoreError, StoreFailure
 
 log = logging.getLogger(__name__)
 
@@ -250,7 +250,7 @@ class PostgresLink:
         if gone or state in _UNREACHABLE_STATES or isinstance(error, psycopg.InterfaceError):
             return self._lost(_first_line(error))
         if isinstance(error, pg_errors.LockNotAvailable):
-            return StoreError(
+            return StoreFailure(
                 f"{self.target.shown}: the memory database is busy: another device has held it "
                 f"locked for more than {self.target.busy_timeout_seconds:g} s; nothing was "
                 "changed, try again once it lets go"

@@ -60,7 +60,13 @@ class StoreError(Exception):
     """The memory database cannot be used; the message says which file and why."""
 
 
-class MemoryUnavailable(StoreError):
+class StoreFailure(StoreError):
+    """A good request the memory database could not carry out: busy, unreachable, the disk full
+    or failing, its pages damaged. Nothing about the request was wrong; trying again later (or
+    a repair) may succeed. The command line exits 1 for it, and 2 for the user's own mistake."""
+
+
+class MemoryUnavailable(StoreFailure):
     """The shared memory database cannot be reached right now (down, or the network is): nothing
     asked of it was done, and the next call tries again. Hearth keeps running and says so."""
 
@@ -222,7 +228,7 @@ class FactStore:
         try:
             connection = sqlite3.connect(path, isolation_level=None, timeout=busy_timeout_seconds)
         except sqlite3.Error as exc:
-            raise StoreError(explain(str(path), exc, busy_timeout_seconds)) from exc
+            raise explain(str(path), exc, busy_timeout_seconds) from exc
         store = cls(connection, str(path), clock, busy_timeout_seconds)
         try:
             store._configure()
@@ -230,7 +236,7 @@ class FactStore:
             store._migrate()
         except sqlite3.Error as exc:
             connection.close()
-            raise StoreError(explain(str(path), exc, busy_timeout_seconds)) from exc
+            raise explain(str(path), exc, busy_timeout_seconds) from exc
         except StoreError:
             connection.close()
             raise
@@ -358,7 +364,7 @@ class FactStore:
         """
         if self._depth == 0:
             if self.damage:
-                raise StoreError(
+                raise StoreFailure(
                     f"{self.path}: the memory database is damaged (SQLite's quick_check: "
                     f"{self.damage}); refusing to write into it. Keep a copy of the file; "
                     "`hearth memory export FILE` saves what can still be read, and `hearth "
@@ -502,7 +508,7 @@ class FactStore:
         try:
             yield
         except sqlite3.Error as error:
-            raise StoreError(explain(self.path, error, self.busy_timeout_seconds)) from error
+            raise explain(self.path, error, self.busy_timeout_seconds) from error
 
     def data_version(self) -> int:
         """Changes when another connection commits (used to refresh in-memory indexes)."""
@@ -972,27 +978,32 @@ def _identity(path: Path) -> tuple[int, int] | None:
     return details.st_dev, details.st_ino
 
 
-def explain(path: str, error: sqlite3.Error, busy_timeout_seconds: float) -> str:
-    """What a SQLite error means for the user, so that only real damage is called damage."""
+def explain(path: str, error: sqlite3.Error, busy_timeout_seconds: float) -> StoreError:
+    """What a SQLite error means for the user, so that only real damage is called damage: a
+    StoreFailure when the request was good and the store could not carry it out."""
     name = getattr(error, "sqlite_errorname", "") or ""
     if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "database is locked" in str(error):
-        return (
+        return StoreFailure(
             f"{path}: the memory database is busy: another process has held it locked for more "
             f"than {busy_timeout_seconds:g} s (another Hearth, or a program with a transaction "
             "open on it); nothing was changed, try again once it lets go"
         )
     if name == "SQLITE_READONLY_DBMOVED":
-        return f"{path}: the memory database was moved or deleted while Hearth had it open"
+        return StoreError(
+            f"{path}: the memory database was moved or deleted while Hearth had it open"
+        )
     if name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_AUTH")):
-        return f"{path}: {_why_not_writable(Path(path), error)}"
+        return StoreError(f"{path}: {_why_not_writable(Path(path), error)}")
     if name.startswith("SQLITE_FULL") or (name.startswith("SQLITE_IOERR") and _disk_full(path)):
         # SQLite calls a full disk an I/O error when it cannot even make its -shm file
-        return f"{path}: the disk is full; the change was not written"
+        return StoreFailure(f"{path}: the disk is full; the change was not written")
     if name.startswith("SQLITE_IOERR"):
-        return f"{path}: the disk failed to read or write the memory database ({error})"
+        return StoreFailure(
+            f"{path}: the disk failed to read or write the memory database ({error})"
+        )
     if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
-        return f"{path}: the memory database is damaged: {error}"
-    return f"{path}: memory database error: {error}"
+        return StoreFailure(f"{path}: the memory database is damaged: {error}")
+    return StoreError(f"{path}: memory database error: {error}")
 
 
 def _disk_full(path: str) -> bool:
@@ -1064,7 +1075,7 @@ def _check_is_ours(path: Path, busy_timeout_seconds: float) -> None:
             raise StoreError(
                 f"{path}: not a SQLite database; refusing to use it as Hearth's memory"
             ) from None
-        raise StoreError(explain(str(path), exc, busy_timeout_seconds)) from exc
+        raise explain(str(path), exc, busy_timeout_seconds) from exc
     if application_id == APPLICATION_ID:
         return
     if application_id != 0 or user_version != 0:

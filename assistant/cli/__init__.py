@@ -15,7 +15,14 @@ from assistant.cli import run as run_commands
 from assistant.cli import schedule as schedule_commands
 from assistant.cli import service as service_commands
 from assistant.cli import voice as voice_commands
-from assistant.cli.common import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, EXIT_USAGE, UserError
+from assistant.cli.common import (
+    EXIT_BROKEN_PIPE,
+    EXIT_FAILURE,
+    EXIT_INTERRUPTED,
+    EXIT_USAGE,
+    Failure,
+    UserError,
+)
 from config import ConfigError
 
 log = logging.getLogger(__name__)
@@ -75,6 +82,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UserError, ConfigError) as exc:
         print(f"hearth: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except Failure as exc:
+        print(f"hearth: {exc}", file=sys.stderr)
+        return EXIT_FAILURE
     except KeyboardInterrupt:
         print("hearth: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED

@@ -29,6 +29,19 @@ class UserError(Exception):
     """Bad input from the person at the keyboard: printed plainly, exit code 2, no traceback."""
 
 
+class Failure(Exception):
+    """A good request that could not be carried out now (the memory database busy or out of
+    reach, the disk full or failing): printed plainly, exit code 1, no traceback."""
+
+
+def refusal(error: Exception) -> Exception:
+    """A memory's error as the command line reports it: a Failure when the request was good
+    and the store could not carry it out, otherwise a UserError (the user's to fix)."""
+    from memory import StoreFailure  # the memory loads only for the commands that use it
+
+    return Failure(str(error)) if isinstance(error, StoreFailure) else UserError(str(error))
+
+
 def settings_from(args: argparse.Namespace) -> Settings:
     """Load the settings named by the global ``--config`` option (plus the usual layers)."""
     return load_settings(Path(args.config) if args.config else None)

@@ -13,6 +13,7 @@ from assistant.cli.common import (
     UserError,
     print_json,
     record_id,
+    refusal,
     settings_from,
 )
 from assistant.memory_setup import database_option, memory_location, open_memory
@@ -131,11 +132,11 @@ def _with_memory(args: argparse.Namespace, handler: Handler, writes: bool) -> in
         # A command that only reads never creates a store (a mistyped --db stays a mistake).
         memory = open_memory(settings, _db_option(args), create=writes)
     except StoreError as exc:
-        raise UserError(str(exc)) from None
+        raise refusal(exc) from None
     try:
         return handler(memory, args)
     except (MemoryInputError, StoreError) as exc:
-        raise UserError(str(exc)) from None
+        raise refusal(exc) from None
     finally:
         memory.close()
 
@@ -300,7 +301,7 @@ def _read_then_import(args: argparse.Namespace) -> int:
     try:
         args.document = read_export(args.path)
     except MemoryInputError as exc:
-        raise UserError(str(exc)) from None
+        raise refusal(exc) from None
     return _with_memory(args, _import, writes=True)
 
 
@@ -324,7 +325,7 @@ def _migrate(args: argparse.Namespace) -> int:
         source = memory_location(settings, _db_option(args))
         target = memory_location(settings, database_option(args.to))
     except StoreError as exc:
-        raise UserError(str(exc)) from None
+        raise refusal(exc) from None
     if _same_place(source, target):
         hint = ""
         if _db_option(args) is None:
@@ -339,16 +340,16 @@ def _migrate(args: argparse.Namespace) -> int:
     try:
         memory = open_memory(settings, _option(source), create=False)
     except StoreError as exc:
-        raise UserError(str(exc)) from None
+        raise refusal(exc) from None
     try:
         destination = open_memory(settings, _option(target))
     except StoreError as exc:
         memory.close()
-        raise UserError(str(exc)) from None
+        raise refusal(exc) from None
     try:
         outcome = memory.migrate_to(destination)
     except (MemoryInputError, StoreError) as exc:
-        raise UserError(str(exc)) from None
+        raise refusal(exc) from None
     finally:
         memory.close()
         destination.close()

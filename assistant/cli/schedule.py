@@ -12,6 +12,7 @@ from assistant.cli.common import (
     UserError,
     print_json,
     record_id,
+    refusal,
     settings_from,
 )
 from assistant.memory_setup import database_option
@@ -61,7 +62,7 @@ def _open(args: argparse.Namespace) -> Scheduler:
         database = database_option(args.db) if args.db else None
         return open_scheduler(settings, database, create=False)
     except (ScheduleStoreError, StoreError) as exc:
-        raise UserError(str(exc)) from None
+        raise refusal(exc) from None
 
 
 def _list(args: argparse.Namespace) -> int:

@@ -21,7 +21,16 @@ from pathlib import Path
 
 import pytest
 
-from memory import Action, Memory, MemoryInputError, Origin, Source, StoreError, read_export
+from memory import (
+    Action,
+    Memory,
+    MemoryInputError,
+    Origin,
+    Source,
+    StoreError,
+    StoreFailure,
+    read_export,
+)
 from memory.model import FactStatus
 from memory.store import FactStore
 from tests.memory.damage import scribble_over, scribble_over_a_leaf
@@ -50,6 +59,15 @@ def hearth(*argv: str, privileged: bool = True, timeout: float = 60) -> subproce
 def refused(result: subprocess.CompletedProcess, *words: str) -> str:
     """The message of a command that refused with exit 2; every word must be in it."""
     assert result.returncode == 2, result.stderr
+    assert "Traceback" not in result.stderr
+    for word in words:
+        assert word in result.stderr, result.stderr
+    return result.stderr
+
+
+def failed(result: subprocess.CompletedProcess, *words: str) -> str:
+    """The message of a good request the store could not carry out (exit 1)."""
+    assert result.returncode == 1, result.stderr
     assert "Traceback" not in result.stderr
     for word in words:
         assert word in result.stderr, result.stderr
@@ -165,7 +183,7 @@ def test_a_store_locked_by_another_writer_is_busy_not_damaged(path: Path) -> Non
         memory = Memory(FactStore.open(path, busy_timeout_seconds=0.2))
         # Reading needs no lock: the store opens and lists at once.
         assert [fact.text for fact in memory.facts()] == ["I like jazz"]
-        with pytest.raises(StoreError, match="busy") as error:
+        with pytest.raises(StoreFailure, match="busy") as error:
             memory.remember("I like tea", "preference")
         assert "damaged" not in str(error.value)
     finally:
@@ -250,7 +268,7 @@ def test_a_damaged_page_is_found_at_opening_and_no_write_goes_into_it(
     with pytest.raises(StoreError, match=r"damaged .*quick_check.*refusing to write"):
         memory.remember("I like tea", "preference")
     memory.close()
-    message = refused(hearth("memory", "remember", "I like tea", "--db", str(path)), "damaged")
+    message = failed(hearth("memory", "remember", "I like tea", "--db", str(path)), "damaged")
     assert "refusing to write" in message
     assert digest(path) == before
 
@@ -326,7 +344,7 @@ def test_a_full_disk_is_reported_not_the_rollback_that_could_not_run(tmp_path: P
     pages = connection.execute("PRAGMA page_count").fetchone()[0]
     connection.execute(f"PRAGMA max_page_count = {pages}")  # the disk is full from here on
     memory = Memory(FactStore(connection, str(path)))
-    with pytest.raises(StoreError, match="disk is full") as error:
+    with pytest.raises(StoreFailure, match="disk is full") as error:
         for number in range(40):
             memory.remember(f"Locker {number} holds " + "x" * 900, "fact")
     assert "rollback" not in str(error.value)
@@ -368,8 +386,7 @@ def test_a_disk_full_before_the_shared_index_is_made_is_said_to_be_full(
         [sys.executable, "-m", "assistant", "memory", "list", "--db", str(full_disk / "memory.db")],
         capture_output=True, text=True, cwd=ROOT,
     )  # fmt: skip
-    assert result.returncode != 0 and "Traceback" not in result.stderr
-    assert "the disk is full" in result.stderr, result.stderr
+    failed(result, "the disk is full")
 
 
 WRITER = textwrap.dedent(
