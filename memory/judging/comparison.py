@@ -791,9 +791,12 @@ def _took_the_place(
 
 
 _CLAUSE_BREAK = re.compile(
-    r";|(?<!\d),|,(?!\d)|(?<!hundred )(?<!thousand )\b(?:and|but)\b", re.IGNORECASE
+    r";|(?<!\d),|,(?!\d)|(?<!hundred )(?<!thousand )\b(?:and|but)\b"
+    r"(?! a half\b| a quarter\b| three quarters\b)",
+    re.IGNORECASE,
 )
-"""Where a clause ends: not in a number ("1,450", "four hundred and fifty")."""
+"""Where a clause ends: not in a number ("1,450", "four hundred and fifty", "a cup and a
+half")."""
 
 
 def _listed(words: frozenset[str]) -> str:

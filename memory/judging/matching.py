@@ -44,7 +44,29 @@ def agrees(term: Term, other: Term) -> bool:
         if term.kind is TermKind.TIME and other.kind is TermKind.TIME:
             return clock_agrees(term.text, other.text)
         return term.text == other.text
-    return agrees_text(term.text, other.text)
+    return agrees_text(term.text, other.text) and not _another_name(term, other)
+
+
+def _another_name(term: Term, other: Term) -> bool:
+    """Two given names one ending apart, where either is a name: "Louis" / "louise",
+    "Michael" / "michaela", "Gabriel" / "gabrielle" are two people, not one word inflected."""
+    if TermKind.NAME not in (term.kind, other.kind):
+        return False
+    first, second = _name_letters(term.surface), _name_letters(other.surface)
+    shorter, longer = sorted((first, second), key=len)
+    return (
+        shorter != longer
+        and longer.startswith(shorter)
+        and longer[len(shorter) :] in (_NAME_ENDINGS)
+    )
+
+
+def _name_letters(surface: str) -> str:
+    return surface.lower().removesuffix("'s")  # tokenize has made every apostrophe straight
+
+
+_NAME_ENDINGS = frozenset(("e", "a", "le", "ne", "na", "ie", "ette"))
+"""What makes another given name of one: Louis-e, Michael-a, Gabriel-le, Jo-anne."""
 
 
 def related(term: Term, other: Term) -> bool:

@@ -174,6 +174,15 @@ _FRACTIONS = (
     (re.compile(r"\b(\w+) and a quarter\b"), "25"),
     (re.compile(r"\b(\w+) and three quarters\b"), "75"),
 )
+# A fraction of one thing said in words: "half an hour" is 0.5 hour, "an hour and a half" 1.5,
+# so the two never read as the same words in another order.
+_PARTS_OF_ONE = (
+    (re.compile(r"\b(?:a|an|one) (\w+) and a half\b", re.IGNORECASE), r"1.5 \1"),
+    (re.compile(r"\b(?:a|an|one) (\w+) and a quarter\b", re.IGNORECASE), r"1.25 \1"),
+    (re.compile(r"\b(?:a )?quarter of (?:a|an) (\w+)\b", re.IGNORECASE), r"0.25 \1"),
+    (re.compile(r"\bthree quarters of (?:a|an) (\w+)\b", re.IGNORECASE), r"0.75 \1"),
+    (re.compile(r"\bhalf (?:a|an) (\w+)\b", re.IGNORECASE), r"0.5 \1"),
+)
 # A year said in two halves, as text2num leaves it: "twenty fifteen" is "20 15", "nineteen
 # eighty five" "19 85", "twenty oh five" "20 oh 5". Not after a clock word: "at ten fifteen".
 _SPOKEN_YEAR = re.compile(
@@ -211,6 +220,8 @@ def tokenize(text: str) -> tuple[Token, ...]:
     for pattern, words in _SYMBOLS:
         text = pattern.sub(words, text)
     text = _BARE_NEGATIVE.sub(r"\1 not", _CONTRACTIONS.sub(_expand, text))
+    for pattern, parts in _PARTS_OF_ONE:
+        text = pattern.sub(parts, text)
     for pattern, words in _FRACTIONS:
         text = pattern.sub(_fraction(words), text)
     text = _SPOKEN_YEAR.sub(_year, alpha2digit(text, "en"))

@@ -528,6 +528,13 @@ def test_testers_pairs_without_an_embedder(name: str, least_right: int) -> None:
             "I walk the dog on Monday and feed the cat on Tuesday",
             "I feed the cat on Monday and walk the dog on Tuesday",
         ),
+        # a part of one thing said in words, against one thing and a part
+        (
+            "The drive to Nan's takes half an hour",
+            "the drive to nan's takes an hour and a half",
+        ),
+        ("It's a mile and a half to the school", "it's half a mile to the school"),
+        ("We buy half a dozen eggs a week", "we buy a dozen and a half eggs a week"),
         # "only" and "everyone" on the doer, against on what is done
         ("Only Dad drinks coffee.", "dad only drinks coffee"),
         ("Everyone likes Leo.", "leo likes everyone"),
@@ -536,6 +543,18 @@ def test_testers_pairs_without_an_embedder(name: str, least_right: int) -> None:
 def test_the_same_words_saying_another_thing_are_never_merged(first: str, second: str) -> None:
     assert relation(first, second) is CONFLICT, reason(first, second)
     assert relation(second, first) is CONFLICT
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("Louis is at school", "louise is at school"),
+        ("Michaela is a nurse", "michael's a nurse"),
+        ("Gabriel is in year 6", "gabrielle's in year six"),
+    ],
+)
+def test_two_given_names_one_ending_apart_are_two_people(first: str, second: str) -> None:
+    assert relation(first, second) is not SAME, reason(first, second)
 
 
 def test_a_person_in_another_part_is_never_merged() -> None:
@@ -656,6 +675,9 @@ def test_a_comparison_is_never_merged_with_an_equality() -> None:
         ("I like tea and coffee", "I like coffee and tea"),
         ("Leo is 7 and Mia is 9", "Mia is 9 and Leo is 7"),
         ("The rent is $1,450 a month.", "rent is fourteen hundred and fifty dollars a month"),
+        ("The drive takes an hour and a half", "the drive takes 1.5 hours"),
+        ("Add a cup and a half of flour", "add one and a half cups of flour"),
+        ("Tom is at school", "Tom's at school"),
     ],
 )
 def test_the_same_fact_with_its_words_moved_still_merges(first: str, second: str) -> None:
