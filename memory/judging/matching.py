@@ -44,7 +44,12 @@ def agrees(term: Term, other: Term) -> bool:
         if term.kind is TermKind.TIME and other.kind is TermKind.TIME:
             return clock_agrees(term.text, other.text)
         return term.text == other.text
-    return agrees_text(term.text, other.text) and not _another_name(term, other)
+    return (
+        agrees_text(term.text, other.text)
+        and not _another_name(term, other)
+        and not _place_and_word(term, other)
+        and not _place_and_word(other, term)
+    )
 
 
 def _another_name(term: Term, other: Term) -> bool:
@@ -61,12 +66,28 @@ def _another_name(term: Term, other: Term) -> bool:
     )
 
 
+def _place_and_word(place: Term, word: Term) -> bool:
+    """A place named with a capital after "in" or "at", against the same letters said as a
+    plain word with no preposition: "Our wedding was in Nice" / "our wedding was nice", "Dad is
+    in Reading" / "dad's reading"."""
+    return (
+        place.kind is TermKind.NAME
+        and place.certain
+        and place.slot in ("in", "at")
+        and word.kind is TermKind.WORD
+        and not word.maybe_name
+        and not word.slot
+        and not word.in_subject
+    )
+
+
 def _name_letters(surface: str) -> str:
     return surface.lower().removesuffix("'s")  # tokenize has made every apostrophe straight
 
 
 _NAME_ENDINGS = frozenset(("e", "a", "le", "ne", "na", "ie", "ette"))
-"""What makes another given name of one: Louis-e, Michael-a, Gabriel-le, Jo-anne."""
+"""What makes another given name of one: Louis-e, Michael-a, Gabriel-le, Jo-anne (not "s": a
+transcript writes "Tom's" as "toms", "St Mary's" as "st marys")."""
 
 
 def related(term: Term, other: Term) -> bool:

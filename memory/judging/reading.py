@@ -100,7 +100,7 @@ class Reading:
 @lru_cache(maxsize=8192)
 def read(text: str) -> Reading:
     """Read one fact. Pure and cached: the same text always gives the same reading."""
-    heard = _apply_phrases(hear(_split_hyphens(tokenize(text))))
+    heard = _kinds_of_person(_apply_phrases(hear(_split_hyphens(tokenize(text)))))
     tokens = _titled(_naming_calls(_senses(heard)))
     subject = subject_of(tokens)
     copula = shape.subject_copula(tokens, subject.tokens)
@@ -221,6 +221,26 @@ def _split_hyphens(tokens: Sequence[Token]) -> list[Token]:
             # Each part is a word of its own: "five-a-side" says the number 5.
             split.extend(word_tokens(part, token.initial and not index))
     return split
+
+
+def _kinds_of_person(tokens: list[Token]) -> list[Token]:
+    """ "a cat person", "a morning person": one word, a taste or a habit, not the thing itself
+    ("She is a cat person" says nothing of a cat of hers)."""
+    result: list[Token] = []
+    for token in tokens:
+        before = result[-1] if result else None
+        if (
+            token.text in ("person", "people")
+            and before is not None
+            and before.kind is TokenKind.WORD
+            and before.text not in STOP_WORDS
+        ):
+            result[-1] = replace(
+                before, text=f"{before.text}-person", surface=f"{before.surface} {token.surface}"
+            )
+            continue
+        result.append(token)
+    return result
 
 
 def _apply_phrases(tokens: list[Token]) -> list[Token]:
