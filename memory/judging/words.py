@@ -274,7 +274,8 @@ def word_tokens(surface: str, initial: bool) -> list[Token]:
 
 
 def clock(surface: str) -> str:
-    """Normalise a clock time to ``h:mm`` plus ``am``/``pm`` when known ("19:30" -> "7:30pm")."""
+    """Normalise a clock time to ``h:mm`` plus ``am``/``pm`` when known ("19:30" -> "7:30pm",
+    "06:00" -> "6:00am")."""
     match = _TIME_PARTS.match(surface.strip())
     if match is None:
         return surface.lower()
@@ -286,6 +287,10 @@ def clock(surface: str) -> str:
         return f"{hour - 12}:{minute:02d}pm"
     if hour == 0:
         return f"12:{minute:02d}am"
+    # Two hour digits and minutes are the 24-hour clock: "06:00" is morning, "12:30" midday
+    # ("7:30" and "10:30" say no half of the day).
+    if len(match.group(1)) == 2 and match.group(2) is not None and (hour < 10 or hour == 12):
+        return f"{hour}:{minute:02d}{'pm' if hour == 12 else 'am'}"
     return f"{hour}:{minute:02d}"
 
 

@@ -536,6 +536,14 @@ def test_testers_pairs_without_an_embedder(name: str, least_right: int) -> None:
         ),
         ("It's a mile and a half to the school", "it's half a mile to the school"),
         ("We buy half a dozen eggs a week", "we buy a dozen and a half eggs a week"),
+        # a time on the 24-hour clock against the same hour in the other half of the day
+        ("The alarm is set for 06:00.", "The alarm is set for 18:00."),
+        ("Dad's insulin: 10 units at 07:00", "Dad's insulin: 10 units at 19:00"),
+        ("Leo naps at 1 pm.", "Leo naps at 01:00."),
+        (
+            "The flight departs at 00:15 on 2027-03-14.",
+            "The flight departs at 12:15 on 2027-03-14.",
+        ),
         # "only" and "everyone" on the doer, against on what is done
         ("Only Dad drinks coffee.", "dad only drinks coffee"),
         ("Everyone likes Leo.", "leo likes everyone"),
@@ -688,6 +696,9 @@ def test_a_comparison_is_never_merged_with_an_equality() -> None:
         ("I live in London", "london is where I live"),
         ("Tom's flight is at 8:15.", "toms flight is at quarter past eight"),
         ("I'm a morning person", "i am a morning person"),
+        ("I get up at 07:00", "i get up at seven"),
+        ("The alarm is set for 06:00.", "the alarm is set for 6 am"),
+        ("Lunch is at 12:30", "lunch is at half past twelve"),
     ],
 )
 def test_the_same_fact_with_its_words_moved_still_merges(first: str, second: str) -> None:
