@@ -344,20 +344,34 @@ class _Pair:
 
     def _literal(self) -> str:
         """ "The Wi-Fi password is dogs" / "... is dog": a value that is a string to type or say
-        letter for letter (a password, a user name), compared as written, not as a word; its
-        case is not compared, as speech has none ("BlueFox88" said is "bluefox88")."""
+        letter for letter (a password, a code, an address), compared as written, not as a word;
+        its case and symbols only when both facts were typed, as speech has neither ("BlueFox88"
+        said is "bluefox88")."""
         if not (self._literal_attribute(self.new) and self._literal_attribute(self.old)):
             return ""
         if significant(self.new_only) or significant(self.old_only):
             return ""
-        new_values = [_as_written(t) for t in self.new_side if not t.in_subject]
-        old_values = [_as_written(t) for t in self.old_side if not t.in_subject]
-        if new_values and old_values and sorted(new_values) != sorted(old_values):
-            return f"value differs as written: {' '.join(new_values)} / {' '.join(old_values)}"
-        return ""
+        new_typed, old_typed = _typed_value(self.new.text), _typed_value(self.old.text)
+        if _NOTE.match(self.new.text) or _NOTE.match(self.old.text):
+            differ = _letters(new_typed) != _letters(old_typed)  # a note's words are no value
+        else:
+            new_values = sorted(_as_written(t) for t in self.new_side if not t.in_subject)
+            old_values = sorted(_as_written(t) for t in self.old_side if not t.in_subject)
+            differ = bool(new_values and old_values) and new_values != old_values
+        # Typed on both sides (a transcript is all small letters, with no symbols), its case
+        # and symbols are part of it: "BlueFrog42" / "bluefrog42", "1234#" / "1234*".
+        if not (self.new.text.islower() or self.old.text.islower()):
+            differ = differ or new_typed.replace(" ", "") != old_typed.replace(" ", "")
+        return f"value differs as written: {new_typed} / {old_typed}" if differ else ""
 
     @staticmethod
     def _literal_attribute(reading: Reading) -> bool:
+        """Whether the fact gives a password, a code, an address ... ("The PIN is 4321", or a
+        note, "Door code: 1234#")."""
+        note = _NOTE.match(reading.text)
+        if note is not None:
+            named = _WORDS.findall(note[1].lower())
+            return bool(named) and named[-1] in lexicon.LITERAL_ATTRIBUTES
         return reading.functional and any(
             term.in_subject and _letters(term.surface) in lexicon.LITERAL_ATTRIBUTES
             for term in reading.terms
@@ -658,6 +672,8 @@ class _Pair:
             return f"quantity differs: {new.quantity} / {old.quantity}"
         if new.scope and old.scope and new.scope != old.scope:
             return f"'only' bounds another part: the {new.scope} / the {old.scope}"
+        if new.titles and old.titles and not new.titles & old.titles:
+            return f"title differs: {_listed(new.titles)} / {_listed(old.titles)}"
         if new.everyone and old.everyone and new.everyone != old.everyone:
             return f"'everyone' is another part: the {new.everyone} / the {old.everyone}"
         return ""
@@ -902,6 +918,18 @@ def _bears_a_role(term: Term) -> bool:
 def _as_written(term: Term) -> str:
     """A value as typed: a number as its digits (however it was said), a word letter for letter."""
     return term.text if term.kind in _UNKEYED else _letters(term.surface)
+
+
+def _typed_value(text: str) -> str:
+    """The value of an "X is Y" fact or an "X: Y" note as written, without the full stop that
+    ends the sentence ("jo.smith@outlook.com", "1234#")."""
+    note = _NOTE.match(text)
+    value = note[2] if note is not None else re.split(r"\b(?:is|are)\b|'s\b|'re\b", text)[-1]
+    return value.strip().rstrip(".?").strip()
+
+
+_NOTE = re.compile(r"^\s*([^:]*[^:\d\s])\s*:\s*(\S.*)$", re.DOTALL)
+"""A note, "Door code: 1234#": the attribute, a colon that is no clock time's, the value."""
 
 
 def _letters(surface: str) -> str:

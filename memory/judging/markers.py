@@ -131,6 +131,24 @@ def aspect(words: Sequence[str]) -> str:
     return ""
 
 
+def titles(words: Sequence[str]) -> frozenset[str]:
+    """Who a title before a name says the person is ("Mr Patel": "man", "Mrs Patel", "Ms",
+    "Miss": "woman"); "Dr" and "Prof" say neither."""
+    return frozenset(
+        _TITLED[word] for word, following in _with_next(words) if word in _TITLED and following
+    )
+
+
+_TITLED = {
+    "mr": "man",
+    "mister": "man",
+    "mrs": "woman",
+    "missus": "woman",
+    "ms": "woman",
+    "miss": "woman",
+}
+
+
 def scope(words: Sequence[str]) -> str:
     """What "only" bounds: "doer" when it opens the fact ("only Dad drinks coffee": nobody
     else does), "deed" when it comes later ("Dad only drinks coffee": he drinks nothing else),

@@ -90,6 +90,8 @@ class Reading:
     """What "only" bounds: "doer" or "deed"; see markers.scope."""
     everyone: str = ""
     """Where "everyone" stands: "doer" or "deed"; see markers.everyone."""
+    titles: frozenset[str] = frozenset()
+    """Who the titles before names say the people are ("man" for "Mr"); see markers.titles."""
 
     @property
     def content(self) -> tuple[Term, ...]:
@@ -146,6 +148,7 @@ def read(text: str) -> Reading:
         passive=markers.passive(words),
         scope=markers.scope(words),
         everyone=markers.everyone(words),
+        titles=markers.titles([token.text for token in heard]),  # read before names drop them
     )
 
 
@@ -384,7 +387,7 @@ def _speaker_role(tokens: Sequence[Token]) -> str:
     return "subject" if subject and not object_ else "object" if object_ and not subject else ""
 
 
-_TITLES = frozenset("mr mrs ms miss mx dr prof".split())
+_TITLES = frozenset("mr mrs ms miss mx dr prof mister missus".split())
 _SPELLED_TITLES = frozenset(("doctor", "professor"))
 
 

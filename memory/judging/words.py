@@ -161,8 +161,8 @@ _SYMBOLS = (
     (re.compile(r"\b(\d+):(\d)\b"), r"\1 to \2"),  # a ratio "3:1"; "7:30" is a time
     (re.compile(r"(?<![\w.,])-(?=\d)"), "\u2212"),  # a sign, not a hyphen: part of the number
     (re.compile(r"\b([A-Za-z])\+\+(?!\w)"), r"\1 plus plus"),
-    (re.compile(r"\b([A-Za-z])\+(?![\w+])"), r"\1 plus"),
-    (re.compile(r"\b([A-Za-z])[-\u2212](?![\w-])"), r"\1 minus"),
+    (re.compile(r"\b([A-Za-z]{1,2})\+(?![\w+])"), r"\1 plus"),  # a grade, a blood type
+    (re.compile(r"\b([A-Za-z]{1,2})[-\u2212](?![\w-])"), r"\1 minus"),
     (re.compile(r"\b([A-Ga-g])#(?!\w)"), r"\1 sharp"),
 )
 _CURRENCIES = {"£": "pounds", "$": "dollars", "€": "euros", "¥": "yen"}

@@ -544,6 +544,15 @@ def test_testers_pairs_without_an_embedder(name: str, least_right: int) -> None:
             "The flight departs at 00:15 on 2027-03-14.",
             "The flight departs at 12:15 on 2027-03-14.",
         ),
+        # a title that says a man against one that says a woman
+        ("Mia's teacher is Mrs Patel.", "Mia's teacher is Mr Patel."),
+        ("Leo's childminder is Ms Reid.", "leo's childminder is mister reid"),
+        # a typed value's case and symbols, both typed; a blood type's sign after two letters
+        ("Wi-Fi password: bluefrog42", "Wifi password: BlueFrog42"),
+        ("Wi-Fi password: bluefrog42", "Wi-Fi password: bluefrog42!"),
+        ("Door code: 1234#", "Door code: 1234*"),
+        ("My email is jo_smith@outlook.com.", "My email is jo.smith@outlook.com."),
+        ("Blood type: AB+", "Blood type: AB-"),
         # "only" and "everyone" on the doer, against on what is done
         ("Only Dad drinks coffee.", "dad only drinks coffee"),
         ("Everyone likes Leo.", "leo likes everyone"),
@@ -699,6 +708,12 @@ def test_a_comparison_is_never_merged_with_an_equality() -> None:
         ("I get up at 07:00", "i get up at seven"),
         ("The alarm is set for 06:00.", "the alarm is set for 6 am"),
         ("Lunch is at 12:30", "lunch is at half past twelve"),
+        ("Mia's teacher is Mrs Patel.", "mia's teacher is missus patel"),
+        ("Our GP is Dr Khan.", "our gp is doctor khan"),
+        ("The wifi password is bluefrog42.", "Wi-Fi password: bluefrog42"),
+        ("Door code: 1234", "the door code is 1234"),
+        ("My email is jo.smith@outlook.com.", "my email is jo.smith@outlook.com"),
+        ("The Wi-Fi password is on the fridge.", "the wifi password's on the fridge"),
     ],
 )
 def test_the_same_fact_with_its_words_moved_still_merges(first: str, second: str) -> None:
