@@ -349,12 +349,13 @@ TESTERS_SETS = [
     # ("Alice owes Bob" / "Bob owes Alice"), a state said and denied, how often
     ("memory-pairs-probe.tsv", 301),
     ("memory-pairs-probe-blind.tsv", 302),
-    ("memory-pairs-probe-third.tsv", 266),
-    ("memory-pairs-probe-fourth.tsv", 269),
-    ("memory-pairs-probe-fifth.tsv", 230),
-    ("memory-pairs-probe-sixth.tsv", 215),  # one small word that flips a fact
-    ("memory-pairs-probe-seventh.tsv", 270),  # who is whose, sequences, lists, other families
+    ("memory-pairs-probe-third.tsv", 267),
+    ("memory-pairs-probe-fourth.tsv", 270),
+    ("memory-pairs-probe-fifth.tsv", 231),
+    ("memory-pairs-probe-sixth.tsv", 216),  # one small word that flips a fact
+    ("memory-pairs-probe-seventh.tsv", 275),  # who is whose, sequences, lists, other families
     ("memory-pairs-probe-eighth.tsv", 187),  # as a voice brings facts
+    ("memory-pairs-probe-ninth.tsv", 209),  # typed, spoken and extracted by a model
 ]
 
 
