@@ -214,9 +214,16 @@ def _year(match: re.Match[str]) -> str:
     return f"{match[1]}{match[2] or '0' + match[3]}"
 
 
+# A model that learns facts may write them about "the user" rather than in the user's own
+# words, as it was asked: "The user's sister lives in Madrid" is "My sister lives in Madrid".
+_THE_USERS = re.compile(r"\b(?:the )?user's\b", re.IGNORECASE)
+_THE_USER = re.compile(r"^\s*(?:the )?user\b(?!')", re.IGNORECASE)
+
+
 def tokenize(text: str) -> tuple[Token, ...]:
     """Split a fact into tokens, expanding contractions and reading numbers and clock times."""
     text = unicodedata.normalize("NFKC", text).replace("\u2019", "'").replace("\u2018", "'")
+    text = _THE_USER.sub("I", _THE_USERS.sub("my", text))
     for pattern, words in _SYMBOLS:
         text = pattern.sub(words, text)
     text = _BARE_NEGATIVE.sub(r"\1 not", _CONTRACTIONS.sub(_expand, text))

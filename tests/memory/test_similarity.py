@@ -355,7 +355,7 @@ TESTERS_SETS = [
     ("memory-pairs-probe-sixth.tsv", 216),  # one small word that flips a fact
     ("memory-pairs-probe-seventh.tsv", 275),  # who is whose, sequences, lists, other families
     ("memory-pairs-probe-eighth.tsv", 187),  # as a voice brings facts
-    ("memory-pairs-probe-ninth.tsv", 209),  # typed, spoken and extracted by a model
+    ("memory-pairs-probe-ninth.tsv", 231),  # typed, spoken and extracted by a model
 ]
 
 
@@ -575,6 +575,8 @@ def test_the_same_words_saying_another_thing_are_never_merged(first: str, second
         ("Dad is in Reading this week", "dad's reading this week"),
         # a kind of person, against having the thing
         ("She is a cat person", "she's got a cat"),
+        # the user's wife is not the user
+        ("My wife is a nurse.", "The user is a nurse."),
         ("My brother is a car person", "my brother's got a car"),
     ],
 )
@@ -715,6 +717,10 @@ def test_a_comparison_is_never_merged_with_an_equality() -> None:
         ("Door code: 1234", "the door code is 1234"),
         ("My email is jo.smith@outlook.com.", "my email is jo.smith@outlook.com"),
         ("The Wi-Fi password is on the fridge.", "the wifi password's on the fridge"),
+        # a fact a model wrote about "the user" rather than in the user's own words
+        ("My sister lives in Madrid.", "The user's sister lives in Madrid."),
+        ("I work as a nurse.", "The user is a nurse."),
+        ("I can't stand coriander.", "User dislikes coriander."),
     ],
 )
 def test_the_same_fact_with_its_words_moved_still_merges(first: str, second: str) -> None:
