@@ -154,6 +154,15 @@ class _Pair:
             return f"order differs: {_ranking(new)} / {_ranking(old)}"
         return ""
 
+    def _matched(self) -> list[tuple[Term, Term]]:
+        """Each term of the new fact with each term of the old that agrees with it."""
+        return [
+            (term, other)
+            for term in self.new_side
+            for other in self.old_side
+            if agrees(term, other)
+        ]
+
     def _sequence(self) -> str:
         """ "Mia has swimming and then piano" / "... piano and then swimming": two terms on
         either side of one "then", "before" or "after" in both facts, changing places, the rest
@@ -161,12 +170,7 @@ class _Pair:
         is one fact."""
         if significant(self.new_only) or significant(self.old_only):
             return ""
-        matched = [
-            (term, other)
-            for term in self.new_side
-            for other in self.old_side
-            if agrees(term, other)
-        ]
+        matched = self._matched()
         for index, (first, first_old) in enumerate(matched):
             for second, second_old in matched[index + 1 :]:
                 if first is second or first_old is second_old or agrees(first, second):
@@ -232,12 +236,7 @@ class _Pair:
             return ""
         if _clauses_reordered(self.new, self.old):
             return ""  # "Ben drives the Honda and Ann drives the Ford", said the other way
-        matched = [
-            (term, other)
-            for term in self.new_side
-            for other in self.old_side
-            if agrees(term, other)
-        ]
+        matched = self._matched()
         ordered = self.new.ordered or self.old.ordered
         for index, (first, first_old) in enumerate(matched):
             if not (_bears_a_role(first) or _bears_a_role(first_old)):
