@@ -58,16 +58,16 @@ def hearth(*argv: str, privileged: bool = True, timeout: float = 60) -> subproce
 
 def refused(result: subprocess.CompletedProcess, *words: str) -> str:
     """The message of a command that refused with exit 2; every word must be in it."""
-    assert result.returncode == 2, result.stderr
-    assert "Traceback" not in result.stderr
-    for word in words:
-        assert word in result.stderr, result.stderr
-    return result.stderr
+    return _ended(result, 2, words)
 
 
 def failed(result: subprocess.CompletedProcess, *words: str) -> str:
     """The message of a good request the store could not carry out (exit 1)."""
-    assert result.returncode == 1, result.stderr
+    return _ended(result, 1, words)
+
+
+def _ended(result: subprocess.CompletedProcess, code: int, words: tuple[str, ...]) -> str:
+    assert result.returncode == code, result.stderr
     assert "Traceback" not in result.stderr
     for word in words:
         assert word in result.stderr, result.stderr
