@@ -126,6 +126,8 @@ class _Pair:
             or self._frequency()
             or self._bare_negation()
             or self._speaker_role()
+            or _whose_role(self.new, self.old, self._matched())
+            or _whose_role(self.old, self.new, [(o, t) for t, o in self._matched()])
             or self._tense()
             or self._literal()
         )
@@ -890,6 +892,23 @@ def _kept_beside(
         if abs(side) == 1 and pair[1].position - anchor_old.position == side:
             return True
     return False
+
+
+def _whose_role(speaking: Reading, owning: Reading, matched: Sequence[tuple[Term, Term]]) -> str:
+    """ "I'm Tom's next of kin" / "Tom is my next of kin": the speaker holds another party's
+    role in one fact ("Tom's") and owns the role in the other, where that party holds it."""
+    if speaking.speaker_role != "subject" or "speaker" in speaking.owners:
+        return ""
+    if "speaker" not in owning.owners or owning.speaker_role == "subject":
+        return ""
+    if len(speaking.terms) != len(owning.terms) or len(matched) != len(speaking.terms):
+        return ""  # the same terms, each said once, in both
+    for said, owned in matched:
+        whose = re.search(rf"\b{re.escape(said.surface)}'s\b", speaking.text, re.IGNORECASE)
+        party = owned.kind is TermKind.NAME or owned.text in _RELATIVES
+        if party and whose and not said.in_subject:
+            return f"roles differ: the speaker and {owned.surface} change places"
+    return ""
 
 
 def _around(reading: Reading, first: Term, second: Term) -> set[str]:

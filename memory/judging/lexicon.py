@@ -595,6 +595,11 @@ PHRASES: dict[tuple[str, ...], tuple[str, ...]] = {
     ("ex", "boyfriend"): ("ex-boyfriend",),
     ("ex", "partner"): ("ex-partner",),
     ("look", "after"): ("look-after",),  # a carer, not a time: "the nanny looks after Gran"
+    # relatives by marriage as a transcript writes them, without hyphens
+    **{
+        (relative, "in", "law"): (f"{relative}-in-law",)
+        for relative in "mother father sister brother son daughter".split()
+    },
     ("take", "after"): ("take-after",),
     ("half", "brother"): ("half-brother",),
     ("half", "sister"): ("half-sister",),

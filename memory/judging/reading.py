@@ -102,7 +102,7 @@ class Reading:
 @lru_cache(maxsize=8192)
 def read(text: str) -> Reading:
     """Read one fact. Pure and cached: the same text always gives the same reading."""
-    heard = _kinds_of_person(_apply_phrases(hear(_split_hyphens(tokenize(text)))))
+    heard = _counts_of_times(_kinds_of_person(_apply_phrases(hear(_split_hyphens(tokenize(text))))))
     tokens = _titled(_naming_calls(_senses(heard)))
     subject = subject_of(tokens)
     copula = shape.subject_copula(tokens, subject.tokens)
@@ -240,6 +240,25 @@ def _kinds_of_person(tokens: list[Token]) -> list[Token]:
         ):
             result[-1] = replace(
                 before, text=f"{before.text}-person", surface=f"{before.surface} {token.surface}"
+            )
+            continue
+        result.append(token)
+    return result
+
+
+def _counts_of_times(tokens: list[Token]) -> list[Token]:
+    """ "3 times", "twice": one number of times ("3x"), never a count of things ("I take
+    tablets twice" is not "I take two tablets"), still a number against another."""
+    result: list[Token] = []
+    for token in tokens:
+        before = result[-1] if result else None
+        if (
+            token.text in ("time", "times")
+            and before is not None
+            and before.kind is TokenKind.NUMBER
+        ):
+            result[-1] = Token(
+                f"{before.text}x", f"{before.surface} {token.surface}", TokenKind.NUMBER
             )
             continue
         result.append(token)

@@ -137,8 +137,6 @@ NUMBER_WORDS: dict[str, int] = {
     **{word: 20 + 10 * index for index, word in enumerate(_TENS)},
     **{word: value for value, word in enumerate(_ORDINALS) if value},
     "once": 1,
-    "twice": 2,
-    "thrice": 3,
     "dozen": 12,
     "hundred": 100,
     "thousand": 1000,
@@ -214,6 +212,20 @@ def _year(match: re.Match[str]) -> str:
     return f"{match[1]}{match[2] or '0' + match[3]}"
 
 
+# How many times, said in one word, is a count of times ("twice a day" is "two times a day"),
+# never a count of things ("2 paracetamol").
+_TIMES = (
+    (re.compile(r"\btwice\b", re.IGNORECASE), "two times"),
+    (re.compile(r"\bthrice\b", re.IGNORECASE), "three times"),
+    (
+        re.compile(r"\bonce (?=(?:a|an|per|every|daily|weekly|monthly|yearly)\b)", re.IGNORECASE),
+        "one time ",
+    ),
+)
+# A transcript writes "Mia is Ann's carer" as "mia's ann's carer": with no verb, the first
+# "'s" is "is".
+_SAID_IS = re.compile(r"^\s*(\w+)'s (\w+'s\b)(?!.*\b(?:is|are|was|were|am)\b)", re.IGNORECASE)
+
 # A model that learns facts may write them about "the user" rather than in the user's own
 # words, as it was asked: "The user's sister lives in Madrid" is "My sister lives in Madrid".
 _THE_USERS = re.compile(r"\b(?:the )?user's\b", re.IGNORECASE)
@@ -224,6 +236,9 @@ def tokenize(text: str) -> tuple[Token, ...]:
     """Split a fact into tokens, expanding contractions and reading numbers and clock times."""
     text = unicodedata.normalize("NFKC", text).replace("\u2019", "'").replace("\u2018", "'")
     text = _THE_USER.sub("I", _THE_USERS.sub("my", text))
+    text = _SAID_IS.sub(r"\1 is \2", text)
+    for pattern, times in _TIMES:
+        text = pattern.sub(times, text)
     for pattern, words in _SYMBOLS:
         text = pattern.sub(words, text)
     text = _BARE_NEGATIVE.sub(r"\1 not", _CONTRACTIONS.sub(_expand, text))

@@ -356,6 +356,7 @@ TESTERS_SETS = [
     ("memory-pairs-probe-seventh.tsv", 275),  # who is whose, sequences, lists, other families
     ("memory-pairs-probe-eighth.tsv", 187),  # as a voice brings facts
     ("memory-pairs-probe-ninth.tsv", 231),  # typed, spoken and extracted by a model
+    ("memory-pairs-probe-eleventh.tsv", 239),  # health, money and people
 ]
 
 
@@ -554,6 +555,15 @@ def test_testers_pairs_without_an_embedder(name: str, least_right: int) -> None:
         ("Door code: 1234#", "Door code: 1234*"),
         ("My email is jo_smith@outlook.com.", "My email is jo.smith@outlook.com."),
         ("Blood type: AB+", "Blood type: AB-"),
+        # the speaker holding another's role, against owning the role that other holds
+        ("Tom is my next of kin.", "i'm tom's next of kin"),
+        ("Mum is my dependant.", "I'm Mum's dependant."),
+        ("My guardian is Ann.", "i'm ann's guardian"),
+        # a transcript's "'s" that is "is", two people changing places
+        ("Ann is Mia's carer.", "mia's ann's carer"),
+        # a number of times against a number of things
+        ("I take two tablets.", "I take tablets twice."),
+        ("I take 2 paracetamol a day.", "i take paracetamol twice a day"),
         # "only" and "everyone" on the doer, against on what is done
         ("Only Dad drinks coffee.", "dad only drinks coffee"),
         ("Everyone likes Leo.", "leo likes everyone"),
@@ -721,6 +731,11 @@ def test_a_comparison_is_never_merged_with_an_equality() -> None:
         ("My sister lives in Madrid.", "The user's sister lives in Madrid."),
         ("I work as a nurse.", "The user is a nurse."),
         ("I can't stand coriander.", "User dislikes coriander."),
+        ("I take tablets twice a day", "i take tablets two times a day"),
+        ("I walk the dog once a day", "i walk the dog one time a day"),
+        ("Laura is Tom's sister-in-law.", "laura's tom's sister in law"),
+        ("Tom is my next of kin.", "my next of kin is tom"),
+        ("I live in Berlin", "Berlin is my home"),
     ],
 )
 def test_the_same_fact_with_its_words_moved_still_merges(first: str, second: str) -> None:
