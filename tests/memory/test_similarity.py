@@ -348,12 +348,12 @@ TESTERS_SETS = [
     # aimed at wrong merges: symbols that are values ("£5" / "$5"), two people changing places
     # ("Alice owes Bob" / "Bob owes Alice"), a state said and denied, how often
     ("memory-pairs-probe.tsv", 301),
-    ("memory-pairs-probe-blind.tsv", 302),
+    ("memory-pairs-probe-blind.tsv", 303),
     ("memory-pairs-probe-third.tsv", 267),
     ("memory-pairs-probe-fourth.tsv", 270),
-    ("memory-pairs-probe-fifth.tsv", 231),
-    ("memory-pairs-probe-sixth.tsv", 216),  # one small word that flips a fact
-    ("memory-pairs-probe-seventh.tsv", 275),  # who is whose, sequences, lists, other families
+    ("memory-pairs-probe-fifth.tsv", 233),
+    ("memory-pairs-probe-sixth.tsv", 217),  # one small word that flips a fact
+    ("memory-pairs-probe-seventh.tsv", 276),  # who is whose, sequences, lists, other families
     ("memory-pairs-probe-eighth.tsv", 187),  # as a voice brings facts
     ("memory-pairs-probe-ninth.tsv", 231),  # typed, spoken and extracted by a model
     ("memory-pairs-probe-eleventh.tsv", 239),  # health, money and people
