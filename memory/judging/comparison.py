@@ -126,6 +126,7 @@ class _Pair:
             or self._frequency()
             or self._bare_negation()
             or self._speaker_role()
+            or _relatives_reordered(self.new, self.old)
             or _whose_role(self.new, self.old, self._matched())
             or _whose_role(self.old, self.new, [(o, t) for t, o in self._matched()])
             or self._tense()
@@ -256,7 +257,9 @@ class _Pair:
                 if ordered and flipped:
                     # A list said in an order ("pizza first, then pasta"): any two reordered.
                     return f"order differs: {first.surface} and {second.surface} change places"
-                beside = _side_by_side(first, second) or _side_by_side(first_old, second_old)
+                beside = _side_by_side(self.new, first, second) or _side_by_side(
+                    self.old, first_old, second_old
+                )
                 if beside:
                     continue  # a list ("a son and a daughter") or a compound ("a Samsung TV")
                 if _took_the_place((first, first_old), (second, second_old), matched):
@@ -894,6 +897,22 @@ def _kept_beside(
     return False
 
 
+def _relatives_reordered(new: Reading, old: Reading) -> str:
+    """ "Emma's friend's mum" / "Emma's mum's friend": the same people in a chain of whose, in
+    another order, are another person."""
+    chains = [_CHAIN.findall(reading.text.lower()) for reading in (new, old)]
+    for chain in chains[0]:
+        for other in chains[1]:
+            said, said_before = chain.split("'s "), other.split("'s ")
+            if said != said_before and sorted(said) == sorted(said_before):
+                return f"whose person differs: {chain} / {other}"
+    return ""
+
+
+_CHAIN = re.compile(r"\b\w+(?:'s \w+){2,}")
+"""A chain of whose: "jack's friend's mum"."""
+
+
 def _whose_role(speaking: Reading, owning: Reading, matched: Sequence[tuple[Term, Term]]) -> str:
     """ "I'm Tom's next of kin" / "Tom is my next of kin": the speaker holds another party's
     role in one fact ("Tom's") and owns the role in the other, where that party holds it."""
@@ -954,13 +973,34 @@ def _letters(surface: str) -> str:
     return "".join(char for char in surface.lower() if char.isalnum())
 
 
-def _side_by_side(first: Term, second: Term) -> bool:
-    """Next to each other in one part of a fact, with nothing between them that tells them apart."""
+def _side_by_side(reading: Reading, first: Term, second: Term) -> bool:
+    """Next to each other in one part of a fact, with nothing between them that tells them apart
+    (a list, "a son and a daughter"; a compound, "a Samsung TV"); two people not with a verb
+    between them that is no term ("Emma takes Jack", "Dad takes jack")."""
+    people = _person(first) and _person(second)
     return (
         abs(first.position - second.position) == 1
         and first.slot == second.slot
         and first.in_subject == second.in_subject
+        and (not people or _written_together(reading.text, first.surface, second.surface))
     )
+
+
+def _person(term: Term) -> bool:
+    """A name (written small where a name stands, too) or a relative."""
+    return term.kind is TermKind.NAME or term.text in _RELATIVES or term.maybe_name
+
+
+def _written_together(text: str, first: str, second: str) -> bool:
+    """Whether two words stand together in a text, with at most "and", "or", "&", a comma or an
+    article between them; True when the text does not hold both as written (a term read from
+    other words: "allergic" from "allergy")."""
+    words = [re.escape(first), re.escape(second)]
+    if not all(re.search(rf"\b{word}\b", text, re.IGNORECASE) for word in words):
+        return True
+    between = r"(?:'s)?(?:\s*,)?(?:\s+(?:and|or|&))?(?:\s+(?:the|a|an))?\s*"
+    together = rf"\b{words[0]}{between}{words[1]}\b|\b{words[1]}{between}{words[0]}\b"
+    return re.search(together, text, re.IGNORECASE) is not None
 
 
 def _one_sort(first_pair: tuple[Term, Term], second_pair: tuple[Term, Term]) -> bool:

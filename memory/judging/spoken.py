@@ -29,6 +29,10 @@ _OPENING_PHRASES = (
     ("turns", "out"),
 )
 _CLOSING_PHRASES = (("after", "all"),)
+# A "no" that opens a spoken correction, before who the fact is about ("no i'd like onions",
+# "no emma wants cheese"), not one that denies a thing ("no onions on my pizza", "no one").
+_CORRECTING_BEFORE = frozenset("i we you he she they it".split())
+_WANTING = frozenset("wants likes needs prefers takes has loves hates goes does".split())
 # Words after which a "like" is no liking: "like i really love it", "i usually like have lunch".
 _AFTER_FILLER_LIKE = frozenset(
     "i we you he she they really totally so just actually basically literally um uh "
@@ -113,6 +117,8 @@ def _framing_phrase(tokens: Sequence[Token], index: int, kept: Sequence[Token]) 
         *(_OPENING_PHRASES if clause_start else ()),
         *_CLOSING_PHRASES,
     ]
+    if clause_start and _correcting_no(tokens, index):
+        return 1
     for phrase in candidates:
         end = index + len(phrase)
         words = tuple(_word(token) for token in tokens[index:end])
@@ -126,6 +132,15 @@ def _framing_phrase(tokens: Sequence[Token], index: int, kept: Sequence[Token]) 
             continue  # "after all the others" says when
         return len(phrase)
     return 0
+
+
+def _correcting_no(tokens: Sequence[Token], index: int) -> bool:
+    """A "no" that opens a correction: before a pronoun, or before a name and its verb."""
+    following = [_word(token) for token in tokens[index + 1 : index + 3]]
+    if _word(tokens[index]) != "no" or not following:
+        return False
+    named_and_verb = len(following) == 2 and following[1] in _WANTING
+    return following[0] in _CORRECTING_BEFORE or named_and_verb
 
 
 def _is_filler_like(tokens: Sequence[Token], index: int, kept: Sequence[Token]) -> bool:

@@ -6,7 +6,7 @@ introduces, a third person the fact may name), never the tokens again.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from memory.judging import lexicon
@@ -77,16 +77,26 @@ class Subject:
                 relative = Term(first.introduced.rsplit(" ", 1)[-1], "", TermKind.WORD)
                 if not any(related(relative, term) for term in said):
                     return f"different subject: {first.introduced} / {second.surface}"
-        for first, second, said in ((self, other, other_content), (other, self, content)):
-            if first.named and not any(
-                agrees_text(first.named, term.text) or first.named in lexicon.ancestors(term.text)
-                for term in said
-            ):
+        for first, second, own, said in (
+            (self, other, content, other_content),
+            (other, self, other_content, content),
+        ):
+            # A fact about nobody named must say the name as often as this one: "Rose waters
+            # the roses" says "rose" twice, "I water the roses" once (the roses, not Rose).
+            needed = 1 if second.named or second.name else _mentions(first.named, own)
+            if first.named and _mentions(first.named, said) < needed:
                 return f"different subject: {first.named} / {second.surface}"
         return ""
 
 
 SPEAKER = Subject()
+
+
+def _mentions(name: str, terms: Iterable[Term]) -> int:
+    """How many of the terms say the name (or a kind of thing it is)."""
+    return sum(
+        1 for term in terms if agrees_text(name, term.text) or name in lexicon.ancestors(term.text)
+    )
 
 
 def relation(token: Token) -> str | None:
@@ -267,14 +277,18 @@ def _possessed(tokens: Sequence[Token], start: int) -> Subject:
 
 
 def _named(tokens: Sequence[Token]) -> str:
-    """A capitalised first word followed by a verb in a fact with no first person in it."""
+    """A first word followed by a verb in a fact with no first person in it, that is a name:
+    capitalised and no word the lexicon knows, or said again later as the word it also is."""
     words = [token for token in tokens if token.kind is not TokenKind.BREAK]
     if len(words) < 2 or any(token.text in FIRST_PERSON for token in words):
         return ""
     first, second = words[0], words[1]
-    if not first.capitalised or first.text in STOP_WORDS or is_known(first.text):
+    if first.text in STOP_WORDS or first.text in lexicon.NEGATIONS or relation(first) is not None:
         return ""
-    if first.text in lexicon.NEGATIONS or relation(first) is not None:
+    # A name that is also a word is told by being said again as the word: "Bill pays the gas
+    # bill", "rose waters the roses", "mark marks the pitch".
+    said_again = any(stem(token.text) == stem(first.text) for token in words[1:])
+    if not (first.capitalised and not is_known(first.text)) and not said_again:
         return ""
     verb_like = (
         second.kind is TokenKind.POSSESSIVE

@@ -356,6 +356,7 @@ TESTERS_SETS = [
     ("memory-pairs-probe-seventh.tsv", 276),  # who is whose, sequences, lists, other families
     ("memory-pairs-probe-eighth.tsv", 187),  # as a voice brings facts
     ("memory-pairs-probe-ninth.tsv", 231),  # typed, spoken and extracted by a model
+    ("memory-pairs-probe-tenth.tsv", 292),  # the everyday running of a home
     ("memory-pairs-probe-eleventh.tsv", 239),  # health, money and people
 ]
 
@@ -564,6 +565,13 @@ def test_testers_pairs_without_an_embedder(name: str, least_right: int) -> None:
         # a number of times against a number of things
         ("I take two tablets.", "I take tablets twice."),
         ("I take 2 paracetamol a day.", "i take paracetamol twice a day"),
+        # a spoken "no" that corrects, against a "no" that denies
+        ("I'd like no onions on my pizza.", "no i'd like onions on my pizza"),
+        ("Emma wants no cheese in her sandwich.", "no emma wants cheese in her sandwich"),
+        # two people with a verb between them changing places; a chain of whose reordered
+        ("Emma takes Jack to football.", "Jack takes Emma to football."),
+        ("Emma's friend's mum is a nurse.", "Emma's mum's friend is a nurse."),
+        ("Jack's friend's mum drives them to football.", "jack's mum's friend drives them"),
         # "only" and "everyone" on the doer, against on what is done
         ("Only Dad drinks coffee.", "dad only drinks coffee"),
         ("Everyone likes Leo.", "leo likes everyone"),
@@ -587,6 +595,11 @@ def test_the_same_words_saying_another_thing_are_never_merged(first: str, second
         ("She is a cat person", "she's got a cat"),
         # the user's wife is not the user
         ("My wife is a nurse.", "The user is a nurse."),
+        # a name that is also a word the fact says again
+        ("I pay the gas bill.", "Bill pays the gas bill."),
+        ("I water the roses.", "rose waters the roses"),
+        ("I walk the dog at dawn.", "dawn walks the dog at dawn"),
+        ("I mark the football pitch on Saturdays.", "mark marks the football pitch on saturdays"),
         ("My brother is a car person", "my brother's got a car"),
     ],
 )
@@ -736,6 +749,10 @@ def test_a_comparison_is_never_merged_with_an_equality() -> None:
         ("Laura is Tom's sister-in-law.", "laura's tom's sister in law"),
         ("Tom is my next of kin.", "my next of kin is tom"),
         ("I live in Berlin", "Berlin is my home"),
+        ("I'd like onions on my pizza.", "no i'd like onions on my pizza"),
+        ("Rose waters the roses.", "rose waters the roses"),
+        ("I have a son and a daughter", "I have a daughter and a son"),
+        ("Leo is allergic to peanuts", "Leo has a peanut allergy"),
     ],
 )
 def test_the_same_fact_with_its_words_moved_still_merges(first: str, second: str) -> None:
