@@ -637,6 +637,18 @@ class _Pair:
             and not self._direction_clash()
             and self._markers_agree()
             and self._slots_agree()
+            and self._times_agree()
+        )
+
+    def _times_agree(self) -> bool:
+        """Whether each time both facts name stands in the same part of them: "until Tuesday"
+        is not "by Tuesday" nor "on Tuesday", "for a week" is not "in a week"."""
+        return not any(
+            frozenset((term.slot, other.slot)) in _TIME_SLOT_CLASHES
+            and _timeish(term)
+            and agrees(term, other)
+            for term in self.new_side
+            for other in self.old_side
         )
 
     def _slots_agree(self) -> bool:
@@ -726,7 +738,11 @@ class _Pair:
         for term in self.new_side:
             for other in self.old_side:
                 slots = {term.slot, other.slot}
-                if agrees(term, other) and any(slots == pair for pair in _OPPOSITE_SLOTS):
+                # After a change word "to" names the new value and "from" the old one: "moved
+                # to Friday" (read without its "to") / "moved from Friday".
+                changed = slots == {"", "from"} and bool(self.new.change or self.old.change)
+                opposite = changed or any(slots == pair for pair in _OPPOSITE_SLOTS)
+                if opposite and agrees(term, other):
                     return True
         return False
 
@@ -973,6 +989,15 @@ def _letters(surface: str) -> str:
     return "".join(char for char in surface.lower() if char.isalnum())
 
 
+def _timeish(term: Term) -> bool:
+    """A time, a number, a day or a month, or a length of time ("a week")."""
+    return (
+        term.kind in _UNKEYED
+        or bool({"weekday", "month"} & set(term.groups))
+        or term.text in _PERIODS
+    )
+
+
 def _side_by_side(reading: Reading, first: Term, second: Term) -> bool:
     """Next to each other in one part of a fact, with nothing between them that tells them apart
     (a list, "a son and a daughter"; a compound, "a Samsung TV"); two people not with a verb
@@ -1158,6 +1183,16 @@ _PARTS_APART = frozenset(
 )
 """What a person after each of two words is to the fact differs: with, for, near, by."""
 _TIME_BOUNDS = {"since": "start", "from": "start", "until": "end", "till": "end"}
+_TIME_SLOT_CLASHES = frozenset(
+    frozenset(pair)
+    for pair in (
+        ("until", "by"), ("till", "by"), ("until", "on"), ("till", "on"), ("by", "on"),
+        ("until", ""), ("till", ""), ("for", "in"),
+    )
+)  # fmt: skip
+"""Words before one time that say different things of it: an end, a deadline, a day, a length
+("for a week"), a wait ("in a week")."""
+_PERIODS = frozenset("minut hour day week fortnight month year".split())
 _ROLE_SLOTS = frozenset(("for", "to", "about", "from", "with"))
 """Words before a person who is not the doer of a passive ("made for Gran", "sent to Tom")."""
 

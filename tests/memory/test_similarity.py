@@ -595,6 +595,11 @@ def test_the_same_words_saying_another_thing_are_never_merged(first: str, second
         ("She is a cat person", "she's got a cat"),
         # the user's wife is not the user
         ("My wife is a nurse.", "The user is a nurse."),
+        # one time or length with another word before it: an end, a deadline, a day, a wait
+        ("The builders are here until Tuesday", "the builders are here by tuesday"),
+        ("The kids are at Grandma's until Friday", "the kids are at grandma's on friday"),
+        ("Grandma is staying for a week", "grandma is staying in a week"),
+        ("The party was moved to Friday", "the party was moved from friday"),
         # a name that is also a word the fact says again
         ("I pay the gas bill.", "Bill pays the gas bill."),
         ("I water the roses.", "rose waters the roses"),
