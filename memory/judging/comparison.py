@@ -127,6 +127,7 @@ class _Pair:
             or self._bare_negation()
             or self._speaker_role()
             or _relatives_reordered(self.new, self.old)
+            or self._owner_moved()
             or _whose_role(self.new, self.old, self._matched())
             or _whose_role(self.old, self.new, [(o, t) for t, o in self._matched()])
             or self._tense()
@@ -155,6 +156,16 @@ class _Pair:
             return ""
         if agrees(new[0], old[1]) and agrees(new[1], old[0]):
             return f"order differs: {_ranking(new)} / {_ranking(old)}"
+        return ""
+
+    def _owner_moved(self) -> str:
+        """ "Ann's sister works with Tom" / "Tom's sister works with Ann", "Tom's mum phones
+        him" / "Tom phones his mum": the same words, the person whose someone is changing."""
+        if significant(self.new_only) or significant(self.old_only):
+            return ""
+        new, old = _possessors(self.new), _possessors(self.old)
+        if new and old and new != old:
+            return f"whose differs: {_listed(frozenset(new))} / {_listed(frozenset(old))}"
         return ""
 
     def _matched(self) -> list[tuple[Term, Term]]:
@@ -274,7 +285,17 @@ class _Pair:
         if self.new_only or self.old_only:
             return ""
         new, old = _doer_first(self.new, self.new_side), _doer_first(self.old, self.old_side)
-        if len(new) != len(old) or len(new) < _CLAUSE_TERMS:
+        # A feeling is what is done, though no term says it: "Leo is afraid of the dog" (who
+        # feels it is the subject of both; "I like tea and coffee" lists what is felt).
+        felt = (
+            self.new.sentiment != 0
+            and self.new.sentiment == self.old.sentiment
+            and bool(new and old)
+            and new[0].in_subject
+            and old[0].in_subject
+        )
+        least = _CLAUSE_TERMS - 1 if felt else _CLAUSE_TERMS
+        if len(new) != len(old) or len(new) < least:
             return ""
         moved = [
             i
@@ -283,7 +304,7 @@ class _Pair:
         ]
         # The subject and a term after the verb: not two values side by side (a date's day
         # and month, a list), nor a time or a kind of thing
-        if len(moved) != 2 or moved[0] != 0 or moved[1] < _CLAUSE_TERMS - 1:
+        if len(moved) != 2 or moved[0] != 0 or moved[1] < least - 1:
             return ""
         first, second = moved
         if not (new[first].is_party and new[second].is_party):
@@ -688,6 +709,10 @@ class _Pair:
             return f"quantity differs: {new.quantity} / {old.quantity}"
         if new.scope and old.scope and new.scope != old.scope:
             return f"'only' bounds another part: the {new.scope} / the {old.scope}"
+        if new.choice and old.choice and new.choice != old.choice:
+            return f"choice differs: {new.choice} / {old.choice}"
+        if spans := _span_and_list(new, old):
+            return spans
         if new.titles and old.titles and not new.titles & old.titles:
             return f"title differs: {_listed(new.titles)} / {_listed(old.titles)}"
         if new.everyone and old.everyone and new.everyone != old.everyone:
@@ -913,6 +938,41 @@ def _kept_beside(
     return False
 
 
+def _possessors(reading: Reading) -> set[str]:
+    """Whose the people a fact names are: a name before "'s" and a thing ("Ann's sister"), and
+    "his", "her" or "their" before a relative ("his mum"). Not a relative ("mum's birthday" is
+    the household's), nor "'s" for "is" ("ben's a nurse", "tom's sara's boss"), nor the other
+    side of a relation the same both ways ("Tom is Hugo's friend")."""
+    lowered = reading.text.lower()
+    named = {
+        found[1]
+        for found in _OWNED.finditer(lowered)
+        if found[1] not in _NOT_OWNERS
+        and found[1] not in _RELATIVE_WORDS
+        and found[2] not in _AFTER_IS
+        and not (reading.functional and found[2] in lexicon.SYMMETRIC)
+        and not found[2].endswith(("ing", "ed"))
+        and not (found[3] and not lowered[: found.start()].strip())  # "tom's sara's boss"
+    }
+    pronouns = {
+        pronoun
+        for pronoun, following in _PRONOUN_OWNED.findall(lowered)
+        if following in _RELATIVE_WORDS
+    }
+    return named | pronouns
+
+
+_OWNED = re.compile(r"\b(\w+)'s\s+(?=(\w+)('s)?)")
+_PRONOUN_OWNED = re.compile(r"\b(his|her|their)\s+(\w+)")
+_NOT_OWNERS = frozenset("it that what there he she who where here let how".split())
+_AFTER_IS = frozenset(
+    "a an the not no on at in by from with off out over up down been got gone called named "
+    "very so too really always never now still just also".split()
+)
+"""Words after a "'s" that is "is" or "has": "ben's a nurse", "mum's on holiday"."""
+_RELATIVE_WORDS = frozenset(lexicon.RELATIONS) | frozenset(lexicon.RELATIONS.values())
+
+
 def _relatives_reordered(new: Reading, old: Reading) -> str:
     """ "Emma's friend's mum" / "Emma's mum's friend": the same people in a chain of whose, in
     another order, are another person."""
@@ -987,6 +1047,33 @@ _NOTE = re.compile(r"^\s*([^:]*[^:\d\s])\s*:\s*(\S.*)$", re.DOTALL)
 
 def _letters(surface: str) -> str:
     return "".join(char for char in surface.lower() if char.isalnum())
+
+
+def _span_and_list(first: Reading, second: Reading) -> str:
+    """A span between two days or dates in one fact ("Monday to Friday", "Mon-Fri", "from 3 to
+    10 August") and a list of days in the other ("monday and friday"): the whole span, or two
+    days."""
+    for spanning, listing in ((first, second), (second, first)):
+        span = _SPAN.search(spanning.text)
+        if span and not _SPAN.search(listing.text) and _DAYS_LISTED.search(listing.text):
+            return f"a span against single days: {span[0]}"
+    return ""
+
+
+_DAY = (
+    r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?"
+    r"|(?:mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)s?"
+)
+_POINT = rf"(?:{_DAY}|\d{{1,2}}(?:st|nd|rd|th)?|[a-z]+(?:st|nd|rd|th))"
+_SPAN = re.compile(
+    rf"\b{_POINT}\s*(?:-|\u2013|\s(?:to|till|until|through|thru)\s)\s*(?:the\s+)?{_POINT}\b",
+    re.IGNORECASE,
+)
+"""Two days or dates with "to", "till", "through" or a dash between them."""
+_DAYS_LISTED = re.compile(
+    rf"\b{_POINT}\s*(?:,|\s(?:and|or|&))\s*(?:the\s+)?{_POINT}\b", re.IGNORECASE
+)
+"""Two days or dates with "and", "or" or a comma between them."""
 
 
 def _timeish(term: Term) -> bool:
@@ -1124,13 +1211,13 @@ def _denied_there(saying: Reading, denying: Reading) -> str:
         and (denying.implying or term.text not in saying.implying)
     ]
     for clause in clauses.values():
-        if all(
-            covered(term, said)
-            and not covered(term, denying.terms)
-            and not covered(term, denied_by_saying)
-            for term in clause
+        # A head the denying fact also says is shared, not denied: "the side door, not the
+        # front door" denies "front".
+        denied = [term for term in clause if not covered(term, denying.terms)]
+        if denied and all(
+            covered(term, said) and not covered(term, denied_by_saying) for term in denied
         ):
-            said = " ".join(term.surface for term in clause)
+            said = " ".join(term.surface for term in denied)
             return f"negation differs: {said} / not {said}"
     return ""
 

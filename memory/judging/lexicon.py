@@ -182,6 +182,8 @@ SYNONYMS: dict[str, str] = {
             "wake": "waking woke wak",
             "kilometre": "km kilometer kilometres kilometers",
             "under": "below beneath underneath",
+            "inside": "indoors",
+            "outside": "outdoors",
             "metre": "metres meter meters",
             "centimetre": "cm centimeter centimetres centimeters",
             "millimetre": "mm millimeter millimetres millimeters",
@@ -362,6 +364,7 @@ EXCLUSIVE_GROUPS: dict[str, tuple[str, ...]] = _members(
         "pair-sequence": "before after",
         "pair-side": "aisle window",
         "pair-height": "high low",
+        "pair-inside": "inside outside",  # "Tom smokes outside" / "... inside"
         "pair-limit": "least most",  # "at least two" / "at most two"
         "position": "under above",
         "scope": "only as-well",  # "just Tom walks the dog" / "Tom walks the dog too"

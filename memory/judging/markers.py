@@ -95,9 +95,24 @@ def owners(words: Sequence[str]) -> frozenset[str]:
     whose a person is ("our neighbour Gary", "his ladder" are one household's)."""
     return frozenset(
         _OWNERS[word]
-        for word, following in _with_next(words)
-        if word in _OWNERS and not _person(following)
+        for index, word in enumerate(words)
+        if word in _OWNERS and not _whose_person(words[index + 1 : index + 3])
     )
+
+
+def _whose_person(after: Sequence[str]) -> bool:
+    """Whether the words after a possessive name a person ("his dentist", "our neighbour
+    Gary"), not a meeting with one ("his dentist appointment")."""
+    if not after or not _person(after[0]):
+        return False
+    return len(after) < 2 or after[1] not in _MEETINGS
+
+
+_MEETINGS = frozenset(
+    "appointment appointments class classes lesson lessons session sessions visit visits "
+    "check-up checkup exam booking".split()
+)
+"""What one has with a person, and is one's own: "his dentist appointment"."""
 
 
 def _with_next(words: Sequence[str]) -> list[tuple[str, str]]:
@@ -128,6 +143,15 @@ def aspect(words: Sequence[str]) -> str:
     for index, word in enumerate(words[:-1]):
         if word in ("is", "are", "am") and words[index + 1].endswith("ing"):
             return "progressive"
+    return ""
+
+
+def choice(words: Sequence[str]) -> str:
+    """ "one" for "either ... or" (one of them), "each" for "both ... and", or ""."""
+    if "either" in words and "or" in words:
+        return "one"
+    if "both" in words and "and" in words:
+        return "each"
     return ""
 
 

@@ -90,6 +90,8 @@ class Reading:
     """What "only" bounds: "doer" or "deed"; see markers.scope."""
     everyone: str = ""
     """Where "everyone" stands: "doer" or "deed"; see markers.everyone."""
+    choice: str = ""
+    """ "one" for "either ... or", "each" for "both ... and"; see markers.choice."""
     titles: frozenset[str] = frozenset()
     """Who the titles before names say the people are ("man" for "Mr"); see markers.titles."""
 
@@ -148,6 +150,7 @@ def read(text: str) -> Reading:
         passive=markers.passive(words),
         scope=markers.scope(words),
         everyone=markers.everyone(words),
+        choice=markers.choice(words),
         titles=markers.titles([token.text for token in heard]),  # read before names drop them
     )
 

@@ -226,6 +226,17 @@ _TIMES = (
 # "'s" is "is".
 _SAID_IS = re.compile(r"^\s*(\w+)'s (\w+'s\b)(?!.*\b(?:is|are|was|were|am)\b)", re.IGNORECASE)
 
+# "allergic to neither nuts nor eggs" denies the allergy, not the nuts: "not allergic to nuts
+# or eggs"; "likes neither tea nor coffee" is "not likes tea or coffee".
+_NEITHER = re.compile(
+    r"\b(\w+)\s+(?:(to|of|about|with|in|on|for)\s+)?neither\b(.*?)\bnor\b", re.IGNORECASE
+)
+
+
+def _neither(match: re.Match[str]) -> str:
+    return " ".join(part for part in ("not", match[1], match[2], match[3].strip(), "or") if part)
+
+
 # A model that learns facts may write them about "the user" rather than in the user's own
 # words, as it was asked: "The user's sister lives in Madrid" is "My sister lives in Madrid".
 _THE_USERS = re.compile(r"\b(?:the )?user's\b", re.IGNORECASE)
@@ -237,6 +248,7 @@ def tokenize(text: str) -> tuple[Token, ...]:
     text = unicodedata.normalize("NFKC", text).replace("\u2019", "'").replace("\u2018", "'")
     text = _THE_USER.sub("I", _THE_USERS.sub("my", text))
     text = _SAID_IS.sub(r"\1 is \2", text)
+    text = _NEITHER.sub(_neither, text)
     for pattern, times in _TIMES:
         text = pattern.sub(times, text)
     for pattern, words in _SYMBOLS:
