@@ -27,6 +27,10 @@ _OPENING_PHRASES = (
     ("it", "turns", "out"),
     ("turns", "out", "that"),
     ("turns", "out"),
+    ("yeah",),  # a transcript's way in: "yeah so the bins go out on tuesday"
+    ("yep",),
+    ("okay",),
+    ("ok",),
 )
 _CLOSING_PHRASES = (("after", "all"),)
 # A "no" that opens a spoken correction, before who the fact is about ("no i'd like onions",
