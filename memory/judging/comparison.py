@@ -285,14 +285,18 @@ class _Pair:
         if self.new_only or self.old_only:
             return ""
         new, old = _doer_first(self.new, self.new_side), _doer_first(self.old, self.old_side)
-        # A feeling is what is done, though no term says it: "Leo is afraid of the dog" (who
-        # feels it is the subject of both; "I like tea and coffee" lists what is felt).
+        # A feeling is what is done, though no term says it: "Leo is afraid of the dog", "Mia
+        # likes Leo" (who feels it is the subject of both, or both are people; "I like tea and
+        # coffee" lists what is felt).
         felt = (
             self.new.sentiment != 0
             and self.new.sentiment == self.old.sentiment
-            and bool(new and old)
-            and new[0].in_subject
-            and old[0].in_subject
+            and len(new) == len(old) == _CLAUSE_TERMS - 1
+            and (
+                (new[0].in_subject and old[0].in_subject)
+                or (_person(new[0]) and _person(new[1]))
+                or (_person(old[0]) and _person(old[1]))
+            )
         )
         least = _CLAUSE_TERMS - 1 if felt else _CLAUSE_TERMS
         if len(new) != len(old) or len(new) < least:
@@ -951,7 +955,8 @@ def _possessors(reading: Reading) -> set[str]:
         and found[1] not in _RELATIVE_WORDS
         and found[2] not in _AFTER_IS
         and not (reading.functional and found[2] in lexicon.SYMMETRIC)
-        and not found[2].endswith(("ing", "ed"))
+        # "tom's coming" opening a fact is "is coming"; "likes mia's cooking" is hers
+        and not (found[2].endswith(("ing", "ed")) and not lowered[: found.start()].strip())
         and not (found[3] and not lowered[: found.start()].strip())  # "tom's sara's boss"
     }
     pronouns = {

@@ -598,6 +598,8 @@ PHRASES: dict[tuple[str, ...], tuple[str, ...]] = {
     ("ex", "boyfriend"): ("ex-boyfriend",),
     ("ex", "partner"): ("ex-partner",),
     ("look", "after"): ("look-after",),  # a carer, not a time: "the nanny looks after Gran"
+    ("eat", "in"): ("eat-in",),  # at home, against "eat out"
+    ("eat", "out"): ("eat-out",),
     # relatives by marriage as a transcript writes them, without hyphens
     **{
         (relative, "in", "law"): (f"{relative}-in-law",)
