@@ -29,7 +29,7 @@ from memory.judging.matching import (
 )
 from memory.judging.reading import Attitude, Reading, read
 from memory.judging.terms import Term, TermKind, is_known
-from memory.judging.words import TIME_PREPOSITIONS
+from memory.judging.words import TIME_PREPOSITIONS, as_said
 
 MAX_SUBSTITUTED_WORDS = 3
 """A fact with more new words than this is a different fact, not a different value."""
@@ -164,8 +164,14 @@ class _Pair:
         if significant(self.new_only) or significant(self.old_only):
             return ""
         new, old = _possessors(self.new), _possessors(self.old)
-        if new and old and new != old:
+        # As many on each side: "Tom's mother's name" says no more than "tom's mum is called"
+        if new and len(new) == len(old) and new != old:
             return f"whose differs: {_listed(frozenset(new))} / {_listed(frozenset(old))}"
+        # "Sam's car is in the garage" / "sam's in the car": whose it is, against who is there
+        for owners, other in ((new, self.old), (old, self.new)):
+            there = _SOMEONE_THERE.match(other.text.lower())
+            if there and there[1] in owners:
+                return f"whose differs: {there[1]}'s / {there[1]} is"
         return ""
 
     def _matched(self) -> list[tuple[Term, Term]]:
@@ -663,6 +669,7 @@ class _Pair:
             and self._markers_agree()
             and self._slots_agree()
             and self._times_agree()
+            and self._places_agree()
         )
 
     def _times_agree(self) -> bool:
@@ -671,6 +678,23 @@ class _Pair:
         return not any(
             frozenset((term.slot, other.slot)) in _TIME_SLOT_CLASHES
             and _timeish(term)
+            and agrees(term, other)
+            for term in self.new_side
+            for other in self.old_side
+        )
+
+    def _places_agree(self) -> bool:
+        """Whether each thing both facts name is placed alike: "in the safe" is not "by the
+        safe", nor "on the car" "in the car" ("at the hospital" is "in the hospital"). One
+        clause each: a preposition's reach past "and" is not read."""
+        if any(len(_CLAUSE_BREAK.split(reading.text)) > 1 for reading in (self.new, self.old)):
+            return True
+        return not any(
+            term.slot != other.slot
+            and {term.slot, other.slot} <= _PLACING
+            and frozenset((term.slot, other.slot)) not in _PLACED_ALIKE
+            and not _timeish(term)
+            and term.text not in _NO_PLACES
             and agrees(term, other)
             for term in self.new_side
             for other in self.old_side
@@ -943,21 +967,21 @@ def _kept_beside(
 
 
 def _possessors(reading: Reading) -> set[str]:
-    """Whose the people a fact names are: a name before "'s" and a thing ("Ann's sister"), and
-    "his", "her" or "their" before a relative ("his mum"). Not a relative ("mum's birthday" is
-    the household's), nor "'s" for "is" ("ben's a nurse", "tom's sara's boss"), nor the other
-    side of a relation the same both ways ("Tom is Hugo's friend")."""
-    lowered = reading.text.lower()
+    """Whose the people a fact names are: a name or a relative before "'s" and a thing ("Ann's
+    sister", "dad's cooking"), and "his", "her" or "their" before a relative ("his mum"). Not
+    the household's own ("my mum's birthday"), nor "'s" for "is" ("ben's a nurse", "tom's
+    sara's boss"), nor the other side of a relation the same both ways ("Tom is Hugo's
+    friend")."""
+    lowered = as_said(reading.text).lower()
     named = {
-        found[1]
+        lexicon.RELATIONS.get(found[1], found[1])
         for found in _OWNED.finditer(lowered)
         if found[1] not in _NOT_OWNERS
-        and found[1] not in _RELATIVE_WORDS
+        and not lowered[: found.start()].rstrip().endswith(("my", "our", "your"))
         and found[2] not in _AFTER_IS
         and not (reading.functional and found[2] in lexicon.SYMMETRIC)
         # "tom's coming" opening a fact is "is coming"; "likes mia's cooking" is hers
         and not (found[2].endswith(("ing", "ed")) and not lowered[: found.start()].strip())
-        and not (found[3] and not lowered[: found.start()].strip())  # "tom's sara's boss"
     }
     pronouns = {
         pronoun
@@ -967,7 +991,11 @@ def _possessors(reading: Reading) -> set[str]:
     return named | pronouns
 
 
-_OWNED = re.compile(r"\b(\w+)'s\s+(?=(\w+)('s)?)")
+_OWNED = re.compile(r"\b(\w+)'s\s+(?=(\w+))")
+_SOMEONE_THERE = re.compile(
+    r"^\s*(\w+)(?:'s| is) (?:in|at|on|by|with|near|upstairs|downstairs|outside|inside|out|home)\b"
+)
+"""Someone somewhere: "sam's in the car", "mum's upstairs"."""
 _PRONOUN_OWNED = re.compile(r"\b(his|her|their)\s+(\w+)")
 _NOT_OWNERS = frozenset("it that what there he she who where here let how".split())
 _AFTER_IS = frozenset(
@@ -1284,6 +1312,14 @@ _TIME_SLOT_CLASHES = frozenset(
 )  # fmt: skip
 """Words before one time that say different things of it: an end, a deadline, a day, a length
 ("for a week"), a wait ("in a week")."""
+_PLACING = frozenset("in on at by over near through behind beside".split())
+"""Words before a place that say where in relation to it."""
+_NO_PLACES = frozenset("weekend weekends degre degree degrees".split())
+"""Words after "at" or "on" that are no place: "at weekends", "on 19 degrees"."""
+_PLACED_ALIKE = frozenset(
+    frozenset(pair)
+    for pair in (("in", "at"), ("by", "at"), ("by", "near"), ("by", "beside"), ("near", "beside"))
+)
 _PERIODS = frozenset("minut hour day week fortnight month year".split())
 _ROLE_SLOTS = frozenset(("for", "to", "about", "from", "with"))
 """Words before a person who is not the doer of a passive ("made for Gran", "sent to Tom")."""

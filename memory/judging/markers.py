@@ -18,6 +18,8 @@ _MODALS = {
     "should": "advised",
     "ought": "advised",
     "must": "required",
+    "need": "required",  # "the car needs new tyres" is not "the car has new tyres"
+    "needs": "required",
 }
 """Modal verbs by what they say: "may" and "might" one thing, "must" another."""
 _REQUIRING = frozenset(("have", "has", "had", "need", "needs", "got"))
@@ -69,6 +71,9 @@ def modality(words: Sequence[str]) -> frozenset[str]:
         dated = before in _BEFORE_MONTH or before[:1].isdigit() or following[:1].isdigit()
         if word == "may" and dated:
             continue
+        amount = [w for w in words[index + 1 : index + 3] if w not in ("a", "an")][:1]
+        if word in ("need", "needs") and amount and amount[0][:1].isdigit():
+            continue  # an amount it takes: "the pool needs 300 litres", "a dozen eggs"
         if word in _MODALS:
             said.add(_MODALS[word])
         elif word in _REQUIRING and following == "to":

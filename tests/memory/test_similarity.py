@@ -595,6 +595,9 @@ def test_testers_pairs_without_an_embedder(name: str, least_right: int) -> None:
         ("Mia likes Leo", "leo likes mia"),
         ("Leo likes Mia's cooking", "mia likes leo's cooking"),
         ("Mum prefers eating in to eating out", "mum prefers eating out to eating in"),
+        # whose cooking, a relative's; someone somewhere against their thing there
+        ("Dad likes Leo's cooking", "leo likes dad's cooking"),
+        ("Sam's car is in the garage.", "sam's in the car in the garage"),
         # "only" and "everyone" on the doer, against on what is done
         ("Only Dad drinks coffee.", "dad only drinks coffee"),
         ("Everyone likes Leo.", "leo likes everyone"),
@@ -618,6 +621,11 @@ def test_the_same_words_saying_another_thing_are_never_merged(first: str, second
         ("She is a cat person", "she's got a cat"),
         # the user's wife is not the user
         ("My wife is a nurse.", "The user is a nurse."),
+        # a thing placed another way; what a thing needs against what it has
+        ("The passports are in the safe.", "the passports are by the safe"),
+        ("The keys are in the car.", "The keys are on the car."),
+        ("The car has new tyres.", "The car needs new tyres."),
+        ("The ironing is on the spare bed.", "The iron is on the spare bed."),
         # one time or length with another word before it: an end, a deadline, a day, a wait
         ("The builders are here until Tuesday", "the builders are here by tuesday"),
         ("The kids are at Grandma's until Friday", "the kids are at grandma's on friday"),
@@ -787,11 +795,21 @@ def test_a_comparison_is_never_merged_with_an_equality() -> None:
         ("Tom smokes outside", "tom smokes outdoors"),
         ("We use the side door, not the front door", "we use the side door not the front door"),
         ("Tom is Sara's boss.", "tom's sara's boss"),
+        ("Emma's teacher is Mrs Patel.", "emma's teacher's mrs patel"),
         ("Tom's mum is Helen", "Helen is Tom's mum"),
         ("Tom is allergic to neither nuts nor eggs", "Tom isn't allergic to nuts or eggs"),
         ("The bins go out on Tuesday", "yeah the bins go out on tuesday"),
         ("The bins go out on Tuesday", "okay so the bins go out on tuesday"),
         ("Tom's coming to dinner on Friday", "tom is coming to dinner on friday"),
+        ("Mum works at the hospital", "mum works in the hospital"),
+        ("Tom's mother's name is Irene.", "uh so basically tom's mum is called irene"),
+        (
+            "The paddling pool needs 300 litres of water.",
+            "the paddling pool takes three hundred litres of water",
+        ),
+        ("We need a dozen eggs for the party.", "we need twelve eggs for the party"),
+        ("The car needs new tyres", "the car has to have new tyres"),
+        ("Tom's at school", "Tom is at school"),
     ],
 )
 def test_the_same_fact_with_its_words_moved_still_merges(first: str, second: str) -> None:
