@@ -169,8 +169,8 @@ class _Pair:
             return f"whose differs: {_listed(frozenset(new))} / {_listed(frozenset(old))}"
         # "Sam's car is in the garage" / "sam's in the car": whose it is, against who is there
         for owners, other in ((new, self.old), (old, self.new)):
-            there = _SOMEONE_THERE.match(other.text.lower())
-            if there and there[1] in owners:
+            there = _SOMEONE_THERE.match(as_said(other.text).lower())
+            if there and lexicon.RELATIONS.get(there[1], there[1]) in owners:
                 return f"whose differs: {there[1]}'s / {there[1]} is"
         return ""
 
@@ -1299,7 +1299,8 @@ _RELATIVES = frozenset(lexicon.RELATIONS.values())
 
 _OPPOSITE_SLOTS = ({"to", "from"}, {"into", "from"})
 _PARTS_APART = frozenset(
-    frozenset(pair) for pair in (("with", "for"), ("with", "near"), ("for", "near"), ("by", "for"))
+    frozenset(pair)
+    for pair in (("with", "for"), ("with", "near"), ("for", "near"), ("by", "for"), ("for", "from"))
 )
 """What a person after each of two words is to the fact differs: with, for, near, by."""
 _TIME_BOUNDS = {"since": "start", "from": "start", "until": "end", "till": "end"}

@@ -358,8 +358,10 @@ TESTERS_SETS = [
     ("memory-pairs-probe-ninth.tsv", 231),  # typed, spoken and extracted by a model
     ("memory-pairs-probe-tenth.tsv", 292),  # the everyday running of a home
     ("memory-pairs-probe-eleventh.tsv", 239),  # health, money and people
-    ("memory-pairs-probe-twelfth.tsv", 174),  # sentence structure
+    ("memory-pairs-probe-twelfth.tsv", 177),  # sentence structure
     ("memory-pairs-probe-thirteenth.tsv", 191),  # plans, appointments and routines
+    ("memory-pairs-probe-fourteenth.tsv", 223),  # preferences, tastes and opinions
+    ("memory-pairs-probe-fifteenth.tsv", 178),  # places and things
 ]
 
 
@@ -598,6 +600,7 @@ def test_testers_pairs_without_an_embedder(name: str, least_right: int) -> None:
         # whose cooking, a relative's; someone somewhere against their thing there
         ("Dad likes Leo's cooking", "leo likes dad's cooking"),
         ("Sam's car is in the garage.", "sam's in the car in the garage"),
+        ("Gran's chair is by the window.", "gran's by the window in her chair"),
         # "only" and "everyone" on the doer, against on what is done
         ("Only Dad drinks coffee.", "dad only drinks coffee"),
         ("Everyone likes Leo.", "leo likes everyone"),
