@@ -190,7 +190,13 @@ class _Pair:
         is one fact."""
         if significant(self.new_only) or significant(self.old_only):
             return ""
-        matched = self._matched()
+        # A term said twice has no one place to change ("walks the dog before work and walks
+        # the dog after work")
+        matched = [
+            (term, other)
+            for term, other in self._matched()
+            if _said_once(term, self.new_side) and _said_once(other, self.old_side)
+        ]
         for index, (first, first_old) in enumerate(matched):
             for second, second_old in matched[index + 1 :]:
                 if first is second or first_old is second_old or agrees(first, second):
@@ -689,10 +695,13 @@ class _Pair:
         clause each: a preposition's reach past "and" is not read."""
         if any(len(_CLAUSE_BREAK.split(reading.text)) > 1 for reading in (self.new, self.old)):
             return True
+        # "on Church Street" is "in Church Street", "on my bed" "in my bed"
+        in_or_on = any(term.text in _IN_OR_ON for term in (*self.new_side, *self.old_side))
+        alike = _PLACED_ALIKE | ({frozenset(("in", "on"))} if in_or_on else set())
         return not any(
             term.slot != other.slot
             and {term.slot, other.slot} <= _PLACING
-            and frozenset((term.slot, other.slot)) not in _PLACED_ALIKE
+            and frozenset((term.slot, other.slot)) not in alike
             and not _timeish(term)
             and term.text not in _NO_PLACES
             and agrees(term, other)
@@ -737,6 +746,12 @@ class _Pair:
             return f"quantity differs: {new.quantity} / {old.quantity}"
         if new.scope and old.scope and new.scope != old.scope:
             return f"'only' bounds another part: the {new.scope} / the {old.scope}"
+        if new.joiner and old.joiner and new.joiner != old.joiner and not new.negated + old.negated:
+            return f"a choice against a list: {new.joiner} / {old.joiner}"
+        if new.complement and old.complement and new.complement != old.complement:
+            return f"what follows differs: {new.complement} / {old.complement}"
+        if new.excess != old.excess:
+            return "'too' much for it in one"
         if new.choice and old.choice and new.choice != old.choice:
             return f"choice differs: {new.choice} / {old.choice}"
         if spans := _span_and_list(new, old):
@@ -881,7 +896,7 @@ def _took_the_place(
 
 _CLAUSE_BREAK = re.compile(
     r";|(?<!\d),|,(?!\d)|(?<!hundred )(?<!thousand )\b(?:and|but)\b"
-    r"(?! a half\b| a quarter\b| three quarters\b)",
+    r"(?! a half\b(?!-)| a quarter\b(?!-)| three quarters\b)",
     re.IGNORECASE,
 )
 """Where a clause ends: not in a number ("1,450", "four hundred and fifty", "a cup and a
@@ -1039,6 +1054,10 @@ def _whose_role(speaking: Reading, owning: Reading, matched: Sequence[tuple[Term
     return ""
 
 
+def _said_once(term: Term, side: Sequence[Term]) -> bool:
+    return sum(1 for other in side if agrees(term, other)) == 1
+
+
 def _around(reading: Reading, first: Term, second: Term) -> set[str]:
     """The sequence words ("then", "before") that stand between two terms of a reading."""
     low, high = sorted((first.position, second.position))
@@ -1113,7 +1132,7 @@ def _timeish(term: Term) -> bool:
     """A time, a number, a day or a month, or a length of time ("a week")."""
     return (
         term.kind in _UNKEYED
-        or bool({"weekday", "month"} & set(term.groups))
+        or bool({"weekday", "month", "daypart"} & set(term.groups))
         or term.text in _PERIODS
     )
 
@@ -1308,7 +1327,7 @@ _TIME_SLOT_CLASHES = frozenset(
     frozenset(pair)
     for pair in (
         ("until", "by"), ("till", "by"), ("until", "on"), ("till", "on"), ("by", "on"),
-        ("until", ""), ("till", ""), ("for", "in"),
+        ("for", "in"),
     )
 )  # fmt: skip
 """Words before one time that say different things of it: an end, a deadline, a day, a length
@@ -1317,6 +1336,8 @@ _PLACING = frozenset("in on at by over near through behind beside".split())
 """Words before a place that say where in relation to it."""
 _NO_PLACES = frozenset("weekend weekends degre degree degrees".split())
 """Words after "at" or "on" that are no place: "at weekends", "on 19 degrees"."""
+_IN_OR_ON = frozenset("street road lane avenue close crescent drive ward isle island bed".split())
+"""Places one is "in" or "on" alike: "in Church Street", "on the ward", "in bed"."""
 _PLACED_ALIKE = frozenset(
     frozenset(pair)
     for pair in (("in", "at"), ("by", "at"), ("by", "near"), ("by", "beside"), ("near", "beside"))

@@ -71,14 +71,27 @@ def modality(words: Sequence[str]) -> frozenset[str]:
         dated = before in _BEFORE_MONTH or before[:1].isdigit() or following[:1].isdigit()
         if word == "may" and dated:
             continue
-        amount = [w for w in words[index + 1 : index + 3] if w not in ("a", "an")][:1]
-        if word in ("need", "needs") and amount and amount[0][:1].isdigit():
+        if word in ("need", "needs") and _an_amount(words[index + 1 : index + 4]):
             continue  # an amount it takes: "the pool needs 300 litres", "a dozen eggs"
         if word in _MODALS:
             said.add(_MODALS[word])
         elif word in _REQUIRING and following == "to":
             said.add("required")
     return frozenset(said)
+
+
+def _an_amount(after: Sequence[str]) -> bool:
+    """Whether the words after "need" give an amount of something ("300 litres"), not a
+    number of things ("two new tyres", "a dozen eggs")."""
+    words = [word for word in after if word not in ("a", "an")]
+    return len(words) >= 2 and words[0][:1].isdigit() and words[1] in _MEASURES
+
+
+_MEASURES = frozenset(
+    "litre litres liter liters ml millilitre millilitres kg kilo kilos gram grams g cup cups "
+    "hour hours minute minutes dozen pint pints spoon spoons teaspoon teaspoons tablespoon "
+    "tablespoons".split()
+)
 
 
 def quantity(words: Sequence[str]) -> str:
@@ -158,6 +171,40 @@ def choice(words: Sequence[str]) -> str:
     if "both" in words and "and" in words:
         return "each"
     return ""
+
+
+def joiner(words: Sequence[str]) -> str:
+    """ "or" when the fact offers a choice ("Tom or Ben picks Sam up"), "and" when it lists
+    ("Tom and Ben"), or "" (both, or neither)."""
+    said = {word for word in words if word in ("and", "or")}
+    return next(iter(said)) if len(said) == 1 else ""
+
+
+def complement(words: Sequence[str]) -> str:
+    """What follows "stop", "forget", "remember", "quit" or "regret": "to" for a thing meant
+    ("stopped to smoke"), "ing" for a thing done ("stopped smoking"), or ""."""
+    for word, following in _with_next(words):
+        if word in _TAKING_COMPLEMENT:
+            if following == "to":
+                return "to"
+            if following.endswith("ing"):
+                return "ing"
+    return ""
+
+
+_TAKING_COMPLEMENT = frozenset(
+    "stop stops stopped quit quits forget forgets forgot remember remembers remembered regret "
+    "regrets regretted".split()
+)
+
+
+def excess(words: Sequence[str]) -> bool:
+    """Whether the fact says "too" much for something ("too young to stay home alone", "too big
+    for the garage"), not "too" as "as well"."""
+    return any(
+        word == "too" and index + 2 < len(words) and words[index + 2] in ("to", "for")
+        for index, word in enumerate(words)
+    )
 
 
 def titles(words: Sequence[str]) -> frozenset[str]:

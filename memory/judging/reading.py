@@ -18,6 +18,7 @@ from memory.judging.subject import SELF, Subject, subject_of
 from memory.judging.terms import Term, TermKind, is_known
 from memory.judging.walker import Walker
 from memory.judging.words import (
+    PREPOSITIONS,
     STOP_WORDS,
     SUBJECT_PRONOUNS,
     Token,
@@ -90,6 +91,12 @@ class Reading:
     """What "only" bounds: "doer" or "deed"; see markers.scope."""
     everyone: str = ""
     """Where "everyone" stands: "doer" or "deed"; see markers.everyone."""
+    joiner: str = ""
+    """ "or" for a choice, "and" for a list; see markers.joiner."""
+    complement: str = ""
+    """ "to" or "ing" after "stop", "forget" ...; see markers.complement."""
+    excess: bool = False
+    """Says "too" much for something; see markers.excess."""
     choice: str = ""
     """ "one" for "either ... or", "each" for "both ... and"; see markers.choice."""
     titles: frozenset[str] = frozenset()
@@ -151,6 +158,9 @@ def read(text: str) -> Reading:
         scope=markers.scope(words),
         everyone=markers.everyone(words),
         choice=markers.choice(words),
+        joiner=markers.joiner(words),
+        complement=markers.complement(words),
+        excess=markers.excess(words),
         titles=markers.titles([token.text for token in heard]),  # read before names drop them
     )
 
@@ -235,18 +245,20 @@ def _kinds_of_person(tokens: list[Token]) -> list[Token]:
     result: list[Token] = []
     for token in tokens:
         before = result[-1] if result else None
-        if (
-            token.text in ("person", "people")
-            and before is not None
-            and before.kind is TokenKind.WORD
-            and before.text not in STOP_WORDS
-        ):
+        if token.text in ("person", "people") and before is not None and before.text in _TASTES:
             result[-1] = replace(
                 before, text=f"{before.text}-person", surface=f"{before.surface} {token.surface}"
             )
             continue
         result.append(token)
     return result
+
+
+_TASTES = frozenset(
+    "cat dog morning night people animal beach coffee tea car city country book sport sports "
+    "football outdoor outdoors summer winter".split()
+)
+"""What a "... person" likes: "a cat person", "a morning person" (not "a kind person")."""
 
 
 def _counts_of_times(tokens: list[Token]) -> list[Token]:
@@ -411,6 +423,7 @@ def _speaker_role(tokens: Sequence[Token]) -> str:
 
 _TITLES = frozenset("mr mrs ms miss mx dr prof mister missus".split())
 _SPELLED_TITLES = frozenset(("doctor", "professor"))
+_SPOKEN_TITLES = frozenset(("missus", "mister"))
 
 
 def _titled(tokens: list[Token]) -> list[Token]:
@@ -427,6 +440,13 @@ def _titled(tokens: list[Token]) -> list[Token]:
             and following.kind is TokenKind.WORD
             and following.text.isalpha()
             and not is_known(following.text)
+            # "Tom's missus works at": his wife; "missus patel", "mister evans is": a name
+            and not (
+                token.text in _SPOKEN_TITLES
+                and following.text.endswith("s")
+                and after is not None
+                and (after.text in PREPOSITIONS or after.text in ("a", "an", "the"))
+            )
         )
         spelled = token.text in _SPELLED_TITLES and (
             (following is not None and following.capitalised)

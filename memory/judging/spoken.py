@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from memory.judging.terms import is_known
 from memory.judging.words import PREPOSITIONS, Token, TokenKind, clock
 
 # Sounds and words that only hold the floor. "like" and "well" are fillers only where they
@@ -37,6 +38,8 @@ _CLOSING_PHRASES = (("after", "all"),)
 # "no emma wants cheese"), not one that denies a thing ("no onions on my pizza", "no one").
 _CORRECTING_BEFORE = frozenset("i we you he she they it".split())
 _WANTING = frozenset("wants likes needs prefers takes has loves hates goes does".split())
+_NOT_NAMES = frozenset("one body more longer way child dog cat sugar meat milk".split())
+"""Words after "no" that say none of a thing, not who the fact is about."""
 # Words after which a "like" is no liking: "like i really love it", "i usually like have lunch".
 _AFTER_FILLER_LIKE = frozenset(
     "i we you he she they really totally so just actually basically literally um uh "
@@ -139,12 +142,15 @@ def _framing_phrase(tokens: Sequence[Token], index: int, kept: Sequence[Token]) 
 
 
 def _correcting_no(tokens: Sequence[Token], index: int) -> bool:
-    """A "no" that opens a correction: before a pronoun, or before a name and its verb."""
+    """A "no" that opens a correction: before a pronoun, or before a name and its verb ("no
+    emma wants cheese"); not before a thing ("no sugar goes in", "no one likes sprouts")."""
     following = [_word(token) for token in tokens[index + 1 : index + 3]]
     if _word(tokens[index]) != "no" or not following:
         return False
-    named_and_verb = len(following) == 2 and following[1] in _WANTING
-    return following[0] in _CORRECTING_BEFORE or named_and_verb
+    if following[0] in _CORRECTING_BEFORE:
+        return True
+    named = not is_known(following[0]) and following[0] not in _NOT_NAMES
+    return named and len(following) == 2 and following[1] in _WANTING
 
 
 def _is_filler_like(tokens: Sequence[Token], index: int, kept: Sequence[Token]) -> bool:

@@ -287,7 +287,12 @@ def _named(tokens: Sequence[Token]) -> str:
         return ""
     # A name that is also a word is told by being said again as the word: "Bill pays the gas
     # bill", "rose waters the roses", "mark marks the pitch".
-    said_again = any(stem(token.text) == stem(first.text) for token in words[1:])
+    said_again = (
+        not lexicon.ancestors(first.text)
+        and any(  # "milk goes in the milk jug"
+            stem(token.text) == stem(first.text) for token in words[1:]
+        )
+    )
     if not (first.capitalised and not is_known(first.text)) and not said_again:
         return ""
     verb_like = (

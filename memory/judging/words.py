@@ -171,18 +171,18 @@ _CURRENCIES = {"£": "pounds", "$": "dollars", "€": "euros", "¥": "yen"}
 # Said before text2num reads the numbers: "two and a half" is "two point five", which it reads
 # as 2.5 (it leaves "and a half" as words).
 _FRACTIONS = (
-    (re.compile(r"\b(\w+) and a half\b"), "5"),
-    (re.compile(r"\b(\w+) and a quarter\b"), "25"),
+    (re.compile(r"\b(\w+) and a half\b(?!-)"), "5"),
+    (re.compile(r"\b(\w+) and a quarter\b(?!-)"), "25"),
     (re.compile(r"\b(\w+) and three quarters\b"), "75"),
 )
 # A fraction of one thing said in words: "half an hour" is 0.5 hour, "an hour and a half" 1.5,
 # so the two never read as the same words in another order.
 _PARTS_OF_ONE = (
-    (re.compile(r"\b(?:a|an|one) (\w+) and a half\b", re.IGNORECASE), r"1.5 \1"),
-    (re.compile(r"\b(?:a|an|one) (\w+) and a quarter\b", re.IGNORECASE), r"1.25 \1"),
+    (re.compile(r"\b(?:a|an|one) (\w+) and a half\b(?!-)", re.IGNORECASE), r"1.5 \1"),
+    (re.compile(r"\b(?:a|an|one) (\w+) and a quarter\b(?!-)", re.IGNORECASE), r"1.25 \1"),
     (re.compile(r"\b(?:a )?quarter of (?:a|an) (\w+)\b", re.IGNORECASE), r"0.25 \1"),
     (re.compile(r"\bthree quarters of (?:a|an) (\w+)\b", re.IGNORECASE), r"0.75 \1"),
-    (re.compile(r"\bhalf (?:a|an) (\w+)\b", re.IGNORECASE), r"0.5 \1"),
+    (re.compile(r"\bhalf (?:a|an) (\w+)\b(?!-)", re.IGNORECASE), r"0.5 \1"),
 )
 # A year said in two halves, as text2num leaves it: "twenty fifteen" is "20 15", "nineteen
 # eighty five" "19 85", "twenty oh five" "20 oh 5". Not after a clock word: "at ten fifteen".
@@ -248,8 +248,8 @@ def _neither(match: re.Match[str]) -> str:
 # "'s" before a place, an article or an adverb is "is": "sam's in the car", "mum's upstairs".
 _IS_BEFORE_WORD = re.compile(
     r"\b(\w+)'s (?=(?:in|at|on|by|with|near|upstairs|downstairs|outside|inside|out|home|away|"
-    r"here|there|a|an|the|not|very|so|really|always|never|still|just|now|back|off|"
-    r"mrs|mr|ms|miss|dr|mister|missus)\b)",
+    r"here|there|a|an|the|not|very|so|really|always|never|still|just|now|back|off)\b"
+    r"|(?:mrs|mr|ms|dr)\.? \w+)",  # "teacher's mrs patel"; "tom's missus" is his wife
     re.IGNORECASE,
 )
 
