@@ -26,7 +26,7 @@ import os
 import socket
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -87,7 +87,7 @@ class PostgresLink:
         self._changes = 0
         """How many times others' commits (or a reconnection) were seen: the data version."""
         self._watch = StatementWatch(self._sever)
-        self._watched_socket = -1
+        self._watched: socket.socket | None = None
 
     # -- connecting ------------------------------------------------------------------------------
 
@@ -97,6 +97,7 @@ class PostgresLink:
 
     def close(self) -> None:
         """Close the connection (committed work is already durable)."""
+        self._watch.forget()  # a cut of this connection says nothing of the next
         if self._connection is not None:
             self._connection.close()
             self._connection = None
@@ -208,23 +209,31 @@ class PostgresLink:
             return
         with self.errors():
             connection = self._connected()
-            with self._watching(connection, len(rows)), connection.cursor() as cursor:
+            with self._watching(connection), connection.cursor() as cursor:
                 cursor.executemany(sql, rows)
 
-    def _watching(
-        self, connection: psycopg.Connection, statements: int = 1
-    ) -> AbstractContextManager[None]:
-        """Cut the connection if the statements outlive the server's own timeout for them."""
-        self._watched_socket = connection.fileno()
-        seconds = self.target.statement_timeout_seconds * statements + OVERDUE_MARGIN_SECONDS
-        return self._watch.watching(seconds)
+    @contextmanager
+    def _watching(self, connection: psycopg.Connection) -> Iterator[None]:
+        """Cut the connection if a round trip outlives the server's own timeout for it (a
+        pipeline of many rows is one round trip). The socket is held by a duplicate for the
+        block, so the number cannot pass to another file while the watch may still shut it."""
+        self._watched = socket.socket(fileno=os.dup(connection.fileno()))
+        try:
+            seconds = self.target.statement_timeout_seconds + OVERDUE_MARGIN_SECONDS
+            with self._watch.watching(seconds):
+                yield
+        finally:
+            self._watched.close()
+            self._watched = None
 
     def _sever(self) -> None:
         """Shut the watched connection's socket (from the watch's thread): the statement
         waiting on it fails at once, and the connection is replaced on the next call."""
+        watched = self._watched
+        if watched is None:
+            return
         try:
-            with socket.socket(fileno=os.dup(self._watched_socket)) as watched:
-                watched.shutdown(socket.SHUT_RDWR)
+            watched.shutdown(socket.SHUT_RDWR)
         except OSError as error:
             log.warning("could not cut the memory database's connection: %s", error)
 

@@ -53,6 +53,11 @@ class StatementWatch:
         with self._condition:
             return self._overdue
 
+    def forget(self) -> None:
+        """Clear ``overdue``: what it said was of a connection now closed."""
+        with self._condition:
+            self._overdue = False
+
     def _watch(self) -> None:
         with self._condition:
             while True:

@@ -218,7 +218,7 @@ def _memory(settings: Settings) -> Finding:
 
     location = memory_location(settings)
     where = location.shown if isinstance(location, PostgresTarget) else str(location)
-    if isinstance(location, Path) and not location.exists():
+    if isinstance(location, Path) and (not location.exists() or _empty(location)):
         return Finding("memory", True, f"nothing remembered yet; it will be made at {where}")
     try:
         memory = open_memory(settings, create=False)
@@ -241,6 +241,14 @@ def _memory(settings: Settings) -> Finding:
         memory.close()
     counted = f"{facts} fact{'s' * (facts != 1)}, {conflicts} open conflict{'s' * (conflicts != 1)}"
     return Finding("memory", True, f"{where}: {counted}")
+
+
+def _empty(path: Path) -> bool:
+    """An empty file made for the memory (touch, an installer): a memory not yet begun."""
+    try:
+        return path.is_file() and path.stat().st_size == 0
+    except OSError:
+        return False
 
 
 def _broker(settings: Settings) -> Finding:

@@ -35,11 +35,15 @@ class Failure(Exception):
 
 
 def refusal(error: Exception) -> Exception:
-    """A memory's error as the command line reports it: a Failure when the request was good
-    and the store could not carry it out, otherwise a UserError (the user's to fix)."""
-    from memory import StoreFailure  # the memory loads only for the commands that use it
+    """A memory's or a schedule's error as the command line reports it: a Failure when the
+    request was good and the store could not carry it out, otherwise a UserError (the user's
+    to fix)."""
+    # The stores load only for the commands that use them.
+    from assistant.schedule import ScheduleFailure
+    from memory import StoreFailure
 
-    return Failure(str(error)) if isinstance(error, StoreFailure) else UserError(str(error))
+    failed = isinstance(error, (StoreFailure, ScheduleFailure))
+    return Failure(str(error)) if failed else UserError(str(error))
 
 
 def settings_from(args: argparse.Namespace) -> Settings:

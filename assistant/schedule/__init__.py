@@ -83,6 +83,7 @@ from assistant.schedule.policy import RetryPolicy, SchedulePolicy
 from assistant.schedule.scheduler import ScheduleError, Scheduler
 from assistant.schedule.store import (
     OccurrenceAlreadyDecided,
+    ScheduleFailure,
     ScheduleStore,
     ScheduleStoreError,
     ScheduleUnavailable,
@@ -135,6 +136,7 @@ __all__ = [
     "ScheduleDesk",
     "ScheduleError",
     "ScheduleEvent",
+    "ScheduleFailure",
     "SchedulePolicy",
     "ScheduleStore",
     "ScheduleStoreError",

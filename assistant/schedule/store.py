@@ -52,6 +52,7 @@ from memory import (
     MemoryUnavailable,
     PostgresTarget,
     StoreError,
+    StoreFailure,
     is_postgres_url,
 )
 from support import LARGEST_ID
@@ -188,7 +189,12 @@ class ScheduleStoreError(Exception):
     """The schedule's database cannot be used; the message says which one and why."""
 
 
-class ScheduleUnavailable(ScheduleStoreError):
+class ScheduleFailure(ScheduleStoreError):
+    """A good request the schedule's database could not carry out (busy, out of reach, damaged,
+    a full disk): the command line exits 1 for it, as for the memory's StoreFailure."""
+
+
+class ScheduleUnavailable(ScheduleFailure):
     """The household's shared database cannot be reached right now; nothing was changed."""
 
 
@@ -447,6 +453,8 @@ def schedule_error(error: StoreError) -> ScheduleStoreError:
         return ScheduleUnavailable(str(error))
     if isinstance(error, DuplicateKey):
         return OccurrenceAlreadyDecided(str(error))
+    if isinstance(error, StoreFailure):
+        return ScheduleFailure(str(error))
     return ScheduleStoreError(str(error))
 
 

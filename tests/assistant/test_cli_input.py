@@ -275,6 +275,11 @@ def test_check_reads_the_memory_without_writing_it(tmp_path):
     checked = hearth(tmp_path, "--config", str(settings), "check")
     assert f"ok   memory: nothing remembered yet; it will be made at {database}" in checked.stdout
     assert not database.exists()  # a check creates nothing
+    database.touch()  # as an installer leaves it: a memory not yet begun
+    checked = hearth(tmp_path, "--config", str(settings), "check")
+    assert f"ok   memory: nothing remembered yet; it will be made at {database}" in checked.stdout
+    assert database.stat().st_size == 0
+    database.unlink()
 
     from memory import Memory
 

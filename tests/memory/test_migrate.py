@@ -163,3 +163,12 @@ def test_migrating_a_memory_that_is_not_there_creates_nothing(tmp_path, postgres
                     home=tmp_path)  # fmt: skip
     assert result.returncode == 2 and "no memory database here" in result.stderr
     assert not (tmp_path / "none.db").exists()
+
+
+@pytest.mark.parametrize("command", [["memory", "list"], ["schedule", "list"]])
+def test_a_shared_database_out_of_reach_is_a_failure_not_bad_input(tmp_path, command):
+    # The README: exit 1 for a failure (try again), 2 for bad input (fix what was typed).
+    result = hearth(*command, "--db", "postgresql://nobody@127.0.0.1:1/hearth", home=tmp_path)
+    assert result.returncode == 1, result.stderr
+    assert "cannot reach the memory database" in result.stderr
+    assert "Traceback" not in result.stderr
