@@ -306,8 +306,8 @@ class _Pair:
             and len(new) == len(old) == _CLAUSE_TERMS - 1
             and (
                 (new[0].in_subject and old[0].in_subject)
-                or (_person(new[0]) and _person(new[1]))
-                or (_person(old[0]) and _person(old[1]))
+                or (_someone(new[0]) and _someone(new[1]))
+                or (_someone(old[0]) and _someone(old[1]))
             )
         )
         least = _CLAUSE_TERMS - 1 if felt else _CLAUSE_TERMS
@@ -700,7 +700,7 @@ class _Pair:
         alike = _PLACED_ALIKE | ({frozenset(("in", "on"))} if in_or_on else set())
         return not any(
             term.slot != other.slot
-            and {term.slot, other.slot} <= _PLACING
+            and {term.slot, other.slot} <= _PLACE_WORDS
             and frozenset((term.slot, other.slot)) not in alike
             and not _timeish(term)
             and term.text not in _NO_PLACES
@@ -1141,7 +1141,7 @@ def _side_by_side(reading: Reading, first: Term, second: Term) -> bool:
     """Next to each other in one part of a fact, with nothing between them that tells them apart
     (a list, "a son and a daughter"; a compound, "a Samsung TV"); two people not with a verb
     between them that is no term ("Emma takes Jack", "Dad takes jack")."""
-    people = _person(first) and _person(second)
+    people = _someone(first) and _someone(second)
     return (
         abs(first.position - second.position) == 1
         and first.slot == second.slot
@@ -1150,7 +1150,7 @@ def _side_by_side(reading: Reading, first: Term, second: Term) -> bool:
     )
 
 
-def _person(term: Term) -> bool:
+def _someone(term: Term) -> bool:
     """A name (written small where a name stands, too) or a relative."""
     return term.kind is TermKind.NAME or term.text in _RELATIVES or term.maybe_name
 
@@ -1332,7 +1332,7 @@ _TIME_SLOT_CLASHES = frozenset(
 )  # fmt: skip
 """Words before one time that say different things of it: an end, a deadline, a day, a length
 ("for a week"), a wait ("in a week")."""
-_PLACING = frozenset("in on at by over near through behind beside".split())
+_PLACE_WORDS = frozenset("in on at by over near through behind beside".split())
 """Words before a place that say where in relation to it."""
 _NO_PLACES = frozenset("weekend weekends degre degree degrees".split())
 """Words after "at" or "on" that are no place: "at weekends", "on 19 degrees"."""

@@ -442,6 +442,19 @@ SYMMETRIC = frozenset(
     "sibling cousin related opposite beside together alongside partner friend".split()
 )
 
+# Titles before a name, by who they say the person is ("" for neither).
+TITLES: dict[str, str] = {
+    "mr": "man",
+    "mister": "man",
+    "mrs": "woman",
+    "missus": "woman",
+    "ms": "woman",
+    "miss": "woman",
+    "mx": "",
+    "dr": "",
+    "prof": "",
+}
+
 # Words that rank one among others or above another, so a relation after them holds one way
 # ("best friend", "older sibling").
 RANKING = frozenset(

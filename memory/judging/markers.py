@@ -121,7 +121,7 @@ def owners(words: Sequence[str]) -> frozenset[str]:
 def _whose_person(after: Sequence[str]) -> bool:
     """Whether the words after a possessive name a person ("his dentist", "our neighbour
     Gary"), not a meeting with one ("his dentist appointment")."""
-    if not after or not _person(after[0]):
+    if not after or not _relative_word(after[0]):
         return False
     return len(after) < 2 or after[1] not in _MEETINGS
 
@@ -141,7 +141,7 @@ def _with_next(words: Sequence[str]) -> list[tuple[str, str]]:
     ]
 
 
-def _person(word: str) -> bool:
+def _relative_word(word: str) -> bool:
     return word in lexicon.RELATIONS or word in lexicon.RELATIONS.values()
 
 
@@ -211,18 +211,10 @@ def titles(words: Sequence[str]) -> frozenset[str]:
     """Who a title before a name says the person is ("Mr Patel": "man", "Mrs Patel", "Ms",
     "Miss": "woman"); "Dr" and "Prof" say neither."""
     return frozenset(
-        _TITLED[word] for word, following in _with_next(words) if word in _TITLED and following
+        lexicon.TITLES[word]
+        for word, following in _with_next(words)
+        if lexicon.TITLES.get(word) and following
     )
-
-
-_TITLED = {
-    "mr": "man",
-    "mister": "man",
-    "mrs": "woman",
-    "missus": "woman",
-    "ms": "woman",
-    "miss": "woman",
-}
 
 
 def scope(words: Sequence[str]) -> str:

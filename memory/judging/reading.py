@@ -421,7 +421,6 @@ def _speaker_role(tokens: Sequence[Token]) -> str:
     return "subject" if subject and not object_ else "object" if object_ and not subject else ""
 
 
-_TITLES = frozenset("mr mrs ms miss mx dr prof mister missus".split())
 _SPELLED_TITLES = frozenset(("doctor", "professor"))
 _SPOKEN_TITLES = frozenset(("missus", "mister"))
 
@@ -453,7 +452,7 @@ def _titled(tokens: list[Token]) -> list[Token]:
             or after is None
             or after.kind is TokenKind.BREAK
         )
-        if token.kind is TokenKind.WORD and named and (token.text in _TITLES or spelled):
+        if token.kind is TokenKind.WORD and named and (token.text in lexicon.TITLES or spelled):
             assert following is not None
             result.append(replace(following, capitalised=True, initial=False))
             index += 2

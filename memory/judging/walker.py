@@ -15,7 +15,7 @@ _SEQUENCE_WORDS = frozenset(("then", "before", "after"))
 """Words that put what comes before them and what comes after in a sequence."""
 
 
-def _person(term: Term) -> bool:
+def _holder(term: Term) -> bool:
     """A name or a relative first in the fact: who has a state, never what it excludes ("a cat
     allergy" excludes the cat)."""
     return term.position == 0 and (
@@ -128,7 +128,7 @@ class Walker:
                     # allergic")
                     and (
                         other.position > term.position
-                        or (other.position == term.position - 1 and not _person(other))
+                        or (other.position == term.position - 1 and not _holder(other))
                     )
                 ]
             for negated in implied:
