@@ -624,6 +624,8 @@ PHRASES: dict[tuple[str, ...], tuple[str, ...]] = {
     ("ex", "boyfriend"): ("ex-boyfriend",),
     ("ex", "partner"): ("ex-partner",),
     ("look", "after"): ("look-after",),  # a carer, not a time: "the nanny looks after Gran"
+    # "is used to driving" is at ease with it, "used to drive" did once
+    **{(be, "used", "to"): ("accustomed-to",) for be in "is are am was were get got".split()},
     ("eat", "in"): ("eat-in",),  # at home, against "eat out"
     ("eat", "out"): ("eat-out",),
     # relatives by marriage as a transcript writes them, without hyphens

@@ -85,9 +85,9 @@ def _name_letters(surface: str) -> str:
     return surface.lower().removesuffix("'s")  # tokenize has made every apostrophe straight
 
 
-_NAME_ENDINGS = frozenset(("e", "a", "le", "ne", "na", "ie", "ette"))
-"""What makes another given name of one: Louis-e, Michael-a, Gabriel-le, Jo-anne (not "s": a
-transcript writes "Tom's" as "toms", "St Mary's" as "st marys")."""
+_NAME_ENDINGS = frozenset(("e", "a", "le", "ne", "na", "ie", "ette", "son", "on"))
+"""What makes another name of one: Louis-e, Michael-a, Gabriel-le, Jo-anne, Richards-on,
+Parker-son (not "s": a transcript writes "Tom's" as "toms", "St Mary's" as "st marys")."""
 
 
 def related(term: Term, other: Term) -> bool:

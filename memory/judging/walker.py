@@ -11,8 +11,9 @@ from memory.judging.words import PREPOSITIONS, STOP_WORDS, SUBJECT_PRONOUNS, Tok
 
 # Words that end a clause, and with it a negation's reach.
 _CLAUSE_ENDS = frozenset("but although though because while whereas except so".split())
-_SEQUENCE_WORDS = frozenset(("then", "before", "after"))
-"""Words that put what comes before them and what comes after in a sequence."""
+_SEQUENCE_WORDS = frozenset(("then", "before", "after", "because", "if", "whenever"))
+"""Words that put what comes before them and what comes after in a sequence, or make one the
+cause of the other."""
 
 
 def _holder(term: Term) -> bool:

@@ -606,6 +606,9 @@ def test_testers_pairs_without_an_embedder(name: str, least_right: int) -> None:
         ("Dad stopped smoking", "Dad stopped to smoke"),
         ("Amy forgot posting the letter", "Amy forgot to post the letter"),
         ("Sam is too young to stay home alone", "Sam is young to stay home alone"),
+        # "used to" against "is used to"; a cause and its effect changing places
+        ("Grandpa used to drive at night", "Grandpa is used to driving at night"),
+        ("Sam is tired because he swims", "Sam swims because he is tired"),
         # a step-, god- or grand- relative, a man against a woman
         ("Claire is Harry's godmother.", "claire is harry's godfather"),
         ("Amy is Tom's half-sister.", "amy is tom's half brother"),
@@ -648,6 +651,7 @@ def test_the_same_words_saying_another_thing_are_never_merged(first: str, second
         ("The car needs two new tyres", "The car has two new tyres"),
         ("Alex is my stepson.", "alex is my stepdaughter"),
         ("I have a brother and a half-sister", "I have a brother and a half-brother"),
+        ("Mum's maiden name is Richards.", "mum's maiden name is richardson"),
         # a name that is also a word the fact says again
         ("I pay the gas bill.", "Bill pays the gas bill."),
         ("I water the roses.", "rose waters the roses"),
