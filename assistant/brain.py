@@ -53,7 +53,8 @@ from assistant.voice_commands import (
     parse_voice_command,
     to_second_person,
 )
-from audio import IncrementalSentenceSplitter, Via, speakable
+from audio import IncrementalSentenceSplitter, Via
+from audio.speakable import speakable  # not through the package: its module has this name
 from config import PersonalityCard
 from memory import (
     Action,

@@ -53,7 +53,6 @@ _EXPORTS = {
     "IncrementalSentenceSplitter": "audio.sentences",
     "split_sentences": "audio.sentences",
     "split_first_clause": "audio.clauses",
-    "speakable": "audio.speakable",
     # the conversation's rhythm and the voice process
     "Via": "audio.listener",
     "State": "audio.listener",

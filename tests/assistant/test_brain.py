@@ -18,8 +18,8 @@ from assistant.learning import Learner
 from assistant.ollama import OllamaClient
 from assistant.reply import AwaitAnswer, HeardUtterance, Note, Sentence
 from assistant.turn_gate import TurnGate, TurnPhase
-from audio import speakable
 from audio.listener import Via
+from audio.speakable import speakable
 from config import OllamaSettings, packaged_file
 from memory import FactStatus, Memory, Origin
 from tests.memory.damage import scribble_over
