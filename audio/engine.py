@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterable
-from concurrent.futures import Future, ThreadPoolExecutor
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from multiprocessing import connection
-from typing import Protocol, TypeVar
+from typing import Protocol
 
 import numpy as np
 
@@ -34,6 +35,7 @@ from audio.end_of_turn import (
     weighs_by_ear,
 )
 from audio.format import VAD_FRAME_SAMPLES, samples_to_seconds, seconds_to_samples
+from audio.hearing_worker import HearingWorker
 from audio.io import AudioSource, LiveSource
 from audio.listener import (
     ConversationEnded,
@@ -154,8 +156,6 @@ DEVICE_RETRY_SECONDS = 0.5
 STANDBY_SPEECH_FLOOR = 100.0
 """RMS (of int16 samples, about -50 dBFS) under which a standby frame holds no speech to hint at;
 speech at a normal distance is 30 times louder, and a quiet request is still heard once awake."""
-_Done = TypeVar("_Done")
-"""What a job on the worker thread gives back."""
 WAKE_CONTINUATION_SECONDS = 0.6
 """A request starting this soon after the wake word (its pre-roll, for one long enough to stand
 alone) is heard together with it: one said straight on, whose pre-roll would begin inside the
@@ -334,6 +334,10 @@ class VoiceEngine:
         self._verifier = WakeVerifier(settings.wake, local_hearing(models.stt))
         self._pre_roll = seconds_to_samples(settings.wake.pre_roll_seconds)
         self._reply_wait = settings.listener.reply_wait_seconds
+        self._wakeup = Wakeup()
+        """Signalled by the loop's own helpers (the speech worker, the speaker, the hearing
+        worker) when done."""
+        self._worker = HearingWorker(self._wakeup, self._transcribing)
         # Barge-in keeps the microphone open while Hearth speaks: its own voice comes back. A ring
         # keeps it open too (a stop word ends it), so the ring is taken out the same way.
         self._echo = EchoCanceller() if settings.audio.echo_cancellation else None
@@ -365,10 +369,7 @@ class VoiceEngine:
         """Where the last request was cut at the length cap, and its transcript."""
         self._speculation: _Speculation | None = None
         self._span = RequestSpan()
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hearth-stt")
         self._playback = Playback(self._base_params)
-        self._wakeup = Wakeup()
-        """Signalled by the loop's own helpers (the speech worker, the speaker) when done."""
         self._speech = SpeechWorker(models.tts, self._failpoints, self._wakeup)
         mouth.wake_when_done(self._wakeup.signal)
         self._first_pieces: dict[int, int] = {}
@@ -431,7 +432,7 @@ class VoiceEngine:
                 self._speak_step()
                 self._heartbeat()
         finally:
-            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._worker.close()
             self._speech.close()
         if self._input_ended:
             self._send(InputEnded(self.t))
@@ -989,8 +990,7 @@ class VoiceEngine:
                 request = self._transcription_request(
                     event.start, event.end, state, weigh_end=weighs_by_ear(event.longest_pause)
                 )
-                future = self._executor.submit(self._transcribe, request)
-                future.add_done_callback(lambda _: self._wakeup.signal())
+                future = self._worker.submit(self._transcribe, request)
                 self._speculation = _Speculation(event, future)
                 # Until its words are known, the pause may be a speaker looking for a word.
                 self._end_pause_after(self._settings.vad.trailing_silence_seconds)
@@ -1057,7 +1057,7 @@ class VoiceEngine:
         if not speculation.judged:
             if not (wait or speculation.future.done()):
                 return
-            heard = self._worker_result(speculation.future)
+            heard = self._worker.result(speculation.future)
             speculation.judged = True
             queued = round(heard.began - speculation.submitted, 4)
             self._trace("speculation_judged", queued=queued, stt_seconds=round(heard.seconds, 4))
@@ -1074,27 +1074,27 @@ class VoiceEngine:
             ):
                 speculation.weighed = True
                 return
-            speculation.readings = self._executor.submit(to_weigh.readings)
-            speculation.readings.add_done_callback(lambda _: self._wakeup.signal())
+            speculation.readings = self._worker.submit(to_weigh.readings)
         heard = speculation.future.result()
         readings = speculation.readings
         if readings is None or readings.cancelled() or not (wait or readings.done()):
             return
         speculation.weighed = True
         try:
-            reading = self._worker_result(readings)
+            reading = self._worker.result(readings)
         except Exception as error:  # extra evidence: its failure never stops the hearing
             log.warning("the ear could not weigh %r: %s", heard.text, error)
             reading = None
         if reading is not None or wait:
             self._judge_words(speculation, heard, reading)
 
-    def _worker_result(self, future: Future[_Done]) -> _Done:
-        """What the worker made, waited for as a transcription job: the supervisor holds a job
-        that does not come back to its deadline."""
+    @contextmanager
+    def _transcribing(self) -> Iterator[None]:
+        """A transcription job on the loop's thread (the loop waits for the hearing worker, or
+        transcribes itself): the supervisor holds a job that does not come back to its deadline."""
         self._begin_job(JobKind.TRANSCRIBE)
         try:
-            return future.result()
+            yield
         finally:
             self._end_job(JobKind.TRANSCRIBE)
 
@@ -1138,8 +1138,7 @@ class VoiceEngine:
 
     def _transcript_for(self, event: SpeechEnded, state: State) -> _Transcription:
         speculation = self._speculation
-        self._begin_job(JobKind.TRANSCRIBE)
-        try:
+        with self._transcribing():
             if speculation is not None and speculation.pause.ended_by(event):
                 self._speculation = None
                 heard = speculation.future.result()
@@ -1151,8 +1150,6 @@ class VoiceEngine:
                 # The stop check heard "Stop." where the transcript did not: the stop word it is.
                 heard = replace(heard, text=stop_check.STOP_PHRASES[0])
             return heard
-        finally:
-            self._end_job(JobKind.TRANSCRIBE)
 
     # -- the stop check over a reply (audio/stop_check.py) ---------------------------------------
 
@@ -1169,8 +1166,7 @@ class VoiceEngine:
             # goes on would be heard, is part of what must fit "Stop.".
             first = seconds_to_samples(due.pause.start - stop_check.PRE_ROLL_SECONDS)
             heard = self._linear.between(first, self._clock)
-            due.future = self._executor.submit(self._check_stop, heard, self._hotwords_heard())
-            due.future.add_done_callback(lambda _: self._wakeup.signal())
+            due.future = self._worker.submit(self._check_stop, heard, self._hotwords_heard())
         if self._mouth.live and not due.future.done():
             return
         if not self._took_stop_check(due):
@@ -1186,7 +1182,7 @@ class VoiceEngine:
             if due.future is None or due.future.cancelled():
                 return False
             try:
-                due.check = self._worker_result(due.future)
+                due.check = self._worker.result(due.future)
             except Exception as error:  # a second opinion: its failure never stops the hearing
                 log.warning("the stop check failed: %s", error)
                 due.check = StopCheck(float("-inf"))
