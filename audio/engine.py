@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from multiprocessing import connection
 from typing import Protocol
 
@@ -22,16 +22,14 @@ import numpy as np
 
 from audio import stop_check, trace
 from audio.devices import AudioDeviceError
+from audio.ear import Ear, HearingCues, Judging, Speculation, Transcription, TranscriptionRequest
 from audio.earcons import Earcon, earcon
 from audio.echo import TAIL_SECONDS as ECHO_TAIL_SECONDS
 from audio.echo import EchoCanceller
 from audio.end_of_turn import (
-    UNFINISHED_NEXT_WORDS,
     EarReading,
-    TurnShape,
     ear_in_time,
     judge_pause,
-    turn_shape,
     weighs_by_ear,
 )
 from audio.format import VAD_FRAME_SAMPLES, samples_to_seconds, seconds_to_samples
@@ -138,7 +136,7 @@ from audio.silences import shortened
 from audio.speakable import speakable
 from audio.speech_worker import Made, SpeechWorker
 from audio.stop_check import StopCheck
-from audio.stt import EndReadings, SpeechToText, may_be_spelled
+from audio.stt import EndReadings
 from audio.tts import SpeechParameters
 from audio.wake_check import WakeVerifier
 from audio.wake_measure import FLOOR_SECONDS, WakeMeasure, level_db, noise_floor_db
@@ -163,12 +161,6 @@ wake phrase. One said after a pause is heard alone, as a person said it: heard w
 phrase, Whisper lost or changed its first word ("Drops the two", "They thin striped" for "A thin
 stripe"). bench.hearing --full, real speakers after "Hey Jarvis." and 1.2 s: across rooms 6.0%
 at 1.0 s, 4.0% at 0.6 s (raw faster-whisper 5.6%); under noise 2.6% and 1.6% (raw 0%)."""
-REQUEST_AFTER_WAKE_SECONDS = 0.6
-"""Audio after the wake word at least this long is heard again alone when the transcript of the
-whole held only the wake phrase."""
-CONTEXT_MAX_SECONDS = 2.0
-"""Follow-ups up to this long (speech, without the pre-roll) are transcribed with the last exchange
-as context."""
 HINT_VOLUME = 0.6
 """The "say the wake word first" hint is said quietly."""
 END_OF_LISTENING_GRACE_SECONDS = 0.15
@@ -200,49 +192,6 @@ class Channel(Protocol):
 Mouth = TimelineMouth | SpeakerMouth
 
 
-@dataclass(frozen=True)
-class _TranscriptionRequest:
-    """Everything a transcription on the worker needs, read on the loop's thread when it began:
-    the loop goes on changing its own fields meanwhile."""
-
-    samples: np.ndarray
-    hotwords: tuple[str, ...]
-    context: str
-    answer_phrases: dict[str, str] = field(default_factory=dict)
-    """A closed question's answers to score on the audio (a follow-up after one), else none."""
-    answer_context: str = ""
-    wake_end: int = 0
-    """Where in ``samples`` the wake word was detected, when they begin with its phrase; else 0."""
-    weigh_end: bool = False
-    """Begun at a pause the ear judges (``end_of_turn.weighs_by_ear``): words that read as
-    complete are weighed by it too."""
-    spelling: bool = False
-    """A follow-up to a question whose answer may be spelled: read as letters too."""
-
-
-@dataclass
-class _Speculation:
-    """The transcription begun at a pause, in case the pause is the end of the request."""
-
-    pause: SpeechPaused
-    future: Future[_Transcription]
-    judged: bool = False
-    """Its words have set the silence that ends the pause."""
-    weighed: bool = False
-    """The ear's reading of where the words end has been heard (or none is coming)."""
-    submitted: float = field(default_factory=time.monotonic)
-    """When it was handed to the worker (monotonic): a trace tells the queue from the work."""
-    readings: Future[EndReadings | None] | None = None
-    """The ear's reading of where the words end, once asked for."""
-
-    def cancel(self) -> None:
-        """Drop the work still waiting for the worker: the transcription, or the ear's reading
-        of its end (a running one finishes, unread)."""
-        self.future.cancel()
-        if self.readings is not None:
-            self.readings.cancel()
-
-
 @dataclass
 class _StopCheckDue:
     """A stop check (``audio.stop_check``) on an utterance heard over the reply whose transcript
@@ -254,42 +203,6 @@ class _StopCheckDue:
     future: Future[StopCheck] | None = None
     check: StopCheck | None = None
     """What it found, once taken from ``future``."""
-
-
-@dataclass(frozen=True)
-class _EndToWeigh:
-    """What the ear weighs at a pause: the words, the audio they were heard in and the model that
-    heard them (``SpeechToText.end_readings``)."""
-
-    model: SpeechToText
-    samples: np.ndarray
-    text: str
-    hotwords: tuple[str, ...]
-    context: str
-
-    def readings(self) -> EndReadings | None:
-        """Run on the worker: how likely the words are to end where they do."""
-        return self.model.end_readings(
-            self.samples, self.text, UNFINISHED_NEXT_WORDS,
-            hotwords=self.hotwords, context=self.context,
-        )  # fmt: skip
-
-
-@dataclass(frozen=True)
-class _Transcription:
-    text: str
-    scores: dict[str, float]
-    seconds: float = 0.0
-    """Wall time the transcription took."""
-    began: float = 0.0
-    """When it began (monotonic)."""
-    to_weigh: _EndToWeigh | None = None
-    """At a pause, for words that read as complete: what the ear may weigh (None: nothing)."""
-    avg_logprob: float = 0.0
-    """Whisper's average log probability of the words' tokens (closer to 0 is surer)."""
-    spelled: str = ""
-    """Where a spelled answer was possible: the utterance read as letters ("V I M."), when
-    that reading is likelier than the free one; else empty."""
 
 
 class VoiceEngine:
@@ -338,6 +251,13 @@ class VoiceEngine:
         """Signalled by the loop's own helpers (the speech worker, the speaker, the hearing
         worker) when done."""
         self._worker = HearingWorker(self._wakeup, self._transcribing)
+        self._cues = HearingCues(
+            [wake_name(phrase) for phrase in models.wake.phrases],
+            settings.stt.hotwords,
+            end_silence_seconds=settings.vad.end_silence_seconds,
+            pre_roll_samples=self._pre_roll,
+        )
+        self._ear = Ear(models.stt, self._listener.request_words, self._failpoints)
         # Barge-in keeps the microphone open while Hearth speaks: its own voice comes back. A ring
         # keeps it open too (a stop word ends it), so the ring is taken out the same way.
         self._echo = EchoCanceller() if settings.audio.echo_cancellation else None
@@ -365,9 +285,7 @@ class VoiceEngine:
         self._wake_measure: WakeMeasure | None = None
         """How well the accepted wake word was heard, for the household's arbitration."""
         self._held_end: SpeechEnded | None = None
-        self._cut: tuple[float, str] | None = None
-        """Where the last request was cut at the length cap, and its transcript."""
-        self._speculation: _Speculation | None = None
+        self._speculation: Speculation | None = None
         self._span = RequestSpan()
         self._playback = Playback(self._base_params)
         self._speech = SpeechWorker(models.tts, self._failpoints, self._wakeup)
@@ -380,15 +298,12 @@ class VoiceEngine:
         """Speech outside a conversation (a hint, speech re-sent after a restart) is playing."""
         self._settled_at = 0
         """Audio-clock sample from which the microphone hears again after such speech."""
-        self._context = ""
-        self._answer: FinishReply | None = None
-        self._hotwords: tuple[str, ...] = ()
         self._jobs: dict[str, Job] = {}
         self._pace = SynthesisPace()
         warm_up = models.tts.warm_up(self._base_params.voice)
         if warm_up is not None:  # a first pace, so even the first sentence has a deadline to fit
             self._pace.observe(self._base_params.voice, *warm_up)
-        self._last_transcription = _Transcription("", {})
+        self._last_transcription = Transcription("", {})
         self._output = OutputLevel()
         """How loud every sound is played (the supervisor sends the kept level at start)."""
         self._microphone_muted = False
@@ -660,7 +575,7 @@ class VoiceEngine:
             case TakeBack():
                 self._act(self._listener.handle(TakenBack(self.t)))
             case SetHotwords(words=words):
-                self._hotwords = words
+                self._cues.set_known_names(words)
             case Shutdown():
                 self._stopping = True
                 self._play_outputs(self._playback.handle(Stop()))
@@ -835,8 +750,7 @@ class VoiceEngine:
         if self._listener.state in (State.THINKING, State.SPEAKING):
             asks = bool(finish.answer_phrases)
             self._act(self._listener.handle(ReplyFinished(self.t, asks_question=asks)))
-        self._context = finish.context
-        self._answer = finish if finish.answer_phrases or finish.spelling else None
+        self._cues.reply_finished(finish)
 
     def _volume(self, job: Speak, samples: np.ndarray) -> np.ndarray:
         if job.job < 0:  # local hints
@@ -990,8 +904,8 @@ class VoiceEngine:
                 request = self._transcription_request(
                     event.start, event.end, state, weigh_end=weighs_by_ear(event.longest_pause)
                 )
-                future = self._worker.submit(self._transcribe, request)
-                self._speculation = _Speculation(event, future)
+                future = self._worker.submit(self._ear.transcribe, request)
+                self._speculation = Speculation(event, future)
                 # Until its words are known, the pause may be a speaker looking for a word.
                 self._end_pause_after(self._settings.vad.trailing_silence_seconds)
                 if state is State.SPEAKING and self._linear is not None:
@@ -1021,7 +935,7 @@ class VoiceEngine:
                 heard = self._transcript_for(event, state)
                 self._trace("transcript", stt_seconds=round(heard.seconds, 4), began=heard.began)
                 self._last_transcription = heard
-                self._cut = (event.end, heard.text) if event.reason is EndReason.CAP else None
+                self._cues.request_heard(event, heard.text)
                 start = self._span.start(event.start)
                 transcript = Transcript(self.t, heard.text, start, event.end)
                 self._act(self._listener.handle(transcript))
@@ -1052,13 +966,13 @@ class VoiceEngine:
         in file mode (``wait``) both are waited for, so a recording runs the same way every
         time."""
         speculation = self._speculation
-        if speculation is None or speculation.weighed:
+        if speculation is None or speculation.judging is Judging.DONE:
             return
-        if not speculation.judged:
+        if speculation.judging is Judging.WORDS:
             if not (wait or speculation.future.done()):
                 return
             heard = self._worker.result(speculation.future)
-            speculation.judged = True
+            speculation.judging = Judging.EAR
             queued = round(heard.began - speculation.submitted, 4)
             self._trace("speculation_judged", queued=queued, stt_seconds=round(heard.seconds, 4))
             to_weigh = heard.to_weigh
@@ -1072,14 +986,14 @@ class VoiceEngine:
                 or self._speculation is not speculation
                 or (silence is not None and not self._ear_in_time(speculation, heard, silence))
             ):
-                speculation.weighed = True
+                speculation.judging = Judging.DONE
                 return
             speculation.readings = self._worker.submit(to_weigh.readings)
         heard = speculation.future.result()
         readings = speculation.readings
         if readings is None or readings.cancelled() or not (wait or readings.done()):
             return
-        speculation.weighed = True
+        speculation.judging = Judging.DONE
         try:
             reading = self._worker.result(readings)
         except Exception as error:  # extra evidence: its failure never stops the hearing
@@ -1098,15 +1012,13 @@ class VoiceEngine:
         finally:
             self._end_job(JobKind.TRANSCRIBE)
 
-    def _ear_in_time(
-        self, speculation: _Speculation, heard: _Transcription, silence: float
-    ) -> bool:
+    def _ear_in_time(self, speculation: Speculation, heard: Transcription, silence: float) -> bool:
         """Whether the ear's reading, begun now, can answer before the pause ends."""
         ends_at = speculation.pause.end + silence
         return ear_in_time(heard.seconds, ends_at - self.t)
 
     def _judge_words(
-        self, speculation: _Speculation, heard: _Transcription, readings: EndReadings | None
+        self, speculation: Speculation, heard: Transcription, readings: EndReadings | None
     ) -> float:
         """Set the silence that ends the pause from its words (and the ear's reading of their
         end, once known), record the judgement, and return the silence."""
@@ -1136,7 +1048,7 @@ class VoiceEngine:
         if ended is not None:
             self._on_segment(ended)
 
-    def _transcript_for(self, event: SpeechEnded, state: State) -> _Transcription:
+    def _transcript_for(self, event: SpeechEnded, state: State) -> Transcription:
         speculation = self._speculation
         with self._transcribing():
             if speculation is not None and speculation.pause.ended_by(event):
@@ -1145,7 +1057,8 @@ class VoiceEngine:
                 speculation.cancel()  # the ear, if still to come, can no longer lengthen it
             else:
                 self._drop_speculation()
-                heard = self._transcribe(self._transcription_request(event.start, event.end, state))
+                request = self._transcription_request(event.start, event.end, state)
+                heard = self._ear.transcribe(request)
             if self._stop_heard(event):
                 # The stop check heard "Stop." where the transcript did not: the stop word it is.
                 heard = replace(heard, text=stop_check.STOP_PHRASES[0])
@@ -1166,7 +1079,7 @@ class VoiceEngine:
             # goes on would be heard, is part of what must fit "Stop.".
             first = seconds_to_samples(due.pause.start - stop_check.PRE_ROLL_SECONDS)
             heard = self._linear.between(first, self._clock)
-            due.future = self._worker.submit(self._check_stop, heard, self._hotwords_heard())
+            due.future = self._worker.submit(self._check_stop, heard, self._cues.names())
         if self._mouth.live and not due.future.done():
             return
         if not self._took_stop_check(due):
@@ -1217,7 +1130,7 @@ class VoiceEngine:
 
     def _transcription_request(
         self, start: float, end: float, state: State, *, weigh_end: bool = False
-    ) -> _TranscriptionRequest:
+    ) -> TranscriptionRequest:
         """What transcribing the utterance heard in ``state`` from ``start`` to ``end`` needs,
         read now; ``weigh_end`` at a pause where the ear's reading of the end judges the turn."""
         samples, wake_end = self._utterance_audio(self._span.start(start), end)
@@ -1225,77 +1138,10 @@ class VoiceEngine:
         follow_up = state is State.FOLLOW_UP or (
             reopened is not None and reopened.via is Via.FOLLOW_UP
         )
-        # The request said after a pause that keeps it apart from the wake phrase holds no wake
-        # name, and as a prompt the name pulled Whisper toward another way of writing ("What's
-        # 37.67-75.7?" for a real speaker's "... minus 75.7"). A follow-up keeps it: with the
-        # last exchange as context, short follow-ups were heard worse without it (measured).
-        apart_from_wake = state is State.LISTENING and not follow_up and not wake_end
-        hotwords = self._hotwords_heard(wake_names=not apart_from_wake)
-        if follow_up and self._answer is not None:
-            hotwords = (*self._answer.hotwords, *hotwords)
-        # A short follow-up ("And what about Uganda?") needs the last exchange to be heard right;
-        # a longer one carries its own context, and the prompt would only pull it toward words
-        # said before ("my editor is Vim" heard as "... has been" after an unrelated exchange).
-        # Measured without the pre-roll: a slow "And what about Uganda?" (1.6 s) is still short.
-        short = len(samples) - self._pre_roll <= seconds_to_samples(CONTEXT_MAX_SECONDS)
-        context = self._said_just_before(start) or (self._context if follow_up and short else "")
-        answers = self._answer.answer_phrases if follow_up and self._answer is not None else {}
-        spelling = follow_up and self._answer is not None and self._answer.spelling
-        return _TranscriptionRequest(
-            samples, hotwords, context, dict(answers), self._context if answers else "",
-            wake_end, weigh_end=weigh_end, spelling=spelling,
+        return self._cues.request(
+            samples, wake_end, start,
+            listening=state is State.LISTENING, follow_up=follow_up, weigh_end=weigh_end,
         )  # fmt: skip
-
-    def _transcribe(self, request: _TranscriptionRequest) -> _Transcription:
-        """Run on the worker (or the loop): it reads nothing of the engine but the request."""
-        began = time.monotonic()
-        self._failpoints.crash_if(Failpoint.TRANSCRIBE_CRASH)
-        stt = self._models.stt
-        samples = heard_in = request.samples
-        transcript = stt.transcribe(samples, hotwords=request.hotwords, context=request.context)
-        rest = samples[request.wake_end :] if request.wake_end else samples[:0]
-        # The listener's wake phrases never change: reading them here, off the loop, is safe.
-        if len(rest) >= seconds_to_samples(REQUEST_AFTER_WAKE_SECONDS) and not (
-            self._listener.request_words(transcript.text).strip()
-        ):
-            # Whisper, given the wake phrase, a pause and then the request, may write the wake
-            # phrase's sentence and stop ("Hey, Jarvis." for a whole request across a room):
-            # the speech after the wake is heard again on its own.
-            heard_in = rest
-            transcript = stt.transcribe(rest, hotwords=request.hotwords, context=request.context)
-        # Read as letters by the local model only: a service's transcript reports no
-        # likelihood to weigh the letters against. The brain judges whether they were spelled.
-        spelled = ""
-        if request.spelling and isinstance(stt, SpeechToText) and may_be_spelled(transcript.text):
-            letters = stt.spelled(heard_in)
-            if letters is not None and letters.avg_logprob > transcript.avg_logprob:
-                spelled = letters.text  # "V I M." where the free reading was "We I am."
-        scores = {}
-        if request.answer_phrases:
-            scores = stt.score(samples, request.answer_phrases, context=request.answer_context)
-        to_weigh = None
-        # Weighed by the model that wrote the words, and only by it: a service's transcript would
-        # cost a device that hands its hearing off a local encoding at every pause.
-        if request.weigh_end and isinstance(stt, SpeechToText):
-            words = self._listener.request_words(transcript.text)
-            if turn_shape(words) is TurnShape.COMPLETE:
-                to_weigh = _EndToWeigh(
-                    stt, heard_in, transcript.text, request.hotwords, request.context
-                )
-        return _Transcription(
-            transcript.text, scores, time.monotonic() - began, began, to_weigh,
-            transcript.avg_logprob, spelled,
-        )  # fmt: skip
-
-    def _said_just_before(self, start: float) -> str:
-        """What the speaker said just before ``start``, if their speech runs on from a request the
-        cap cut: Whisper, given a piece that begins mid-sentence with no prompt, stops after its
-        first sentence (a 15 s piece of a monologue came back as "is coming over with his new
-        girlfriend."). A pause short of an utterance's end still counts as running on."""
-        if self._cut is None:
-            return ""
-        cut_at, text = self._cut
-        return text if start - cut_at < self._settings.vad.end_silence_seconds else ""
 
     def _utterance_audio(self, start: float, end: float) -> tuple[np.ndarray, int]:
         """An utterance's audio with its pre-roll, and where in it the wake word was detected
@@ -1324,15 +1170,6 @@ class VoiceEngine:
             for silence_start, silence_end in self._span.pauses
         ]
         return shortened(samples, [(a, b) for a, b in inside if a >= wake_end]), wake_end
-
-    def _hotwords_heard(self, *, wake_names: bool = True) -> tuple[str, ...]:
-        """The names a transcription is given: the wake names (unless ``wake_names`` is false),
-        the settings' hot words and the names memory knows."""
-        wake = self._wake_names() if wake_names else []
-        return (*wake, *self._settings.stt.hotwords, *self._hotwords)
-
-    def _wake_names(self) -> list[str]:
-        return [wake_name(phrase) for phrase in self._models.wake.phrases]
 
     # -- acting on the listener ------------------------------------------------------------------
 
@@ -1376,8 +1213,7 @@ class VoiceEngine:
                 case ConversationEnded():
                     self._wake = None
                     self._wake_measure = None
-                    self._answer = None
-                    self._context = ""
+                    self._cues.conversation_ended()
                     self._segmenter.reset()
                 case StopRinging(timed_out=timed_out):
                     by = RingEnd.TIMEOUT if timed_out else RingEnd.STOP_WORD
