@@ -12,9 +12,8 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from multiprocessing import connection
 from typing import Protocol
 
@@ -135,7 +134,7 @@ from audio.segmenter import (
 from audio.silences import shortened
 from audio.speakable import speakable
 from audio.speech_worker import Made, SpeechWorker
-from audio.stop_check import StopCheck
+from audio.stop_watch import StopWatch
 from audio.stt import EndReadings
 from audio.tts import SpeechParameters
 from audio.wake_check import WakeVerifier
@@ -190,19 +189,6 @@ class Channel(Protocol):
 
 
 Mouth = TimelineMouth | SpeakerMouth
-
-
-@dataclass
-class _StopCheckDue:
-    """A stop check (``audio.stop_check``) on an utterance heard over the reply whose transcript
-    was not a stop word, made once the pause after it has lasted ``QUIET_AFTER_SECONDS``."""
-
-    pause: SpeechPaused
-    due: int
-    """The audio-clock sample to check at."""
-    future: Future[StopCheck] | None = None
-    check: StopCheck | None = None
-    """What it found, once taken from ``future``."""
 
 
 class VoiceEngine:
@@ -263,15 +249,16 @@ class VoiceEngine:
         self._echo = EchoCanceller() if settings.audio.echo_cancellation else None
         self._cancel_speech = settings.listener.barge_in
         """Cancel the echo of speech as well as of the ring."""
-        self._linear: stop_check.LinearHearing | None = None
-        """With barge-in, the stop check's ear: the microphone with Hearth's voice subtracted but
-        not suppressed by AEC3, where a person's "Stop." over the reply is whole."""
+        self._stop_watch: StopWatch | None = None
+        """With barge-in, the stop check over the reply (``audio.stop_watch``)."""
         checking = stop_check.checks(settings.listener.stop_words)
         if self._echo is not None and self._cancel_speech and checking:
-            self._linear = stop_check.LinearHearing(
+            hearing = stop_check.LinearHearing(
                 seconds_to_samples(history), seconds_to_samples(ECHO_TAIL_SECONDS), start_sample
             )
-        self._stop_check: _StopCheckDue | None = None
+            self._stop_watch = StopWatch(
+                hearing, models.stt, self._worker, self._cues.names, self._record
+            )
         self._ring = RingDucker(earcon(Earcon.RING))
         self._ring_echo_until = 0
         """Audio-clock sample until which the ring's echo is cancelled (the last period's end and
@@ -641,8 +628,8 @@ class VoiceEngine:
                     # of its sentence are two pieces, and their join can be measured.
                     self._record("speak_piece", job=job.job, text=chunk.text,
                                  at_sample=self._clock, samples=len(chunk.samples))  # fmt: skip
-                    if self._linear is not None:  # the stop check's guard reads Hearth's words
-                        self._linear.playing(chunk.text, self._clock, len(chunk.samples))
+                    if self._stop_watch is not None:
+                        self._stop_watch.playing(chunk.text, self._clock, len(chunk.samples))
                     self._mouth.start(self._volume(job, chunk.samples), self._clock)
                 case Said(job=job, more=more):
                     self._record("speak_end", job=job.job)
@@ -798,10 +785,8 @@ class VoiceEngine:
             and self._clock >= self._settled_at
         )
         probability = self._speech_probability(heard)
-        if self._linear is not None:
-            # It learns the room only while nobody is heard speaking.
-            speaking = (probability or 0.0) >= stop_check.ADAPT_BELOW
-            self._linear.hear(microphone, played, speaking=speaking)
+        if self._stop_watch is not None:
+            self._stop_watch.hear(microphone, played, probability)
         if ringing:
             self._duck_ring(probability)
         detections = self._models.wake.process(frame, start + len(frame))
@@ -908,9 +893,8 @@ class VoiceEngine:
                 self._speculation = Speculation(event, future)
                 # Until its words are known, the pause may be a speaker looking for a word.
                 self._end_pause_after(self._settings.vad.trailing_silence_seconds)
-                if state is State.SPEAKING and self._linear is not None:
-                    quiet = seconds_to_samples(stop_check.QUIET_AFTER_SECONDS)
-                    self._stop_check = _StopCheckDue(event, self._clock + quiet)
+                if state is State.SPEAKING and self._stop_watch is not None:
+                    self._stop_watch.paused(event, self._clock)
                 if not self._mouth.live:
                     # File mode: judged at once, so a recording runs the same way every time.
                     self._judge_pause(wait=True)
@@ -1059,67 +1043,25 @@ class VoiceEngine:
                 self._drop_speculation()
                 request = self._transcription_request(event.start, event.end, state)
                 heard = self._ear.transcribe(request)
-            if self._stop_heard(event):
+            if self._stop_watch is not None and self._stop_watch.heard_in(event):
                 # The stop check heard "Stop." where the transcript did not: the stop word it is.
                 heard = replace(heard, text=stop_check.STOP_PHRASES[0])
             return heard
 
-    # -- the stop check over a reply (audio/stop_check.py) ---------------------------------------
-
     def _step_stop_check(self) -> None:
-        """Make the stop check that is due (live on the worker, in file mode at once), and end the
-        utterance as a stop when it hears one."""
-        due = self._stop_check
-        if due is None:
-            return
-        if due.future is None:
-            if self._clock < due.due:
-                return
-            # From just before the utterance to now: the pause after it, where a sentence that
-            # goes on would be heard, is part of what must fit "Stop.".
-            first = seconds_to_samples(due.pause.start - stop_check.PRE_ROLL_SECONDS)
-            heard = self._linear.between(first, self._clock)
-            due.future = self._worker.submit(self._check_stop, heard, self._cues.names())
-        if self._mouth.live and not due.future.done():
-            return
-        if not self._took_stop_check(due):
-            self._stop_check = None
+        """Make the stop check that is due (``audio.stop_watch``), and end the utterance as a stop
+        when it hears one."""
+        watch = self._stop_watch
+        if watch is None or not watch.step(self._clock, live=self._mouth.live):
             return
         self._end_pause_after(0.0)  # the utterance ends now, its transcript the stop word
-        if self._stop_check is due:  # it was no longer paused: nothing to end
-            self._drop_stop_check()
-
-    def _took_stop_check(self, due: _StopCheckDue) -> bool:
-        """Whether the stop check made heard "Stop.", waited for, and recorded once."""
-        if due.check is None:
-            if due.future is None or due.future.cancelled():
-                return False
-            try:
-                due.check = self._worker.result(due.future)
-            except Exception as error:  # a second opinion: its failure never stops the hearing
-                log.warning("the stop check failed: %s", error)
-                due.check = StopCheck(float("-inf"))
-            self._record("stop_check", fit=round(due.check.fit, 2),
-                         echo_words=due.check.echo_words, heard=due.check.heard)  # fmt: skip
-        return due.check.heard
-
-    def _check_stop(self, heard: stop_check.Overheard, hotwords: tuple[str, ...]) -> StopCheck:
-        """Run on the worker: forced decoding needs the local model, whatever hears requests."""
-        return stop_check.check_stop(local_hearing(self._models.stt), heard, hotwords)
-
-    def _stop_heard(self, event: SpeechEnded) -> bool:
-        """Whether the stop check heard "Stop." in the utterance ``event`` ends, waiting for one
-        still being made (and forget it: the utterance is over)."""
-        due = self._stop_check
-        heard = due is not None and due.pause.ended_by(event) and self._took_stop_check(due)
-        self._drop_stop_check()
-        return heard
+        # Ended, the utterance dropped its check; still paused or not, the check is spent.
+        watch.drop()
 
     def _drop_stop_check(self) -> None:
         """Forget a stop check: the speaker went on, or the utterance is over."""
-        if self._stop_check is not None and self._stop_check.future is not None:
-            self._stop_check.future.cancel()
-        self._stop_check = None
+        if self._stop_watch is not None:
+            self._stop_watch.drop()
 
     def _drop_speculation(self) -> None:
         """Forget a transcription begun at a pause the speaker went on from; one still waiting
