@@ -1,10 +1,13 @@
 """The voice loop: frames in, wake word, end of speech, transcripts and speech out, on one clock.
 
 ``VoiceEngine.run`` reads 32 ms frames from an audio source and drives the pure cores (segmenter,
-listener) with the models' verdicts. It reports to, and takes commands from, a ``Channel``: the
-supervisor in another process, or a small responder for ``hearth listen``. Time is the audio clock
-(samples consumed); in file mode the loop waits for a reply without consuming input, so thinking
-takes no audio time and a recording runs the same way every time.
+listener, playback) with the models' verdicts. What a request is heard with is the ear's
+(``audio.ear``), the stop check over a reply the stop watch's (``audio.stop_watch``), both on the
+hearing worker (``audio.hearing_worker``); the engine decides when. It reports to, and takes
+commands from, a ``Channel``: the supervisor in another process, or a small responder for
+``hearth listen``. Time is the audio clock (samples consumed); in file mode the loop waits for a
+reply without consuming input, so thinking takes no audio time and a recording runs the same way
+every time.
 """
 
 from __future__ import annotations
@@ -1055,8 +1058,7 @@ class VoiceEngine:
         if watch is None or not watch.step(self._clock, live=self._mouth.live):
             return
         self._end_pause_after(0.0)  # the utterance ends now, its transcript the stop word
-        # Ended, the utterance dropped its check; still paused or not, the check is spent.
-        watch.drop()
+        watch.drop()  # no longer paused, nothing ended: the check is spent all the same
 
     def _drop_stop_check(self) -> None:
         """Forget a stop check: the speaker went on, or the utterance is over."""
