@@ -1,39 +1,41 @@
 """The voice loop: frames in, wake word, end of speech, transcripts and speech out, on one clock.
 
 ``VoiceEngine.run`` reads 32 ms frames from an audio source and drives the pure cores (segmenter,
-listener) with the models' verdicts. It reports to, and takes commands from, a ``Channel``: the
-supervisor in another process, or a small responder for ``hearth listen``. Time is the audio clock
-(samples consumed); in file mode the loop waits for a reply without consuming input, so thinking
-takes no audio time and a recording runs the same way every time.
+listener, playback) with the models' verdicts. What a request is heard with is the ear's
+(``audio.ear``), the stop check over a reply the stop watch's (``audio.stop_watch``), both on the
+hearing worker (``audio.hearing_worker``); the engine decides when. It reports to, and takes
+commands from, a ``Channel``: the supervisor in another process, or a small responder for
+``hearth listen``. Time is the audio clock (samples consumed); in file mode the loop waits for a
+reply without consuming input, so thinking takes no audio time and a recording runs the same way
+every time.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterable
-from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import replace
 from multiprocessing import connection
-from typing import Protocol, TypeVar
+from typing import Protocol
 
 import numpy as np
 
 from audio import stop_check, trace
 from audio.devices import AudioDeviceError
+from audio.ear import Ear, HearingCues, Judging, Speculation, Transcription, TranscriptionRequest
 from audio.earcons import Earcon, earcon
 from audio.echo import TAIL_SECONDS as ECHO_TAIL_SECONDS
 from audio.echo import EchoCanceller
 from audio.end_of_turn import (
-    UNFINISHED_NEXT_WORDS,
     EarReading,
-    TurnShape,
     ear_in_time,
     judge_pause,
-    turn_shape,
     weighs_by_ear,
 )
 from audio.format import VAD_FRAME_SAMPLES, samples_to_seconds, seconds_to_samples
+from audio.hearing_worker import HearingWorker
 from audio.io import AudioSource, LiveSource
 from audio.listener import (
     ConversationEnded,
@@ -135,8 +137,8 @@ from audio.segmenter import (
 from audio.silences import shortened
 from audio.speakable import speakable
 from audio.speech_worker import Made, SpeechWorker
-from audio.stop_check import StopCheck
-from audio.stt import EndReadings, SpeechToText, may_be_spelled
+from audio.stop_watch import StopWatch
+from audio.stt import EndReadings
 from audio.tts import SpeechParameters
 from audio.wake_check import WakeVerifier
 from audio.wake_measure import FLOOR_SECONDS, WakeMeasure, level_db, noise_floor_db
@@ -154,8 +156,6 @@ DEVICE_RETRY_SECONDS = 0.5
 STANDBY_SPEECH_FLOOR = 100.0
 """RMS (of int16 samples, about -50 dBFS) under which a standby frame holds no speech to hint at;
 speech at a normal distance is 30 times louder, and a quiet request is still heard once awake."""
-_Done = TypeVar("_Done")
-"""What a job on the worker thread gives back."""
 WAKE_CONTINUATION_SECONDS = 0.6
 """A request starting this soon after the wake word (its pre-roll, for one long enough to stand
 alone) is heard together with it: one said straight on, whose pre-roll would begin inside the
@@ -163,12 +163,6 @@ wake phrase. One said after a pause is heard alone, as a person said it: heard w
 phrase, Whisper lost or changed its first word ("Drops the two", "They thin striped" for "A thin
 stripe"). bench.hearing --full, real speakers after "Hey Jarvis." and 1.2 s: across rooms 6.0%
 at 1.0 s, 4.0% at 0.6 s (raw faster-whisper 5.6%); under noise 2.6% and 1.6% (raw 0%)."""
-REQUEST_AFTER_WAKE_SECONDS = 0.6
-"""Audio after the wake word at least this long is heard again alone when the transcript of the
-whole held only the wake phrase."""
-CONTEXT_MAX_SECONDS = 2.0
-"""Follow-ups up to this long (speech, without the pre-roll) are transcribed with the last exchange
-as context."""
 HINT_VOLUME = 0.6
 """The "say the wake word first" hint is said quietly."""
 END_OF_LISTENING_GRACE_SECONDS = 0.15
@@ -198,98 +192,6 @@ class Channel(Protocol):
 
 
 Mouth = TimelineMouth | SpeakerMouth
-
-
-@dataclass(frozen=True)
-class _TranscriptionRequest:
-    """Everything a transcription on the worker needs, read on the loop's thread when it began:
-    the loop goes on changing its own fields meanwhile."""
-
-    samples: np.ndarray
-    hotwords: tuple[str, ...]
-    context: str
-    answer_phrases: dict[str, str] = field(default_factory=dict)
-    """A closed question's answers to score on the audio (a follow-up after one), else none."""
-    answer_context: str = ""
-    wake_end: int = 0
-    """Where in ``samples`` the wake word was detected, when they begin with its phrase; else 0."""
-    weigh_end: bool = False
-    """Begun at a pause the ear judges (``end_of_turn.weighs_by_ear``): words that read as
-    complete are weighed by it too."""
-    spelling: bool = False
-    """A follow-up to a question whose answer may be spelled: read as letters too."""
-
-
-@dataclass
-class _Speculation:
-    """The transcription begun at a pause, in case the pause is the end of the request."""
-
-    pause: SpeechPaused
-    future: Future[_Transcription]
-    judged: bool = False
-    """Its words have set the silence that ends the pause."""
-    weighed: bool = False
-    """The ear's reading of where the words end has been heard (or none is coming)."""
-    submitted: float = field(default_factory=time.monotonic)
-    """When it was handed to the worker (monotonic): a trace tells the queue from the work."""
-    readings: Future[EndReadings | None] | None = None
-    """The ear's reading of where the words end, once asked for."""
-
-    def cancel(self) -> None:
-        """Drop the work still waiting for the worker: the transcription, or the ear's reading
-        of its end (a running one finishes, unread)."""
-        self.future.cancel()
-        if self.readings is not None:
-            self.readings.cancel()
-
-
-@dataclass
-class _StopCheckDue:
-    """A stop check (``audio.stop_check``) on an utterance heard over the reply whose transcript
-    was not a stop word, made once the pause after it has lasted ``QUIET_AFTER_SECONDS``."""
-
-    pause: SpeechPaused
-    due: int
-    """The audio-clock sample to check at."""
-    future: Future[StopCheck] | None = None
-    check: StopCheck | None = None
-    """What it found, once taken from ``future``."""
-
-
-@dataclass(frozen=True)
-class _EndToWeigh:
-    """What the ear weighs at a pause: the words, the audio they were heard in and the model that
-    heard them (``SpeechToText.end_readings``)."""
-
-    model: SpeechToText
-    samples: np.ndarray
-    text: str
-    hotwords: tuple[str, ...]
-    context: str
-
-    def readings(self) -> EndReadings | None:
-        """Run on the worker: how likely the words are to end where they do."""
-        return self.model.end_readings(
-            self.samples, self.text, UNFINISHED_NEXT_WORDS,
-            hotwords=self.hotwords, context=self.context,
-        )  # fmt: skip
-
-
-@dataclass(frozen=True)
-class _Transcription:
-    text: str
-    scores: dict[str, float]
-    seconds: float = 0.0
-    """Wall time the transcription took."""
-    began: float = 0.0
-    """When it began (monotonic)."""
-    to_weigh: _EndToWeigh | None = None
-    """At a pause, for words that read as complete: what the ear may weigh (None: nothing)."""
-    avg_logprob: float = 0.0
-    """Whisper's average log probability of the words' tokens (closer to 0 is surer)."""
-    spelled: str = ""
-    """Where a spelled answer was possible: the utterance read as letters ("V I M."), when
-    that reading is likelier than the free one; else empty."""
 
 
 class VoiceEngine:
@@ -334,20 +236,32 @@ class VoiceEngine:
         self._verifier = WakeVerifier(settings.wake, local_hearing(models.stt))
         self._pre_roll = seconds_to_samples(settings.wake.pre_roll_seconds)
         self._reply_wait = settings.listener.reply_wait_seconds
+        self._wakeup = Wakeup()
+        """Signalled by the loop's own helpers (the speech worker, the speaker, the hearing
+        worker) when done."""
+        self._worker = HearingWorker(self._wakeup, self._transcribing)
+        self._cues = HearingCues(
+            [wake_name(phrase) for phrase in models.wake.phrases],
+            settings.stt.hotwords,
+            end_silence_seconds=settings.vad.end_silence_seconds,
+            pre_roll_samples=self._pre_roll,
+        )
+        self._ear = Ear(models.stt, self._listener.request_words, self._failpoints)
         # Barge-in keeps the microphone open while Hearth speaks: its own voice comes back. A ring
         # keeps it open too (a stop word ends it), so the ring is taken out the same way.
         self._echo = EchoCanceller() if settings.audio.echo_cancellation else None
         self._cancel_speech = settings.listener.barge_in
         """Cancel the echo of speech as well as of the ring."""
-        self._linear: stop_check.LinearHearing | None = None
-        """With barge-in, the stop check's ear: the microphone with Hearth's voice subtracted but
-        not suppressed by AEC3, where a person's "Stop." over the reply is whole."""
+        self._stop_watch: StopWatch | None = None
+        """With barge-in, the stop check over the reply (``audio.stop_watch``)."""
         checking = stop_check.checks(settings.listener.stop_words)
         if self._echo is not None and self._cancel_speech and checking:
-            self._linear = stop_check.LinearHearing(
+            hearing = stop_check.LinearHearing(
                 seconds_to_samples(history), seconds_to_samples(ECHO_TAIL_SECONDS), start_sample
             )
-        self._stop_check: _StopCheckDue | None = None
+            self._stop_watch = StopWatch(
+                hearing, models.stt, self._worker, self._cues.names, self._record
+            )
         self._ring = RingDucker(earcon(Earcon.RING))
         self._ring_echo_until = 0
         """Audio-clock sample until which the ring's echo is cancelled (the last period's end and
@@ -361,14 +275,9 @@ class VoiceEngine:
         self._wake_measure: WakeMeasure | None = None
         """How well the accepted wake word was heard, for the household's arbitration."""
         self._held_end: SpeechEnded | None = None
-        self._cut: tuple[float, str] | None = None
-        """Where the last request was cut at the length cap, and its transcript."""
-        self._speculation: _Speculation | None = None
+        self._speculation: Speculation | None = None
         self._span = RequestSpan()
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hearth-stt")
         self._playback = Playback(self._base_params)
-        self._wakeup = Wakeup()
-        """Signalled by the loop's own helpers (the speech worker, the speaker) when done."""
         self._speech = SpeechWorker(models.tts, self._failpoints, self._wakeup)
         mouth.wake_when_done(self._wakeup.signal)
         self._first_pieces: dict[int, int] = {}
@@ -379,15 +288,12 @@ class VoiceEngine:
         """Speech outside a conversation (a hint, speech re-sent after a restart) is playing."""
         self._settled_at = 0
         """Audio-clock sample from which the microphone hears again after such speech."""
-        self._context = ""
-        self._answer: FinishReply | None = None
-        self._hotwords: tuple[str, ...] = ()
         self._jobs: dict[str, Job] = {}
         self._pace = SynthesisPace()
         warm_up = models.tts.warm_up(self._base_params.voice)
         if warm_up is not None:  # a first pace, so even the first sentence has a deadline to fit
             self._pace.observe(self._base_params.voice, *warm_up)
-        self._last_transcription = _Transcription("", {})
+        self._last_transcription = Transcription("", {})
         self._output = OutputLevel()
         """How loud every sound is played (the supervisor sends the kept level at start)."""
         self._microphone_muted = False
@@ -431,7 +337,7 @@ class VoiceEngine:
                 self._speak_step()
                 self._heartbeat()
         finally:
-            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._worker.close()
             self._speech.close()
         if self._input_ended:
             self._send(InputEnded(self.t))
@@ -659,7 +565,7 @@ class VoiceEngine:
             case TakeBack():
                 self._act(self._listener.handle(TakenBack(self.t)))
             case SetHotwords(words=words):
-                self._hotwords = words
+                self._cues.set_known_names(words)
             case Shutdown():
                 self._stopping = True
                 self._play_outputs(self._playback.handle(Stop()))
@@ -725,8 +631,8 @@ class VoiceEngine:
                     # of its sentence are two pieces, and their join can be measured.
                     self._record("speak_piece", job=job.job, text=chunk.text,
                                  at_sample=self._clock, samples=len(chunk.samples))  # fmt: skip
-                    if self._linear is not None:  # the stop check's guard reads Hearth's words
-                        self._linear.playing(chunk.text, self._clock, len(chunk.samples))
+                    if self._stop_watch is not None:
+                        self._stop_watch.playing(chunk.text, self._clock, len(chunk.samples))
                     self._mouth.start(self._volume(job, chunk.samples), self._clock)
                 case Said(job=job, more=more):
                     self._record("speak_end", job=job.job)
@@ -834,8 +740,7 @@ class VoiceEngine:
         if self._listener.state in (State.THINKING, State.SPEAKING):
             asks = bool(finish.answer_phrases)
             self._act(self._listener.handle(ReplyFinished(self.t, asks_question=asks)))
-        self._context = finish.context
-        self._answer = finish if finish.answer_phrases or finish.spelling else None
+        self._cues.reply_finished(finish)
 
     def _volume(self, job: Speak, samples: np.ndarray) -> np.ndarray:
         if job.job < 0:  # local hints
@@ -883,10 +788,8 @@ class VoiceEngine:
             and self._clock >= self._settled_at
         )
         probability = self._speech_probability(heard)
-        if self._linear is not None:
-            # It learns the room only while nobody is heard speaking.
-            speaking = (probability or 0.0) >= stop_check.ADAPT_BELOW
-            self._linear.hear(microphone, played, speaking=speaking)
+        if self._stop_watch is not None:
+            self._stop_watch.hear(microphone, played, probability)
         if ringing:
             self._duck_ring(probability)
         detections = self._models.wake.process(frame, start + len(frame))
@@ -989,14 +892,12 @@ class VoiceEngine:
                 request = self._transcription_request(
                     event.start, event.end, state, weigh_end=weighs_by_ear(event.longest_pause)
                 )
-                future = self._executor.submit(self._transcribe, request)
-                future.add_done_callback(lambda _: self._wakeup.signal())
-                self._speculation = _Speculation(event, future)
+                future = self._worker.submit(self._ear.transcribe, request)
+                self._speculation = Speculation(event, future)
                 # Until its words are known, the pause may be a speaker looking for a word.
                 self._end_pause_after(self._settings.vad.trailing_silence_seconds)
-                if state is State.SPEAKING and self._linear is not None:
-                    quiet = seconds_to_samples(stop_check.QUIET_AFTER_SECONDS)
-                    self._stop_check = _StopCheckDue(event, self._clock + quiet)
+                if state is State.SPEAKING and self._stop_watch is not None:
+                    self._stop_watch.paused(event, self._clock)
                 if not self._mouth.live:
                     # File mode: judged at once, so a recording runs the same way every time.
                     self._judge_pause(wait=True)
@@ -1021,7 +922,7 @@ class VoiceEngine:
                 heard = self._transcript_for(event, state)
                 self._trace("transcript", stt_seconds=round(heard.seconds, 4), began=heard.began)
                 self._last_transcription = heard
-                self._cut = (event.end, heard.text) if event.reason is EndReason.CAP else None
+                self._cues.request_heard(event, heard.text)
                 start = self._span.start(event.start)
                 transcript = Transcript(self.t, heard.text, start, event.end)
                 self._act(self._listener.handle(transcript))
@@ -1052,13 +953,13 @@ class VoiceEngine:
         in file mode (``wait``) both are waited for, so a recording runs the same way every
         time."""
         speculation = self._speculation
-        if speculation is None or speculation.weighed:
+        if speculation is None or speculation.judging is Judging.DONE:
             return
-        if not speculation.judged:
+        if speculation.judging is Judging.WORDS:
             if not (wait or speculation.future.done()):
                 return
-            heard = self._worker_result(speculation.future)
-            speculation.judged = True
+            heard = self._worker.result(speculation.future)
+            speculation.judging = Judging.EAR
             queued = round(heard.began - speculation.submitted, 4)
             self._trace("speculation_judged", queued=queued, stt_seconds=round(heard.seconds, 4))
             to_weigh = heard.to_weigh
@@ -1072,41 +973,39 @@ class VoiceEngine:
                 or self._speculation is not speculation
                 or (silence is not None and not self._ear_in_time(speculation, heard, silence))
             ):
-                speculation.weighed = True
+                speculation.judging = Judging.DONE
                 return
-            speculation.readings = self._executor.submit(to_weigh.readings)
-            speculation.readings.add_done_callback(lambda _: self._wakeup.signal())
+            speculation.readings = self._worker.submit(to_weigh.readings)
         heard = speculation.future.result()
         readings = speculation.readings
         if readings is None or readings.cancelled() or not (wait or readings.done()):
             return
-        speculation.weighed = True
+        speculation.judging = Judging.DONE
         try:
-            reading = self._worker_result(readings)
+            reading = self._worker.result(readings)
         except Exception as error:  # extra evidence: its failure never stops the hearing
             log.warning("the ear could not weigh %r: %s", heard.text, error)
             reading = None
         if reading is not None or wait:
             self._judge_words(speculation, heard, reading)
 
-    def _worker_result(self, future: Future[_Done]) -> _Done:
-        """What the worker made, waited for as a transcription job: the supervisor holds a job
-        that does not come back to its deadline."""
+    @contextmanager
+    def _transcribing(self) -> Iterator[None]:
+        """A transcription job on the loop's thread (the loop waits for the hearing worker, or
+        transcribes itself): the supervisor holds a job that does not come back to its deadline."""
         self._begin_job(JobKind.TRANSCRIBE)
         try:
-            return future.result()
+            yield
         finally:
             self._end_job(JobKind.TRANSCRIBE)
 
-    def _ear_in_time(
-        self, speculation: _Speculation, heard: _Transcription, silence: float
-    ) -> bool:
+    def _ear_in_time(self, speculation: Speculation, heard: Transcription, silence: float) -> bool:
         """Whether the ear's reading, begun now, can answer before the pause ends."""
         ends_at = speculation.pause.end + silence
         return ear_in_time(heard.seconds, ends_at - self.t)
 
     def _judge_words(
-        self, speculation: _Speculation, heard: _Transcription, readings: EndReadings | None
+        self, speculation: Speculation, heard: Transcription, readings: EndReadings | None
     ) -> float:
         """Set the silence that ends the pause from its words (and the ear's reading of their
         end, once known), record the judgement, and return the silence."""
@@ -1136,81 +1035,35 @@ class VoiceEngine:
         if ended is not None:
             self._on_segment(ended)
 
-    def _transcript_for(self, event: SpeechEnded, state: State) -> _Transcription:
+    def _transcript_for(self, event: SpeechEnded, state: State) -> Transcription:
         speculation = self._speculation
-        self._begin_job(JobKind.TRANSCRIBE)
-        try:
+        with self._transcribing():
             if speculation is not None and speculation.pause.ended_by(event):
                 self._speculation = None
                 heard = speculation.future.result()
                 speculation.cancel()  # the ear, if still to come, can no longer lengthen it
             else:
                 self._drop_speculation()
-                heard = self._transcribe(self._transcription_request(event.start, event.end, state))
-            if self._stop_heard(event):
+                request = self._transcription_request(event.start, event.end, state)
+                heard = self._ear.transcribe(request)
+            if self._stop_watch is not None and self._stop_watch.heard_in(event):
                 # The stop check heard "Stop." where the transcript did not: the stop word it is.
                 heard = replace(heard, text=stop_check.STOP_PHRASES[0])
             return heard
-        finally:
-            self._end_job(JobKind.TRANSCRIBE)
-
-    # -- the stop check over a reply (audio/stop_check.py) ---------------------------------------
 
     def _step_stop_check(self) -> None:
-        """Make the stop check that is due (live on the worker, in file mode at once), and end the
-        utterance as a stop when it hears one."""
-        due = self._stop_check
-        if due is None:
-            return
-        if due.future is None:
-            if self._clock < due.due:
-                return
-            # From just before the utterance to now: the pause after it, where a sentence that
-            # goes on would be heard, is part of what must fit "Stop.".
-            first = seconds_to_samples(due.pause.start - stop_check.PRE_ROLL_SECONDS)
-            heard = self._linear.between(first, self._clock)
-            due.future = self._executor.submit(self._check_stop, heard, self._hotwords_heard())
-            due.future.add_done_callback(lambda _: self._wakeup.signal())
-        if self._mouth.live and not due.future.done():
-            return
-        if not self._took_stop_check(due):
-            self._stop_check = None
+        """Make the stop check that is due (``audio.stop_watch``), and end the utterance as a stop
+        when it hears one."""
+        watch = self._stop_watch
+        if watch is None or not watch.step(self._clock, live=self._mouth.live):
             return
         self._end_pause_after(0.0)  # the utterance ends now, its transcript the stop word
-        if self._stop_check is due:  # it was no longer paused: nothing to end
-            self._drop_stop_check()
-
-    def _took_stop_check(self, due: _StopCheckDue) -> bool:
-        """Whether the stop check made heard "Stop.", waited for, and recorded once."""
-        if due.check is None:
-            if due.future is None or due.future.cancelled():
-                return False
-            try:
-                due.check = self._worker_result(due.future)
-            except Exception as error:  # a second opinion: its failure never stops the hearing
-                log.warning("the stop check failed: %s", error)
-                due.check = StopCheck(float("-inf"))
-            self._record("stop_check", fit=round(due.check.fit, 2),
-                         echo_words=due.check.echo_words, heard=due.check.heard)  # fmt: skip
-        return due.check.heard
-
-    def _check_stop(self, heard: stop_check.Overheard, hotwords: tuple[str, ...]) -> StopCheck:
-        """Run on the worker: forced decoding needs the local model, whatever hears requests."""
-        return stop_check.check_stop(local_hearing(self._models.stt), heard, hotwords)
-
-    def _stop_heard(self, event: SpeechEnded) -> bool:
-        """Whether the stop check heard "Stop." in the utterance ``event`` ends, waiting for one
-        still being made (and forget it: the utterance is over)."""
-        due = self._stop_check
-        heard = due is not None and due.pause.ended_by(event) and self._took_stop_check(due)
-        self._drop_stop_check()
-        return heard
+        watch.drop()  # no longer paused, nothing ended: the check is spent all the same
 
     def _drop_stop_check(self) -> None:
         """Forget a stop check: the speaker went on, or the utterance is over."""
-        if self._stop_check is not None and self._stop_check.future is not None:
-            self._stop_check.future.cancel()
-        self._stop_check = None
+        if self._stop_watch is not None:
+            self._stop_watch.drop()
 
     def _drop_speculation(self) -> None:
         """Forget a transcription begun at a pause the speaker went on from; one still waiting
@@ -1221,7 +1074,7 @@ class VoiceEngine:
 
     def _transcription_request(
         self, start: float, end: float, state: State, *, weigh_end: bool = False
-    ) -> _TranscriptionRequest:
+    ) -> TranscriptionRequest:
         """What transcribing the utterance heard in ``state`` from ``start`` to ``end`` needs,
         read now; ``weigh_end`` at a pause where the ear's reading of the end judges the turn."""
         samples, wake_end = self._utterance_audio(self._span.start(start), end)
@@ -1229,77 +1082,10 @@ class VoiceEngine:
         follow_up = state is State.FOLLOW_UP or (
             reopened is not None and reopened.via is Via.FOLLOW_UP
         )
-        # The request said after a pause that keeps it apart from the wake phrase holds no wake
-        # name, and as a prompt the name pulled Whisper toward another way of writing ("What's
-        # 37.67-75.7?" for a real speaker's "... minus 75.7"). A follow-up keeps it: with the
-        # last exchange as context, short follow-ups were heard worse without it (measured).
-        apart_from_wake = state is State.LISTENING and not follow_up and not wake_end
-        hotwords = self._hotwords_heard(wake_names=not apart_from_wake)
-        if follow_up and self._answer is not None:
-            hotwords = (*self._answer.hotwords, *hotwords)
-        # A short follow-up ("And what about Uganda?") needs the last exchange to be heard right;
-        # a longer one carries its own context, and the prompt would only pull it toward words
-        # said before ("my editor is Vim" heard as "... has been" after an unrelated exchange).
-        # Measured without the pre-roll: a slow "And what about Uganda?" (1.6 s) is still short.
-        short = len(samples) - self._pre_roll <= seconds_to_samples(CONTEXT_MAX_SECONDS)
-        context = self._said_just_before(start) or (self._context if follow_up and short else "")
-        answers = self._answer.answer_phrases if follow_up and self._answer is not None else {}
-        spelling = follow_up and self._answer is not None and self._answer.spelling
-        return _TranscriptionRequest(
-            samples, hotwords, context, dict(answers), self._context if answers else "",
-            wake_end, weigh_end=weigh_end, spelling=spelling,
+        return self._cues.request(
+            samples, wake_end, start,
+            listening=state is State.LISTENING, follow_up=follow_up, weigh_end=weigh_end,
         )  # fmt: skip
-
-    def _transcribe(self, request: _TranscriptionRequest) -> _Transcription:
-        """Run on the worker (or the loop): it reads nothing of the engine but the request."""
-        began = time.monotonic()
-        self._failpoints.crash_if(Failpoint.TRANSCRIBE_CRASH)
-        stt = self._models.stt
-        samples = heard_in = request.samples
-        transcript = stt.transcribe(samples, hotwords=request.hotwords, context=request.context)
-        rest = samples[request.wake_end :] if request.wake_end else samples[:0]
-        # The listener's wake phrases never change: reading them here, off the loop, is safe.
-        if len(rest) >= seconds_to_samples(REQUEST_AFTER_WAKE_SECONDS) and not (
-            self._listener.request_words(transcript.text).strip()
-        ):
-            # Whisper, given the wake phrase, a pause and then the request, may write the wake
-            # phrase's sentence and stop ("Hey, Jarvis." for a whole request across a room):
-            # the speech after the wake is heard again on its own.
-            heard_in = rest
-            transcript = stt.transcribe(rest, hotwords=request.hotwords, context=request.context)
-        # Read as letters by the local model only: a service's transcript reports no
-        # likelihood to weigh the letters against. The brain judges whether they were spelled.
-        spelled = ""
-        if request.spelling and isinstance(stt, SpeechToText) and may_be_spelled(transcript.text):
-            letters = stt.spelled(heard_in)
-            if letters is not None and letters.avg_logprob > transcript.avg_logprob:
-                spelled = letters.text  # "V I M." where the free reading was "We I am."
-        scores = {}
-        if request.answer_phrases:
-            scores = stt.score(samples, request.answer_phrases, context=request.answer_context)
-        to_weigh = None
-        # Weighed by the model that wrote the words, and only by it: a service's transcript would
-        # cost a device that hands its hearing off a local encoding at every pause.
-        if request.weigh_end and isinstance(stt, SpeechToText):
-            words = self._listener.request_words(transcript.text)
-            if turn_shape(words) is TurnShape.COMPLETE:
-                to_weigh = _EndToWeigh(
-                    stt, heard_in, transcript.text, request.hotwords, request.context
-                )
-        return _Transcription(
-            transcript.text, scores, time.monotonic() - began, began, to_weigh,
-            transcript.avg_logprob, spelled,
-        )  # fmt: skip
-
-    def _said_just_before(self, start: float) -> str:
-        """What the speaker said just before ``start``, if their speech runs on from a request the
-        cap cut: Whisper, given a piece that begins mid-sentence with no prompt, stops after its
-        first sentence (a 15 s piece of a monologue came back as "is coming over with his new
-        girlfriend."). A pause short of an utterance's end still counts as running on."""
-        if self._cut is None:
-            return ""
-        cut_at, text = self._cut
-        return text if start - cut_at < self._settings.vad.end_silence_seconds else ""
 
     def _utterance_audio(self, start: float, end: float) -> tuple[np.ndarray, int]:
         """An utterance's audio with its pre-roll, and where in it the wake word was detected
@@ -1328,15 +1114,6 @@ class VoiceEngine:
             for silence_start, silence_end in self._span.pauses
         ]
         return shortened(samples, [(a, b) for a, b in inside if a >= wake_end]), wake_end
-
-    def _hotwords_heard(self, *, wake_names: bool = True) -> tuple[str, ...]:
-        """The names a transcription is given: the wake names (unless ``wake_names`` is false),
-        the settings' hot words and the names memory knows."""
-        wake = self._wake_names() if wake_names else []
-        return (*wake, *self._settings.stt.hotwords, *self._hotwords)
-
-    def _wake_names(self) -> list[str]:
-        return [wake_name(phrase) for phrase in self._models.wake.phrases]
 
     # -- acting on the listener ------------------------------------------------------------------
 
@@ -1380,8 +1157,7 @@ class VoiceEngine:
                 case ConversationEnded():
                     self._wake = None
                     self._wake_measure = None
-                    self._answer = None
-                    self._context = ""
+                    self._cues.conversation_ended()
                     self._segmenter.reset()
                 case StopRinging(timed_out=timed_out):
                     by = RingEnd.TIMEOUT if timed_out else RingEnd.STOP_WORD
