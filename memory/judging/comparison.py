@@ -127,6 +127,8 @@ class _Pair:
             or self._bare_negation()
             or self._speaker_role()
             or _relatives_reordered(self.new, self.old)
+            or _being_and_having(self.new, self.old)
+            or _being_and_having(self.old, self.new)
             or self._owner_moved()
             or _whose_role(self.new, self.old, self._matched())
             or _whose_role(self.old, self.new, [(o, t) for t, o in self._matched()])
@@ -1019,6 +1021,34 @@ _AFTER_IS = frozenset(
 )
 """Words after a "'s" that is "is" or "has": "ben's a nurse", "mum's on holiday"."""
 _RELATIVE_WORDS = frozenset(lexicon.RELATIONS) | frozenset(lexicon.RELATIONS.values())
+
+
+def _being_and_having(being: Reading, having: Reading) -> str:
+    """ "Mum is a carer" / "mum has a carer": the same person, being one in one fact and having
+    one in the other."""
+    role = _BEING.search(as_said(being.text))
+    if role is None or not role[1].islower() or not _someone_by_trade(role[1]):
+        return ""  # a make is no trade: "The boiler is a Worcester Bosch"
+    has = re.search(
+        rf"\b(?:has|had|have|gets|got)(?: got)? an? {role[1]}\b", as_said(having.text).lower()
+    )
+    return f"being against having: a {role[1]}" if has else ""
+
+
+_BEING = re.compile(r"\b(?:is|was|am|are|were) an? (\w+)\b(?! person)", re.IGNORECASE)
+
+
+def _someone_by_trade(word: str) -> bool:
+    """A word for a person one can be or have: a relative, or one by their work ("carer",
+    "tutor", "nurse")."""
+    if word in _ANIMALS:
+        return False
+    return word in _RELATIVE_WORDS or word in _TRADES or word.endswith(_AGENT_ENDINGS)
+
+
+_TRADES = frozenset("nurse nanny childminder lodger tenant vet cook chef coach mum dad".split())
+_AGENT_ENDINGS = ("er", "or", "ist", "ian")
+_ANIMALS = frozenset("dog cat pet puppy kitten rabbit hamster fish horse bird tortoise".split())
 
 
 def _relatives_reordered(new: Reading, old: Reading) -> str:

@@ -611,6 +611,9 @@ def test_testers_pairs_without_an_embedder(name: str, least_right: int) -> None:
         # "used to" against "is used to"; a cause and its effect changing places
         ("Grandpa used to drive at night", "Grandpa is used to driving at night"),
         ("Sam is tired because he swims", "Sam swims because he is tired"),
+        # being one against having one
+        ("Mum is a carer.", "mum has a carer"),
+        ("Tom is a tutor.", "tom's got a tutor"),
         # a step-, god- or grand- relative, a man against a woman
         ("Claire is Harry's godmother.", "claire is harry's godfather"),
         ("Amy is Tom's half-sister.", "amy is tom's half brother"),
@@ -841,6 +844,8 @@ def test_a_comparison_is_never_merged_with_an_equality() -> None:
         ("Milk goes in the milk jug", "Milk goes in the jug"),
         ("Mia's teacher is Mrs Patel.", "mia's teacher is missus patel"),
         ("I don't eat meat or fish", "I don't eat meat and fish"),
+        ("Biscuit is a dog", "we have a dog called biscuit"),
+        ("The boiler is a Worcester Bosch.", "we've got a worcester bosch boiler"),
     ],
 )
 def test_the_same_fact_with_its_words_moved_still_merges(first: str, second: str) -> None:
