@@ -6,7 +6,7 @@ revision, checked out for the run in a temporary worktree), interleaved ``--roun
 prints the median milliseconds a pair and the ratio now / then.
 Absolute times drift on a shared machine; the ratio within one run is the figure.
 
-Run: python bench/judge_speed.py --against c079bc5
+Run: python -m bench.judge_speed --against c079bc5
 """
 
 from __future__ import annotations
