@@ -29,7 +29,7 @@ from memory.judging.matching import (
 )
 from memory.judging.reading import Attitude, Reading, read
 from memory.judging.terms import Term, TermKind, is_known
-from memory.judging.words import TIME_PREPOSITIONS, as_said
+from memory.judging.words import TIME_PREPOSITIONS
 
 MAX_SUBSTITUTED_WORDS = 3
 """A fact with more new words than this is a different fact, not a different value."""
@@ -171,7 +171,7 @@ class _Pair:
             return f"whose differs: {_listed(frozenset(new))} / {_listed(frozenset(old))}"
         # "Sam's car is in the garage" / "sam's in the car": whose it is, against who is there
         for owners, other in ((new, self.old), (old, self.new)):
-            there = _SOMEONE_THERE.match(as_said(other.text).lower())
+            there = _SOMEONE_THERE.match(other.said.lower())
             if there and lexicon.RELATIONS.get(there[1], there[1]) in owners:
                 return f"whose differs: {there[1]}'s / {there[1]} is"
         return ""
@@ -989,7 +989,7 @@ def _possessors(reading: Reading) -> set[str]:
     the household's own ("my mum's birthday"), nor "'s" for "is" ("ben's a nurse", "tom's
     sara's boss"), nor the other side of a relation the same both ways ("Tom is Hugo's
     friend")."""
-    lowered = as_said(reading.text).lower()
+    lowered = reading.said.lower()
     named = {
         lexicon.RELATIONS.get(found[1], found[1])
         for found in _OWNED.finditer(lowered)
@@ -1026,12 +1026,10 @@ _RELATIVE_WORDS = frozenset(lexicon.RELATIONS) | frozenset(lexicon.RELATIONS.val
 def _being_and_having(being: Reading, having: Reading) -> str:
     """ "Mum is a carer" / "mum has a carer": the same person, being one in one fact and having
     one in the other."""
-    role = _BEING.search(as_said(being.text))
+    role = _BEING.search(being.said)
     if role is None or not role[1].islower() or not _someone_by_trade(role[1]):
         return ""  # a make is no trade: "The boiler is a Worcester Bosch"
-    has = re.search(
-        rf"\b(?:has|had|have|gets|got)(?: got)? an? {role[1]}\b", as_said(having.text).lower()
-    )
+    has = re.search(rf"\b(?:has|had|have|gets|got)(?: got)? an? {role[1]}\b", having.said.lower())
     return f"being against having: a {role[1]}" if has else ""
 
 

@@ -23,6 +23,7 @@ from memory.judging.words import (
     SUBJECT_PRONOUNS,
     Token,
     TokenKind,
+    as_said,
     stem,
     tokenize,
     word_tokens,
@@ -87,6 +88,8 @@ class Reading:
     """How many of a group: "all", "some", "most" ... when a quantifier says so."""
     passive: bool = False
     """Says who did it after "by" ("was hired by Sara"); see markers.passive."""
+    said: str = ""
+    """The text as it means it (``words.as_said``): "'s" for "is" written so, and the like."""
     scope: str = ""
     """What "only" bounds: "doer" or "deed"; see markers.scope."""
     everyone: str = ""
@@ -155,6 +158,7 @@ def read(text: str) -> Reading:
         aspect=markers.aspect(words),
         quantity=markers.quantity(words),
         passive=markers.passive(words),
+        said=as_said(text),
         scope=markers.scope(words),
         everyone=markers.everyone(words),
         choice=markers.choice(words),
