@@ -287,6 +287,8 @@ class _Pair:
                 )
                 if beside:
                     continue  # a list ("a son and a daughter") or a compound ("a Samsung TV")
+                if _voice_changed(self.new, self.old, (first, first_old), (second, second_old)):
+                    continue  # who does it to whom is weighed as the doer first, below
                 if _took_the_place((first, first_old), (second, second_old), matched):
                     return f"roles differ: {first.surface} and {second.surface} change places"
         return ""
@@ -865,6 +867,30 @@ class _Pair:
         return ""
 
 
+def _voice_changed(
+    new: Reading, old: Reading, first: tuple[Term, Term], second: tuple[Term, Term]
+) -> bool:
+    """Whether two terms (each in the new fact matched with its match in the old) change places
+    only as a passive said actively does: the one it is done to first in the passive and its
+    doer after "by", the doer first in the other ("Liam is looked after by Nana" / "Nana looks
+    after Liam")."""
+    if new.passive == old.passive:
+        return False
+    side = 0 if new.passive else 1
+    (done, done_active), (doer, doer_active) = (
+        (first[side], first[1 - side]),
+        (second[side], second[1 - side]),
+    )
+    if done.slot == "by":
+        (done, done_active), (doer, doer_active) = (doer, doer_active), (done, done_active)
+    return (
+        doer.slot == "by"
+        and not done.slot
+        and done.position < doer.position
+        and doer_active.position < done_active.position
+    )
+
+
 def _took_the_place(
     first: tuple[Term, Term], second: tuple[Term, Term], matched: Sequence[tuple[Term, Term]]
 ) -> bool:
@@ -962,12 +988,15 @@ def _doer_first(reading: Reading, side: Sequence[Term]) -> list[Term]:
     """The terms that say who does what to whom, in that order: a passive's doer (after "by")
     first and the one it is done to in its place; times and places left out."""
     terms = [term for term in side if term.slot not in TIME_PREPOSITIONS]
-    if reading.passive:
-        doers = [index for index, term in enumerate(terms) if term.slot == "by"]
-        if doers and terms:
-            doer = doers[0]
-            terms[0], terms[doer] = terms[doer], terms[0]
-    return terms
+    doers = [index for index, term in enumerate(terms) if term.slot == "by"]
+    if not (reading.passive and doers and doers[0] > 0):
+        return terms
+    doer = terms.pop(doers[0])
+    done_to = terms.pop(0)
+    # The one it is done to goes after the verb, where an active fact has it, whatever stands
+    # between the verb and "by": "Ella is driven to school by Jo" is "Jo drives Ella to school".
+    verb = 1 if terms and markers.participle(terms[0].surface.split()[0].lower()) else 0
+    return [doer, *terms[:verb], done_to, *terms[verb:]]
 
 
 def _kept_beside(

@@ -157,7 +157,7 @@ def read(text: str) -> Reading:
         owners=markers.owners(words),
         aspect=markers.aspect(words),
         quantity=markers.quantity(words),
-        passive=markers.passive(words),
+        passive=markers.passive([_as_said_first(token) for token in tokens]),
         said=as_said(text),
         scope=markers.scope(words),
         everyone=markers.everyone(words),
@@ -167,6 +167,14 @@ def read(text: str) -> Reading:
         excess=markers.excess(words),
         titles=markers.titles([token.text for token in heard]),  # read before names drop them
     )
+
+
+def _as_said_first(token: Token) -> str:
+    """A token's word, or a phrase's first word as said: "looked" of "looked after", whose
+    canonical "look-after" hides the participle that makes a passive."""
+    if " " in token.surface:
+        return token.surface.split(" ")[0].lower()
+    return token.text
 
 
 def _senses(tokens: list[Token]) -> list[Token]:

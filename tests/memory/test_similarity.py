@@ -620,6 +620,11 @@ def test_testers_pairs_without_an_embedder(name: str, least_right: int) -> None:
         # "only" and "everyone" on the doer, against on what is done
         ("Only Dad drinks coffee.", "dad only drinks coffee"),
         ("Everyone likes Leo.", "leo likes everyone"),
+        # a passive with words between its verb and "by", against the doer the other way
+        ("Ella is driven to school by Jo", "Ella drives Jo to school"),
+        ("Ella was taught to swim by her dad", "Ella taught her dad to swim"),
+        ("Liam is looked after by Nana", "Liam looks after Nana"),
+        ("Tom was asked out by Jo", "Tom asked Jo out"),
     ],
 )
 def test_the_same_words_saying_another_thing_are_never_merged(first: str, second: str) -> None:
@@ -846,6 +851,10 @@ def test_a_comparison_is_never_merged_with_an_equality() -> None:
         ("I don't eat meat or fish", "I don't eat meat and fish"),
         ("Biscuit is a dog", "we have a dog called biscuit"),
         ("The boiler is a Worcester Bosch.", "we've got a worcester bosch boiler"),
+        # a passive said actively, with words between its verb and "by"
+        ("Ella is driven to school by Jo", "Jo drives Ella to school"),
+        ("Liam is looked after by Nana", "Nana looks after Liam"),
+        ("Tom was talked into the job by Ben", "Ben talked Tom into the job"),
     ],
 )
 def test_the_same_fact_with_its_words_moved_still_merges(first: str, second: str) -> None:
