@@ -105,7 +105,10 @@ class PostgresLink:
     def _connected(self) -> psycopg.Connection:
         connection = self._connection
         if connection is not None and not connection.closed and not connection.broken:
-            return connection
+            if self._depth or _still_open(connection):
+                return connection
+            log.info("the memory database at %s closed the connection (restarted?); "
+                     "connecting again", self.target.shown)  # fmt: skip
         if self._depth:
             # Never reconnect inside a transaction: the work it has done would silently vanish.
             raise self._lost("the connection broke during a change; the change was not saved")
@@ -369,6 +372,26 @@ class PostgresLink:
         if counted > self._seen:
             self._changes += 1
             self._seen = counted
+
+
+def _still_open(connection: psycopg.Connection) -> bool:
+    """Whether an idle connection is still open at the server's end, found with no round trip: a
+    server that restarted has closed it, and its socket already reads the goodbye. Without this
+    the next call's first statement would fail and be refused though the database is back.
+    Notifications read on the way are handed on as psycopg itself does."""
+    pgconn = connection.pgconn
+    try:
+        # Reads what has arrived, never waiting (libpq's socket). The server's goodbye (a fatal
+        # "terminating connection") comes before the end of the stream, which a second read
+        # finds; on an open connection it reads nothing.
+        pgconn.consume_input()
+        pgconn.consume_input()
+    except psycopg.OperationalError:
+        return False
+    while (notice := pgconn.notifies()) is not None:
+        if pgconn.notify_handler is not None:
+            pgconn.notify_handler(notice)
+    return pgconn.status == psycopg.pq.ConnStatus.OK
 
 
 def _first_line(error: BaseException) -> str:

@@ -175,3 +175,19 @@ def test_a_database_server_that_stops_answering_is_given_up_on(postgres_database
         "The boiler code is 4471",
     ]
     memory.close()
+
+
+@pytest.mark.parametrize("restart", ["stop", "crash"])
+def test_a_database_restarted_while_idle_is_reconnected_to_by_the_next_call(
+    postgres_server, postgres_databases, restart
+):
+    # A restart (an upgrade, a reboot of its box) closes every idle connection; the next call
+    # finds that out before its first statement and connects again, with nothing refused. A
+    # long retry pause proves it is not the retry after a failure that gets it back.
+    memory = Memory.open(PostgresTarget(postgres_databases(), retry_seconds=300))
+    vim = memory.remember("My favourite editor is Vim", "preference").fact
+    getattr(postgres_server, restart)()
+    postgres_server.start()
+    assert [fact.id for fact in memory.facts()] == [vim.id]
+    assert memory.remember("I like jazz", "preference").fact.text == "I like jazz"
+    memory.close()
