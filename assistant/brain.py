@@ -85,9 +85,10 @@ class BrainPolicy:
     ask_again_seconds: float = 24 * 3600
     reply_max_chars: int = 600
     """The most of one model answer said aloud (see ``assistant.reply_limit``)."""
-    correction_window_seconds: float = 30.0
-    """Audio seconds after a fact is stored in which "No, I said ..." corrects it (a follow-up
-    within the listener's window always does)."""
+    answer_window_seconds: float = 30.0
+    """Audio seconds after a turn in which the next request, even with the wake word again, may
+    answer the question it asked or correct the fact it stored ("No, I said ..."). A follow-up
+    in the listener's window always may; later, a request is a new one."""
 
 
 MAX_TOOL_ROUNDS = 3
@@ -141,6 +142,8 @@ class Brain:
         """Home Assistant: asked next, for requests about the home."""
         self._pending: ConflictQuestion | ValueQuestion | None = None
         self._just_stored: _JustStored | None = None
+        self._last_turn_t: float | None = None
+        """When the last utterance ended: its turn's question is answered only soon after."""
         self.card: PersonalityCard | None = None
         """The personality card of the turn in progress (its voice says the sentences)."""
         self.reach = MemoryReach()
@@ -166,13 +169,13 @@ class Brain:
         it would have answered (the memory's and the schedule desk's) still open.
         """
         self._gate = gate or TurnGate()
-        kept = (self._pending, self._just_stored)
+        kept = (self._pending, self._just_stored, self._last_turn_t)
         desk_question = self.desk.question if self.desk is not None else None
         try:
             yield from self._respond(heard)
         except (TurnWithdrawn, GeneratorExit):
             if self._gate.phase is TurnPhase.WITHDRAWN:
-                self._pending, self._just_stored = kept
+                self._pending, self._just_stored, self._last_turn_t = kept
                 if self.desk is not None:
                     self.desk.ask_again(desk_question)
             raise
@@ -198,6 +201,16 @@ class Brain:
     def _reply(self, heard: HeardUtterance, card: PersonalityCard) -> Iterator[ReplyPart]:
         pending, self._pending = self._pending, None
         just_stored, self._just_stored = self._just_stored, None
+        asked_at, self._last_turn_t = self._last_turn_t, heard.t
+        if asked_at is not None and not self._in_answer_time(heard, asked_at):
+            # Long after the question, with the wake word: a new request, whatever its words
+            # ("what time is it now?" is no "the new one"). The conflict stays in the memory,
+            # to be asked again; the schedule's question is simply dropped.
+            if pending is not None:
+                yield Note("question_expired", {"asked": pending.text()})
+            pending = None
+            if self.desk is not None:
+                self.desk.ask_again(None)
         parts, done = self._answer_pending(pending, heard)
         yield from parts
         if done:
@@ -526,11 +539,12 @@ class Brain:
     def _settle(self, question: ConflictQuestion, choice: Choice) -> Iterator[ReplyPart]:
         older, newer = question.older, question.newer
         try:
+            # Only the fact the question named loses: another room may have asked about another.
             if choice is Choice.OLDER:
-                self.memory.resolve(older.id)
+                self.memory.resolve(older.id, over=[newer.id])
                 said = f"Got it: {question.older_value} it is."
             elif choice is Choice.NEWER:
-                self.memory.resolve(newer.id)
+                self.memory.resolve(newer.id, over=[older.id])
                 said = f"Got it: {question.newer_value} it is."
             elif choice is Choice.BOTH:
                 self.memory.keep_both(older.id, newer.id)
@@ -589,7 +603,12 @@ class Brain:
     # -- setting a misheard fact right -----------------------------------------------------------
 
     def _may_correct(self, stored: _JustStored, heard: HeardUtterance) -> bool:
-        within = 0 <= heard.t - stored.t <= self.policy.correction_window_seconds
+        return self._in_answer_time(heard, stored.t)
+
+    def _in_answer_time(self, heard: HeardUtterance, since: float) -> bool:
+        """Whether ``heard`` may answer (or correct) what the turn that ended at ``since`` asked
+        (or stored): a follow-up in its window, or a request soon after it."""
+        within = 0 <= heard.t - since <= self.policy.answer_window_seconds
         return heard.via is Via.FOLLOW_UP or within
 
     def _correct(

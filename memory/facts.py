@@ -10,7 +10,7 @@ import logging
 import os
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -304,16 +304,21 @@ class Memory:
 
     # -- resolving and forgetting ----------------------------------------------------------------
 
-    def resolve(self, keep_id: int) -> list[Fact]:
+    def resolve(self, keep_id: int, over: Sequence[int] | None = None) -> list[Fact]:
         """Keep one fact of a conflict as current; the others become superseded (never deleted).
 
-        Returns the superseded facts. Raises MemoryInputError when the fact has no open conflict.
+        ``over``: only these of its conflicts are superseded (the ones a question named), the
+        rest stay open; None: all of them. Returns the superseded facts. Raises
+        MemoryInputError when the fact has no open conflict, or not with each of ``over``.
         """
         with self._writing():
             keep = self._active(keep_id)
             if not keep.conflicts_with:
                 raise MemoryInputError(f"fact {keep_id} has no open conflict to resolve")
-            for other_id in keep.conflicts_with:
+            losing = list(keep.conflicts_with) if over is None else list(over)
+            if not losing or any(other not in keep.conflicts_with for other in losing):
+                raise MemoryInputError(f"fact {keep_id} has no such open conflict")
+            for other_id in losing:
                 other = self.store.get_fact(other_id)
                 assert other is not None
                 self.store.unlink_conflict(keep_id, other_id)
@@ -326,7 +331,7 @@ class Memory:
                     if third != keep_id:
                         self.store.unlink_conflict(other_id, third)
                         self.store.append_history(other_id, HistoryAction.UNLINK, other.text, third)
-            return self.store.facts_by_ids(list(keep.conflicts_with))
+            return self.store.facts_by_ids(losing)
 
     def keep_both(self, fact_id: int, other_id: int | None = None) -> list[Fact]:
         """Both (or all) sides of a conflict are true: clear the link, keep every fact active."""

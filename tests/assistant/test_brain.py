@@ -127,6 +127,44 @@ def test_not_sure_leaves_the_conflict_open(make_brain):
     assert len(brain.memory.conflicts()) == 1 and brain.pending_question is None
 
 
+@pytest.mark.parametrize(("via", "after", "answered"), [
+    (Via.WAKE, 60.0, False),  # long after, with the wake word: a new request
+    (Via.WAKE, 10.0, True),  # "Hey Jarvis, the new one", a moment later
+    (Via.FOLLOW_UP, 60.0, True),  # in the window after a long reply
+])  # fmt: skip
+def test_a_question_is_answered_only_soon_after_it_was_asked(
+    make_brain, server, via, after, answered
+):
+    # Nobody answered; a minute later "Hey Jarvis, what time is it now?" was taken for "the
+    # new one" (its "now"), and the time never told.
+    brain = make_brain()
+    start_conflict(brain)
+    parts = list(brain.respond(HeardUtterance("What time is it now?", via, 1.0 + after)))
+    assert (brain.memory.conflicts() == []) is answered
+    if not answered:
+        assert any(isinstance(p, Note) and p.event == "question_expired" for p in parts)
+        assert spoken(parts)[0].startswith("You asked: What time is it now")
+
+
+def test_an_answer_in_one_room_settles_only_what_its_question_named(make_brain):
+    # Two rooms on one memory: the living room asks "Vim or Emacs?"; meanwhile the kitchen is
+    # told Nano and asks "Emacs or Nano?". The living room's "Emacs" supersedes Vim only: the
+    # kitchen's question is still open, and its answer holds.
+    living, kitchen = make_brain(), make_brain()
+    start_conflict(living)
+    asked = spoken(say(kitchen, "Remember that my favourite editor is Nano"))
+    assert asked[0].endswith("now you say Nano. Which one is current?")
+    assert spoken(say(living, "Emacs.")) == ["Got it: Emacs it is."]
+    assert spoken(say(kitchen, "Nano.")) == ["Got it: Nano it is."]
+    found = {text.split()[-1]: status for text, status in statuses(living).items()}
+    assert found == {
+        "Vim": FactStatus.SUPERSEDED,
+        "Emacs": FactStatus.SUPERSEDED,
+        "Nano": FactStatus.ACTIVE,
+    }
+    assert living.memory.conflicts() == []
+
+
 def test_another_request_instead_of_an_answer_is_answered_and_the_conflict_stays(
     make_brain, server
 ):

@@ -91,6 +91,18 @@ def test_resolve_supersedes_the_other_and_deletes_nothing(memory):
         memory.resolve(emacs.id)
 
 
+def test_resolve_over_named_facts_leaves_the_other_conflicts_open(memory):
+    vim = memory.remember("My favourite editor is Vim", "preference").fact
+    emacs = memory.remember("My favourite editor is Emacs", "preference").fact
+    nano = memory.remember("My favourite editor is Nano", "preference").fact
+    superseded = memory.resolve(emacs.id, over=[vim.id])
+    assert [f.id for f in superseded] == [vim.id]
+    assert memory.get(nano.id).status is FactStatus.ACTIVE
+    assert memory.get(emacs.id).conflicts_with == (nano.id,)
+    with pytest.raises(MemoryInputError, match="no such open conflict"):
+        memory.resolve(emacs.id, over=[vim.id])  # settled already (in another room, say)
+
+
 def test_changing_your_mind_back_revives_instead_of_a_third_copy(memory):
     vim = memory.remember("My favourite editor is Vim", "preference").fact
     emacs = memory.remember("My favourite editor is Emacs", "preference").fact
