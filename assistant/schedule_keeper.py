@@ -123,6 +123,7 @@ class _Outage:
     """The schedule cannot be reached: said once, tried again from ``retry_at`` (monotonic)."""
 
     retry_at: float
+    message: str
     said: bool = False
 
 
@@ -160,7 +161,7 @@ class ScheduleKeeper:
             try:
                 wait = self._schedule().seconds_until_next(now)
             except SCHEDULE_ERRORS as error:
-                self._lost(error, now.mono)
+                self._note_outage(error, now.mono)  # said by the ``wake`` this brings on now
                 return 0.0
             if wait is not None:
                 waits.append(wait)
@@ -205,7 +206,7 @@ class ScheduleKeeper:
                 attempt.next_at = None
                 actions.append(RunRoutine(replace(attempt.ask, t=t)))
         if self._outage is not None and self._outage.retry_at > now.mono:
-            return actions
+            return actions + self._tell_outage()
         try:
             if not self._synced:
                 actions += self._sync(t)
@@ -365,17 +366,25 @@ class ScheduleKeeper:
 
     def _lost(self, error: Exception, mono: float) -> list[Action]:
         """The schedule cannot be reached: said once per outage, tried again shortly."""
-        first = self._outage is None
-        if first:
+        self._note_outage(error, mono)
+        return self._tell_outage()
+
+    def _note_outage(self, error: Exception, mono: float) -> None:
+        if self._outage is None:
             log.error("the schedule cannot be reached: %s", error)
-            self._outage = _Outage(mono + UNREACHABLE_RETRY_SECONDS)
+            self._outage = _Outage(mono + UNREACHABLE_RETRY_SECONDS, str(error))
         else:
-            assert self._outage is not None
             self._outage.retry_at = mono + UNREACHABLE_RETRY_SECONDS
-        if not first:
+
+    def _tell_outage(self) -> list[Action]:
+        """The outage, said by the first call that can return actions: it may have been found
+        by ``seconds_until_due``, which can only say to look now."""
+        outage = self._outage
+        if outage is None or outage.said:
             return []
+        outage.said = True
         return [
-            WriteEvent({"event": "error", "what": "schedule", "message": str(error)}),
+            WriteEvent({"event": "error", "what": "schedule", "message": outage.message}),
             Announce(UNREACHABLE),
         ]
 

@@ -227,6 +227,18 @@ def test_a_schedule_that_cannot_be_opened_is_said_once_and_tried_again(keepers, 
     assert keeper.seconds_until_due(12.0) is None
 
 
+def test_an_outage_found_while_asking_when_to_look_is_still_said_once(keepers, tmp_path):
+    # The loop asks when to look before it wakes the keeper: the outage found there was logged,
+    # and the announcement and the error event were lost with it.
+    junk = tmp_path / "junk.db"
+    junk.write_bytes(b"this is not a database, " * 100)
+    keeper = keepers(path=junk)
+    assert keeper.seconds_until_due(0.0) == 0.0  # look now
+    actions = keeper.wake(0.0)
+    assert Announce(UNREACHABLE) in actions and named(actions, "error")[0]["what"] == "schedule"
+    assert keeper.wake(6.0) == []  # said once
+
+
 def ringing_from_elsewhere(keepers, tmp_path):
     """A keeper ringing a timer that another process (the command line) set and can cancel."""
     keeper = keepers()
