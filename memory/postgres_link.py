@@ -132,6 +132,15 @@ class PostgresLink:
         except MemoryUnavailable as failure:
             self._give_up(failure)
             raise
+        except StoreError as refusal:
+            # The tables refused once this link had worked (another device upgraded them to a
+            # newer Hearth's): unusable for now, not a failure of every turn.
+            failure = self._while_running(refusal)
+            if not isinstance(failure, MemoryUnavailable):
+                self.close()
+                raise
+            self._give_up(failure)
+            raise failure from refusal
         except BaseException:
             self.close()
             raise

@@ -85,6 +85,26 @@ def test_a_memory_from_a_newer_hearth_is_refused(postgres_databases):
         Memory.open(url)
 
 
+def test_a_memory_upgraded_by_another_device_while_running_is_unusable_not_an_error(
+    postgres_databases,
+):
+    # The kitchen's newer Hearth upgraded the shared tables; the living room's older one
+    # connects again after a blip. Every turn there failed with the refusal ("Sorry, something
+    # went wrong"); now the memory is unusable, as if unreachable, and tried again later.
+    url = postgres_databases()
+    memory = Memory.open(PostgresTarget(url, retry_seconds=300))
+    memory.remember("I like jazz", "preference")
+    with psycopg.connect(url, autocommit=True) as raw:
+        raw.execute("INSERT INTO hearth.schema_migrations VALUES (%s, 0)", (LATEST_VERSION + 1,))
+        raw.execute("SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND pid <> pg_backend_pid()")  # fmt: skip
+    with pytest.raises(MemoryUnavailable, match="newer Hearth"):
+        memory.facts()
+    with pytest.raises(MemoryUnavailable, match="trying again in"):
+        memory.facts()  # not checked at every call
+    memory.close()
+
+
 def test_another_programs_hearth_schema_is_refused_untouched(postgres_databases):
     url = postgres_databases()
     with psycopg.connect(url) as raw:
