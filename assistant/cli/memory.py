@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from assistant.cli.common import (
     EXIT_FAILURE,
@@ -19,6 +21,10 @@ from assistant.cli.common import (
 from assistant.memory_setup import database_option, memory_location, open_memory
 from config.loader import memory_database_path
 from memory import Fact, Kind, Memory, MemoryInputError, PostgresTarget, StoreError, read_export
+
+if TYPE_CHECKING:
+    from assistant.schedule.moving import MovedItems
+    from config import Settings
 
 Handler = Callable[[Memory, argparse.Namespace], int]
 _FACT_ID = record_id("a fact id")
@@ -353,16 +359,50 @@ def _migrate(args: argparse.Namespace) -> int:
     finally:
         memory.close()
         destination.close()
+    items = _migrate_schedule(settings, source, target)
     if args.json:
         print_json({"added": list(outcome.added), "already_there": outcome.already_there,
+                    "schedule_added": list(items.added),
+                    "schedule_already_there": items.already_there,
                     "to": _shown(target)})  # fmt: skip
         return EXIT_OK
     moved = len(outcome.added)
+    there = outcome.already_there + items.already_there
     print(
-        f"migrated {moved} fact{'' if moved == 1 else 's'} with their history to {_shown(target)}"
-        + (f"; {outcome.already_there} were already there" if outcome.already_there else "")
+        f"migrated {moved} fact{'' if moved == 1 else 's'} with their history and "
+        f"{_counted(len(items.added), 'timer, alarm or reminder', 'timers, alarms and reminders')}"
+        f" to {_shown(target)}" + (f"; {there} were already there" if there else "")
     )
     return EXIT_OK
+
+
+def _migrate_schedule(
+    settings: Settings, source: Path | PostgresTarget, target: Path | PostgresTarget
+) -> MovedItems:
+    """Move the timers, alarms and reminders still to come with the memory: they live beside
+    it, and one left behind would never ring."""
+    from assistant.schedule import ScheduleStore, ScheduleStoreError
+    from assistant.schedule.moving import move_items
+
+    room = settings.household.room
+    try:
+        here = ScheduleStore.open(_option(source), room, create=False)
+    except (ScheduleStoreError, StoreError) as exc:
+        raise refusal(exc) from None
+    try:
+        there = ScheduleStore.open(_option(target), room)
+        try:
+            return move_items(here, there, time.time())
+        finally:
+            there.close()
+    except (ScheduleStoreError, StoreError) as exc:
+        raise refusal(exc) from None
+    finally:
+        here.close()
+
+
+def _counted(count: int, one: str, many: str) -> str:
+    return f"{count} {one if count == 1 else many}"
 
 
 def _option(location: Path | PostgresTarget) -> Path | str:

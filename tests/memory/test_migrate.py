@@ -9,6 +9,7 @@ import subprocess
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -91,6 +92,48 @@ def test_migrate_to_postgresql_and_back_keeps_everything_and_twice_adds_nothing(
     into_the_original = hearth("memory", "migrate", "--to", str(device), "--db", shared,
                                home=tmp_path)  # fmt: skip
     assert "migrated 0 facts" in into_the_original.stdout  # every fact is there already
+
+
+def test_the_timers_alarms_and_reminders_still_to_come_move_with_the_memory(
+    tmp_path, postgres_databases
+):
+    # Moved as the README says, the kitchen's memory went, and its weekday alarm and its
+    # reminder stayed in the file: nothing said so, and they would never ring again.
+    from assistant.schedule import EVERY_ROOM, ItemKind, Scheduler, ScheduleStore, SystemClock
+
+    device = tmp_path / "memory.db"
+    Memory.open(device).close()
+    here = Scheduler(ScheduleStore.open(device, "kitchen"))
+    now = SystemClock().now()
+    london = ZoneInfo("Europe/London")
+    tomorrow = datetime.fromtimestamp(now.wall + 86400, london).replace(hour=7, minute=0)
+    alarm = here.add_at(now, ItemKind.ALARM, tomorrow, rule="FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR")
+    reminder = here.add_at(now, ItemKind.REMINDER, tomorrow, text="call mum")
+    everyone = here.add_at(now, ItemKind.REMINDER, tomorrow, text="bins", room=EVERY_ROOM)
+    here.add_at(now, ItemKind.ROUTINE, tomorrow, text="weather", source="settings:morning")
+    ended = here.add_at(now, ItemKind.REMINDER, tomorrow, text="old")
+    here.cancel(now, ended.id)
+    here.store.close()
+    (tmp_path / "hearth").mkdir()
+    (tmp_path / "hearth" / "assistant.yaml").write_text("household:\n  room: kitchen\n")
+    shared = postgres_databases()
+
+    first = hearth("memory", "migrate", "--to", shared, "--db", str(device), home=tmp_path)
+    assert first.returncode == 0, first.stderr
+    assert "and 3 timers, alarms and reminders to" in first.stdout
+    again = hearth("memory", "migrate", "--to", shared, "--db", str(device), "--json",
+                   home=tmp_path)  # fmt: skip
+    assert json.loads(again.stdout)["schedule_already_there"] == 3
+
+    there = ScheduleStore.open(shared, "kitchen")
+    moved = {(item.kind, item.text, item.rule, item.room, item.due_at)
+             for item in there.items(all_rooms=True)}  # fmt: skip
+    there.close()
+    assert moved == {
+        (ItemKind.ALARM, None, alarm.rule, "kitchen", alarm.due_at),
+        (ItemKind.REMINDER, "call mum", None, "kitchen", reminder.due_at),
+        (ItemKind.REMINDER, "bins", None, EVERY_ROOM, everyone.due_at),
+    }
 
 
 def test_vectors_move_with_the_facts(tmp_path, postgres_databases):
