@@ -118,6 +118,7 @@ class _Pair:
             or _denied_there(self.old, self.new)
             or self._swapped_roles()
             or self._doer_and_done_to()
+            or self._partner_or_done_to()
             or _denied_state(self.new, self.old)
             or _denied_state(self.old, self.new)
             or self._negation(self.new, self.old)
@@ -764,6 +765,9 @@ class _Pair:
             return f"title differs: {_listed(new.titles)} / {_listed(old.titles)}"
         if new.everyone and old.everyone and new.everyone != old.everyone:
             return f"'everyone' is another part: the {new.everyone} / the {old.everyone}"
+        for how, time in new.occasions:
+            if any(when == time and other != how for other, when in old.occasions):
+                return f"one occasion against each: {time}"  # "this weekend" / "every weekend"
         return ""
 
     def _markers_agree(self) -> bool:
@@ -795,6 +799,22 @@ class _Pair:
                     return f"bound differs: {said}"
                 if self._doer_in_one(term, other):
                     return f"role differs: {said}"
+        return ""
+
+    def _partner_or_done_to(self) -> str:
+        """ "Max plays for Hartley" / "max plays Hartley": the same terms in the same order,
+        one of them what is done in one fact (straight after the verb) and whom it is done for,
+        with or against in the other: his team, or the other side."""
+        if self.new_only or self.old_only or len(self.new_side) != len(self.old_side):
+            return ""
+        if self.new.functional or self.old.functional:
+            return ""  # "X is Y": what follows "is" is no deed's ("a jumper with trousers")
+        pairs = list(zip(self.new_side, self.old_side, strict=True))
+        if not all(agrees(term, other) for term, other in pairs):
+            return ""
+        for term, other in pairs:
+            if term.slot != other.slot and not term.clause and _done_to_in_one(term, other):
+                return f"role differs: {term.slot} {term.surface} / {other.slot} {other.surface}"
         return ""
 
     def _doer_in_one(self, term: Term, other: Term) -> bool:
@@ -889,6 +909,20 @@ def _voice_changed(
         and done.position < doer.position
         and doer_active.position < done_active.position
     )
+
+
+def _done_to_in_one(term: Term, other: Term) -> bool:
+    """Whether one term is what is done (straight after the verb) and the other is whom it is
+    done for, with or against: "Max plays for Hartley" / "max plays Hartley" (his team against
+    the other side), "runs the running club" / "runs with the running club"."""
+    return any(
+        not done.slot and done.position > 0 and not done.in_subject and beside.slot in _PARTNER
+        for done, beside in ((term, other), (other, term))
+    )
+
+
+_PARTNER = frozenset(("for", "with", "against"))
+"""Words before whom a deed is done for, with or against."""
 
 
 def _took_the_place(
@@ -1053,16 +1087,24 @@ _RELATIVE_WORDS = frozenset(lexicon.RELATIONS) | frozenset(lexicon.RELATIONS.val
 
 
 def _being_and_having(being: Reading, having: Reading) -> str:
-    """ "Mum is a carer" / "mum has a carer": the same person, being one in one fact and having
-    one in the other."""
-    role = _BEING.search(being.said)
-    if role is None or not role[1].islower() or not _someone_by_trade(role[1]):
-        return ""  # a make is no trade: "The boiler is a Worcester Bosch"
-    has = re.search(rf"\b(?:has|had|have|gets|got)(?: got)? an? {role[1]}\b", having.said.lower())
-    return f"being against having: a {role[1]}" if has else ""
+    """ "Mum is a carer" / "mum has a carer", "I'm a maths tutor" / "I have a maths tutor": the
+    same person, being one in one fact and having one in the other."""
+    found = _BEING.search(being.said)
+    if found is None:
+        return ""
+    said = found[1].split()
+    # The role is the first word or the second ("a nurse at ...", "a maths tutor"), written
+    # small: a make is no trade ("The boiler is a Worcester Bosch").
+    for role in (said[:1], said[:2]):
+        if role and role[-1].islower() and _someone_by_trade(role[-1]):
+            named = " ".join(role)
+            has = rf"\b(?:has|had|have|gets|got)(?: got)? an? {named}\b"
+            if re.search(has, having.said.lower()):
+                return f"being against having: a {named}"
+    return ""
 
 
-_BEING = re.compile(r"\b(?:is|was|am|are|were) an? (\w+)\b(?! person)", re.IGNORECASE)
+_BEING = re.compile(r"(?:\b(?:is|was|am|are|were)|'m) an? ((?:\w+ )?\w+)\b(?! person)", re.I)
 
 
 def _someone_by_trade(word: str) -> bool:

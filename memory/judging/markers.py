@@ -207,6 +207,28 @@ def excess(words: Sequence[str]) -> bool:
     )
 
 
+def occasions(words: Sequence[str]) -> frozenset[tuple[str, str]]:
+    """The times a fact names as one occasion ("this weekend", "next Friday") or as every one of
+    them ("every weekend", "each Friday"): pairs of how ("one" or "each") and the time."""
+    found = set()
+    for word, following in _with_next(words):
+        how = _OCCASION_WORDS.get(word)
+        time = following[:-1] if following.endswith("s") else following
+        if how and time in _OCCASIONS:
+            found.add((how, time))
+    return frozenset(found)
+
+
+_OCCASION_WORDS = {
+    **dict.fromkeys(("this", "next", "last", "that"), "one"),
+    **dict.fromkeys(("every", "each"), "each"),
+}
+_OCCASIONS = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday weekend week month year morning "
+    "afternoon evening night summer winter spring autumn term christmas easter holiday".split()
+)
+
+
 def titles(words: Sequence[str]) -> frozenset[str]:
     """Who a title before a name says the person is ("Mr Patel": "man", "Mrs Patel", "Ms",
     "Miss": "woman"); "Dr" and "Prof" say neither."""

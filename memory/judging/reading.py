@@ -86,6 +86,9 @@ class Reading:
     """ "future", "perfect" or "progressive" when the fact says so ("about to", "has")."""
     quantity: str = ""
     """How many of a group: "all", "some", "most" ... when a quantifier says so."""
+    occasions: frozenset[tuple[str, str]] = frozenset()
+    """Times named as one occasion or as each of them ("this weekend", "every weekend"); see
+    markers.occasions."""
     passive: bool = False
     """Says who did it after "by" ("was hired by Sara"); see markers.passive."""
     said: str = ""
@@ -157,6 +160,7 @@ def read(text: str) -> Reading:
         owners=markers.owners(words),
         aspect=markers.aspect(words),
         quantity=markers.quantity(words),
+        occasions=markers.occasions(re.findall(r"[a-z]+", text.lower())),  # before phrases
         passive=markers.passive([_as_said_first(token) for token in tokens]),
         said=as_said(text),
         scope=markers.scope(words),

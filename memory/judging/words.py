@@ -165,6 +165,9 @@ _SYMBOLS = (
     (re.compile(r"\b([A-Za-z]{1,2})\+(?![\w+])"), r"\1 plus"),  # a grade, a blood type
     (re.compile(r"\b([A-Za-z]{1,2})[-\u2212](?![\w-])"), r"\1 minus"),
     (re.compile(r"\b([A-Ga-g])#(?!\w)"), r"\1 sharp"),
+    # a grade "A*" (or "A**"): part of the value, not punctuation
+    (re.compile(r"\b([A-Za-z]{1,2})\*\*(?![\w*])"), r"\1 double star"),
+    (re.compile(r"\b([A-Za-z]{1,2})\*(?![\w*])"), r"\1 star"),
 )
 _CURRENCIES = {"£": "pounds", "$": "dollars", "€": "euros", "¥": "yen"}
 
@@ -259,6 +262,15 @@ _THE_USERS = re.compile(r"\b(?:the )?user's\b", re.IGNORECASE)
 _THE_USER = re.compile(r"^\s*(?:the )?user\b(?!')", re.IGNORECASE)
 
 
+_LETTER_AFTER_NUMBER = re.compile(
+    r"\b(\d+) ([aA])\b(?!\.?\s?m\b|\s+(?:day|days|week|weeks|month|months|year|years|night|"
+    r"nights|time|times|head|piece|person|hour|hours|minute|minutes|go|side)\b)"
+)
+"""A letter said or typed apart after a number, as in "Flat 3 A", "the number nine a bus", "seat
+fourteen a": one value with it ("3A"), not a number and an article. Not "a" for "per" ("3 a
+day", "£5 a month") nor the "a" of "7 a.m."."""
+
+
 def as_said(text: str) -> str:
     """A fact's words as it means them, before they are read: straight apostrophes, "the user"
     as the speaker, a "'s" that is "is" written so, "neither ... nor" after its word."""
@@ -282,6 +294,7 @@ def tokenize(text: str) -> tuple[Token, ...]:
     for pattern, words in _FRACTIONS:
         text = pattern.sub(_fraction(words), text)
     text = _SPOKEN_YEAR.sub(_year, alpha2digit(text, "en"))
+    text = _LETTER_AFTER_NUMBER.sub(r"\1\2", text)
     tokens: list[Token] = []
     sentence_start = True
     for match in _TOKEN.finditer(text):

@@ -668,6 +668,22 @@ def test_the_same_words_saying_another_thing_are_never_merged(first: str, second
         ("I walk the dog at dawn.", "dawn walks the dog at dawn"),
         ("I mark the football pitch on Saturdays.", "mark marks the football pitch on saturdays"),
         ("My brother is a car person", "my brother's got a car"),
+        # a letter said apart after a number is part of it, not an article ("Flat 3 A")
+        ("The user's grandmother lives in Flat 3 A", "The user's grandmother lives in Flat 3"),
+        ("i get the number nine a bus to work", "i get the number nine bus to work"),
+        # a grade's star
+        ("Lucy got an A* in maths", "lucy got an A in maths"),
+        ("Lucy got an A** in maths", "lucy got an A* in maths"),
+        # one occasion against every one
+        ("I'm on call this weekend", "I'm on call every weekend"),
+        ("This month's gas bill is £84.50", "every month the gas bill is £84.50"),
+        # whom it is done for or with, against what is done
+        ("Max plays for Hartley on Saturday", "max plays Hartley on Saturday"),
+        ("Priya runs the running club", "priya runs with the running club"),
+        # being one against having one, in two words, or said by the user
+        ("Priya is a maths tutor", "priya has a maths tutor"),
+        ("I'm a nurse", "I have a nurse"),
+        ("The User is a piano teacher", "The user has a piano teacher"),
     ],
 )
 def test_one_spelling_saying_two_things_is_never_merged(first: str, second: str) -> None:
@@ -851,6 +867,10 @@ def test_a_comparison_is_never_merged_with_an_equality() -> None:
         ("I don't eat meat or fish", "I don't eat meat and fish"),
         ("Biscuit is a dog", "we have a dog called biscuit"),
         ("The boiler is a Worcester Bosch.", "we've got a worcester bosch boiler"),
+        # a letter after a number, said apart or not; "a" for "per"; a grade's star, said
+        ("Our gate is 5A", "our gate is 5 a"),
+        ("I take 3 a day", "I take three a day"),
+        ("Lucy got an A* in maths", "lucy got an A star in maths"),
         # a passive said actively, with words between its verb and "by"
         ("Ella is driven to school by Jo", "Jo drives Ella to school"),
         ("Liam is looked after by Nana", "Nana looks after Liam"),
