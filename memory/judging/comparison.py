@@ -1115,7 +1115,10 @@ def _someone_by_trade(word: str) -> bool:
     return word in _RELATIVE_WORDS or word in _TRADES or word.endswith(_AGENT_ENDINGS)
 
 
-_TRADES = frozenset("nurse nanny childminder lodger tenant vet cook chef coach mum dad".split())
+_TRADES = frozenset(
+    "nurse nanny childminder lodger tenant vet cook chef coach mum dad student pupil client "
+    "patient apprentice assistant".split()
+)
 _AGENT_ENDINGS = ("er", "or", "ist", "ian")
 _ANIMALS = frozenset("dog cat pet puppy kitten rabbit hamster fish horse bird tortoise".split())
 

@@ -149,7 +149,7 @@ _KEEP_ENDINGS = frozenset(
     "sibling ceiling wedding pudding building during bus gas yes plus news series species "
     "always sometimes lens this his its is was has does "
     # things, not the doing of their stem: "the ironing" is no iron, "glasses" no glass
-    "ironing painting bedding wiring parking matting clothing heating lighting glasses "
+    "ironing painting bedding wiring parking matting clothing heating lighting glasses training "
     "clothes".split()
 )
 
@@ -263,12 +263,18 @@ _THE_USER = re.compile(r"^\s*(?:the )?user\b(?!')", re.IGNORECASE)
 
 
 _LETTER_AFTER_NUMBER = re.compile(
-    r"\b(\d+) ([aA])\b(?!\.?\s?m\b|\s+(?:day|days|week|weeks|month|months|year|years|night|"
-    r"nights|time|times|head|piece|person|hour|hours|minute|minutes|go|side)\b)"
+    r"\b(\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve) ([aA])\b"
+    r"(?!\.?\s?m\b|\s+(?:day|days|week|weeks|month|months|year|years|night|nights|time|times|"
+    r"head|piece|person|hour|hours|minute|minutes|go|side)\b)"
 )
 """A letter said or typed apart after a number, as in "Flat 3 A", "the number nine a bus", "seat
 fourteen a": one value with it ("3A"), not a number and an article. Not "a" for "per" ("3 a
-day", "£5 a month") nor the "a" of "7 a.m."."""
+day", "£5 a month") nor the "a" of "7 a.m.", nor after "one" ("the one a friend gave me")."""
+
+
+def _number_and_letter(match: re.Match[str]) -> str:
+    number = match[1].lower()
+    return f"{NUMBER_WORDS.get(number, number)}{match[2]}"
 
 
 def as_said(text: str) -> str:
@@ -294,7 +300,7 @@ def tokenize(text: str) -> tuple[Token, ...]:
     for pattern, words in _FRACTIONS:
         text = pattern.sub(_fraction(words), text)
     text = _SPOKEN_YEAR.sub(_year, alpha2digit(text, "en"))
-    text = _LETTER_AFTER_NUMBER.sub(r"\1\2", text)
+    text = _LETTER_AFTER_NUMBER.sub(_number_and_letter, text)
     tokens: list[Token] = []
     sentence_start = True
     for match in _TOKEN.finditer(text):

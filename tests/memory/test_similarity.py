@@ -363,7 +363,8 @@ TESTERS_SETS = [
     ("memory-pairs-probe-fourteenth.tsv", 223),  # preferences, tastes and opinions
     ("memory-pairs-probe-fifteenth.tsv", 178),  # places and things
     ("memory-pairs-probe-sixteenth.tsv", 220),  # people and relationships
-    ("memory-pairs-probe-seventeenth.tsv", 276),  # built to be merged wrongly
+    ("memory-pairs-probe-seventeenth.tsv", 296),  # built to be merged wrongly
+    ("memory-pairs-probe-eighteenth.tsv", 289),  # work, pets, food, travel, accounts, units
 ]
 
 
