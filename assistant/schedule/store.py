@@ -229,8 +229,8 @@ class ScheduleStore:
     def __init__(self, database: ScheduleDatabase, room: str):
         self._db = database
         self.path = database.path
-        self.room = room
-        """The room of the Hearth using this store."""
+        self.room = _as_known(room, database) if database.shared else room
+        """The room of the Hearth using this store (as the household spells it)."""
         self._key = room if database.shared else ""
         """The room as its outcomes and progress are kept: on a file that one device holds,
         '' (renaming the device's room must not make it say an item again)."""
@@ -445,6 +445,17 @@ class ScheduleStore:
         """Keep a small durable setting."""
         with self.atomic():
             self._db.set_state(self.room, key, value)
+
+
+def _as_known(room: str, database: ScheduleDatabase) -> str:
+    """``room`` as the shared schedule already spells it, whatever its case: a Hearth whose
+    ``household.room`` went from "kitchen" to "Kitchen" keeps its timers, alarms and reminders
+    (a room's items are found by its name)."""
+    rows = database.execute("SELECT DISTINCT room FROM schedule_items")
+    known = {*database.clock_rooms(), *(row[0] for row in rows if row[0])} - {EVERY_ROOM}
+    if room in known:
+        return room
+    return min((name for name in known if name.casefold() == room.casefold()), default=room)
 
 
 def schedule_error(error: StoreError) -> ScheduleStoreError:

@@ -267,6 +267,21 @@ def test_each_room_sees_its_own_items_and_every_rooms(postgres_databases):
     living_room.close()
 
 
+def test_a_room_renamed_only_in_its_capitals_keeps_its_items(postgres_databases):
+    # household.room "kitchen" became "Kitchen": its alarm was left to a room no Hearth had.
+    url = postgres_databases()
+    kitchen = ScheduleStore.open(url, room="kitchen")
+    pasta, _ = Scheduler(kitchen).add_timer(Clocks().now, 480, "pasta", "Europe/London")
+    kitchen.close()
+    renamed = ScheduleStore.open(url, room="Kitchen")
+    assert renamed.room == "kitchen"
+    assert [item.id for item in renamed.items()] == [pasta.id]
+    renamed.close()
+    hall = ScheduleStore.open(url, room="hall")
+    assert hall.room == "hall"  # a new room is its own
+    hall.close()
+
+
 def replace_room(item: Item, room: str) -> Item:
     from dataclasses import replace
 
