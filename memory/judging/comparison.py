@@ -128,8 +128,6 @@ class _Pair:
             or self._bare_negation()
             or self._speaker_role()
             or _relatives_reordered(self.new, self.old)
-            or _being_and_having(self.new, self.old)
-            or _being_and_having(self.old, self.new)
             or self._owner_moved()
             or _whose_role(self.new, self.old, self._matched())
             or _whose_role(self.old, self.new, [(o, t) for t, o in self._matched()])
@@ -677,6 +675,7 @@ class _Pair:
             orders_agree
             and _attitudes_agree(new, old)
             and not self._direction_clash()
+            and not self._two_facts_alike()
             and self._markers_agree()
             and self._slots_agree()
             and self._times_agree()
@@ -765,10 +764,16 @@ class _Pair:
             return f"title differs: {_listed(new.titles)} / {_listed(old.titles)}"
         if new.everyone and old.everyone and new.everyone != old.everyone:
             return f"'everyone' is another part: the {new.everyone} / the {old.everyone}"
-        for how, time in new.occasions:
-            if any(when == time and other != how for other, when in old.occasions):
-                return f"one occasion against each: {time}"  # "this weekend" / "every weekend"
         return ""
+
+    def _two_facts_alike(self) -> str:
+        """ "Mum is a carer" / "mum has a carer", "I'm on call this weekend" / "... every
+        weekend": the same words saying two facts that may both be true, never one."""
+        return (
+            _being_and_having(self.new, self.old)
+            or _being_and_having(self.old, self.new)
+            or _one_occasion_and_each(self.new, self.old)
+        )
 
     def _markers_agree(self) -> bool:
         """Whether the small words that are no content say the same (one may leave one out,
@@ -812,8 +817,12 @@ class _Pair:
         pairs = list(zip(self.new_side, self.old_side, strict=True))
         if not all(agrees(term, other) for term, other in pairs):
             return ""
-        for term, other in pairs:
-            if term.slot != other.slot and not term.clause and _done_to_in_one(term, other):
+        for index, (term, other) in enumerate(pairs):
+            if not index or term.slot == other.slot or term.clause:
+                continue
+            # Only after a verb the word turns around ("voted for Labour" is "voted Labour").
+            verb = pairs[index - 1][0].surface.lower()
+            if verb.startswith(_TURNING_VERBS) and _done_to_in_one(term, other):
                 return f"role differs: {term.slot} {term.surface} / {other.slot} {other.surface}"
         return ""
 
@@ -851,6 +860,8 @@ class _Pair:
             return "direction differs"
         if not _attitudes_agree(self.new, self.old):
             return f"said differently: {self.new.attitude} / {self.old.attitude}"
+        if alike := self._two_facts_alike():
+            return alike
         return f"different content: {surfaces(self.new_only)} / {surfaces(self.old_only)}"
 
     def hint(self) -> str:
@@ -882,6 +893,8 @@ class _Pair:
             return f"change word '{self._change_word()}'"
         if not _attitudes_agree(self.new, self.old) or self._direction_clash():
             return "said differently"
+        if alike := self._two_facts_alike():
+            return alike
         if any(map(_known_thing, self.new_only)) and any(map(_known_thing, self.old_only)):
             return "different things"  # "my mom" / "my dad": related, never one fact
         return ""
@@ -921,6 +934,9 @@ def _done_to_in_one(term: Term, other: Term) -> bool:
     )
 
 
+_TURNING_VERBS = ("play", "run", "ran", "race", "fight", "fought", "compet", "box")
+"""Verbs whose object is the other side and whose "for" or "with" one's own: "plays Hartley" /
+"plays for Hartley", "runs the club" / "runs with the club"."""
 _PARTNER = frozenset(("for", "with", "against"))
 """Words before whom a deed is done for, with or against."""
 
@@ -1087,40 +1103,50 @@ _RELATIVE_WORDS = frozenset(lexicon.RELATIONS) | frozenset(lexicon.RELATIONS.val
 
 
 def _being_and_having(being: Reading, having: Reading) -> str:
-    """ "Mum is a carer" / "mum has a carer", "I'm a maths tutor" / "I have a maths tutor": the
-    same person, being one in one fact and having one in the other."""
+    """ "Mum is a carer" / "mum has a carer", "Luna is a border collie" / "luna has a border
+    collie": someone being one in one fact and having one in the other. Not a thing of the
+    speaker's that is one ("My phone is an iPhone" / "I have an iPhone")."""
     found = _BEING.search(being.said)
     if found is None:
         return ""
+    before = _WORDS.findall(being.said[: found.start()].lower())
+    if before == ["there"]:
+        return ""  # "there's a smoke alarm in every room" has one
+    if before and before[0] in _DETERMINERS and not _RELATIVE_WORDS.intersection(before):
+        return ""
     said = found[1].split()
-    # The role is the first word or the second ("a nurse at ...", "a maths tutor"), written
-    # small: a make is no trade ("The boiler is a Worcester Bosch").
-    for role in (said[:1], said[:2]):
-        if role and role[-1].islower() and _someone_by_trade(role[-1]):
-            named = " ".join(role)
-            has = rf"\b(?:has|had|have|gets|got)(?: got)? an? {named}\b"
-            if re.search(has, having.said.lower()):
-                return f"being against having: a {named}"
+    for role in (said[:1], said[:2]):  # "a nurse at ...", "a maths tutor"
+        if not role[-1].islower():
+            continue  # a make or a name is no role: "The boiler is a Worcester Bosch"
+        named = " ".join(role)
+        goes_on = rf"\ban? {named}\b(.*)$"
+        held = re.search(rf"\b(?:has|had|have|gets|got)(?: got)? {goes_on}", having.said.lower())
+        if held is None:
+            continue
+        rest = _WORDS.findall(held[1])
+        if set(before) & set(rest):
+            return ""  # the one who is it, named as the thing had: "we have a dog called Biscuit"
+        kept = re.search(goes_on, being.said.lower())
+        # The having side's thing ends at the role ("a student card" is no student), or both
+        # go on alike ("... every morning").
+        if not rest or rest[0] in _AFTER_ROLE or (kept and rest == _WORDS.findall(kept[1])):
+            return f"being against having: a {named}"
     return ""
 
+
+_DETERMINERS = frozenset("my our the your his her their".split())
+_AFTER_ROLE = frozenset("at for who called with from in on to and but now again".split())
+"""Words that may follow a role ("has a tutor for maths") where a noun would make it a thing."""
 
 _BEING = re.compile(r"(?:\b(?:is|was|am|are|were)|'m) an? ((?:\w+ )?\w+)\b(?! person)", re.I)
 
 
-def _someone_by_trade(word: str) -> bool:
-    """A word for a person one can be or have: a relative, or one by their work ("carer",
-    "tutor", "nurse")."""
-    if word in _ANIMALS:
-        return False
-    return word in _RELATIVE_WORDS or word in _TRADES or word.endswith(_AGENT_ENDINGS)
-
-
-_TRADES = frozenset(
-    "nurse nanny childminder lodger tenant vet cook chef coach mum dad student pupil client "
-    "patient apprentice assistant".split()
-)
-_AGENT_ENDINGS = ("er", "or", "ist", "ian")
-_ANIMALS = frozenset("dog cat pet puppy kitten rabbit hamster fish horse bird tortoise".split())
+def _one_occasion_and_each(new: Reading, old: Reading) -> str:
+    """ "This weekend" in one fact, "every weekend" in the other."""
+    for how, time in new.occasions:
+        if any(when == time and other != how for other, when in old.occasions):
+            return f"one occasion against each: {time}"
+    return ""
 
 
 def _relatives_reordered(new: Reading, old: Reading) -> str:

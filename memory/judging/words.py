@@ -265,7 +265,8 @@ _THE_USER = re.compile(r"^\s*(?:the )?user\b(?!')", re.IGNORECASE)
 _LETTER_AFTER_NUMBER = re.compile(
     r"\b(\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve) ([aA])\b"
     r"(?!\.?\s?m\b|\s+(?:day|days|week|weeks|month|months|year|years|night|nights|time|times|"
-    r"head|piece|person|hour|hours|minute|minutes|go|side)\b)"
+    r"head|piece|person|hour|hours|minute|minutes|go|side|morning|mornings|evening|evenings|"
+    r"fortnight|term|terms|box|pack|packet|course|level|levels)\b)"
 )
 """A letter said or typed apart after a number, as in "Flat 3 A", "the number nine a bus", "seat
 fourteen a": one value with it ("3A"), not a number and an article. Not "a" for "per" ("3 a
