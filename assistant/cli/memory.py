@@ -367,11 +367,12 @@ def _migrate(args: argparse.Namespace) -> int:
                     "to": _shown(target)})  # fmt: skip
         return EXIT_OK
     moved = len(outcome.added)
-    there = outcome.already_there + items.already_there
     print(
         f"migrated {moved} fact{'' if moved == 1 else 's'} with their history and "
         f"{_counted(len(items.added), 'timer, alarm or reminder', 'timers, alarms and reminders')}"
-        f" to {_shown(target)}" + (f"; {there} were already there" if there else "")
+        f" to {_shown(target)}"
+        + (f"; {outcome.already_there} were already there" if outcome.already_there else "")
+        + (f"; {items.already_there} of the schedule's too" if items.already_there else "")
     )
     return EXIT_OK
 
@@ -385,20 +386,21 @@ def _migrate_schedule(
     from assistant.schedule.moving import move_items
 
     room = settings.household.room
-    try:
-        here = ScheduleStore.open(_option(source), room, create=False)
-    except (ScheduleStoreError, StoreError) as exc:
-        raise refusal(exc) from None
-    try:
-        there = ScheduleStore.open(_option(target), room)
+    try:  # the locations as the settings made them: a password file, the timeouts
+        here = ScheduleStore.open(source, room, create=False)
         try:
-            return move_items(here, there, time.time())
+            there = ScheduleStore.open(target, room)
+            try:
+                return move_items(here, there, time.time())
+            finally:
+                there.close()
         finally:
-            there.close()
+            here.close()
     except (ScheduleStoreError, StoreError) as exc:
-        raise refusal(exc) from None
-    finally:
-        here.close()
+        error = refusal(exc)
+        raise type(error)(
+            f"the facts moved, the schedule did not (run it again): {error}"
+        ) from None
 
 
 def _counted(count: int, one: str, many: str) -> str:

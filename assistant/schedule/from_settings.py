@@ -34,6 +34,8 @@ from assistant.schedule.timing import repeating
 from config import RoutineSettings, ScheduleSettings, Settings
 
 _NAMED_DAYS = {"every day": EVERY_DAY, "weekdays": WEEKDAYS, "weekends": WEEKENDS}
+SETTINGS_SOURCE = "settings:"
+"""The start of a routine's ``source`` when the settings made it (made again from them)."""
 
 
 def time_zone(settings: Settings, environ: Mapping[str, str] | None = None) -> ZoneInfo:
@@ -79,7 +81,7 @@ def make_clock(start: datetime | None) -> Clock:
 def routine_source(routine: RoutineSettings) -> str:
     """A configured routine's stable key: the same settings are the same routine."""
     text = f"{routine.prompt}|{routine.at}|{routine.days}|{routine.silent}"
-    return "settings:" + hashlib.sha256(text.encode()).hexdigest()[:16]
+    return SETTINGS_SOURCE + hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def sync_routines(
@@ -92,7 +94,7 @@ def sync_routines(
     wanted = {routine_source(routine): routine for routine in routines}
     stored = {item.source: item for item in scheduler.active(ItemKind.ROUTINE)}
     for source, item in stored.items():
-        if source.startswith("settings:") and source not in wanted:
+        if source.startswith(SETTINGS_SOURCE) and source not in wanted:
             scheduler.cancel(now, item.id)
     added = []
     for source, routine in wanted.items():

@@ -363,7 +363,7 @@ class Scheduler:
             events.append(_due_event(item, latest, now.wall - latest, lateness, verdict.delivery))
         else:
             upcoming = next_after(item.rule, datetime.fromisoformat(local_times[-1]), zone)
-            self.store.put(_at(item, upcoming), now.wall)
+            self.store.put(moved_on(item, upcoming), now.wall)
         return events
 
     def _join(self, item: Item, joined: float, now: Now) -> tuple[Item, float | None]:
@@ -379,7 +379,7 @@ class Scheduler:
         start = datetime.fromisoformat(item.local_due)
         before = occurrences_between(item.rule, start, joined, zone)
         last = before[-1].replace(tzinfo=None) if before else start
-        moved = _at(item, next_after(item.rule, last, zone))
+        moved = moved_on(item, next_after(item.rule, last, zone))
         self.store.put(moved, now.wall)
         return moved, moved.due_at if moved.state is ItemState.PENDING else None
 
@@ -420,7 +420,7 @@ class Scheduler:
         if item.rule is not None and item.local_due is not None:
             zone = ZoneInfo(item.zone)
             upcoming = next_after(item.rule, datetime.fromisoformat(item.local_due), zone)
-            ended = _at(item, upcoming)
+            ended = moved_on(item, upcoming)
         else:
             ended = replace(item, state=ItemState.DONE, delivery=None, rang_at=None)
         self.store.put(ended, now.wall)
@@ -448,7 +448,7 @@ class Scheduler:
         self._fresh = True
 
 
-def _at(item: Item, upcoming: datetime | None) -> Item:
+def moved_on(item: Item, upcoming: datetime | None) -> Item:
     """A repeating item moved on to its next occurrence (DONE when the rule has no more)."""
     if upcoming is None:
         return replace(item, state=ItemState.DONE, delivery=None, rang_at=None)

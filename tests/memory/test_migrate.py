@@ -14,10 +14,11 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from config import EmbedderSettings
-from memory import Action, HistoryAction, Memory, Origin, Source, make_embedder
+from memory import Action, HistoryAction, Memory, Origin, PostgresTarget, Source, make_embedder
 from memory.backends import open_backend
 from tests.memory.embed_server import EmbedServer
 from tests.memory.test_transfer import told
+from tests.postgres_server import SECRET_PASSWORD, SECRET_ROLE, as_role
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -134,6 +135,102 @@ def test_the_timers_alarms_and_reminders_still_to_come_move_with_the_memory(
         (ItemKind.REMINDER, "call mum", None, "kitchen", reminder.due_at),
         (ItemKind.REMINDER, "bins", None, EVERY_ROOM, everyone.due_at),
     }
+
+
+def test_a_shared_schedule_moved_back_into_a_file_keeps_only_this_rooms_items(
+    tmp_path, postgres_databases
+):
+    # The bedroom's alarm became the kitchen's, rung by the kitchen's device.
+    from assistant.schedule import EVERY_ROOM, ItemKind, Scheduler, ScheduleStore, SystemClock
+
+    shared = postgres_databases()
+    Memory.open(shared).close()
+    now = SystemClock().now()
+    tomorrow = datetime.fromtimestamp(now.wall + 86400, ZoneInfo("Europe/London")).replace(
+        hour=7, minute=0
+    )
+    bedroom = Scheduler(ScheduleStore.open(shared, "bedroom"))
+    bedroom.add_at(now, ItemKind.ALARM, tomorrow)
+    bedroom.store.close()
+    kitchen = Scheduler(ScheduleStore.open(shared, "kitchen"))
+    kitchen.add_at(now, ItemKind.REMINDER, tomorrow, text="call mum")
+    kitchen.add_at(now, ItemKind.REMINDER, tomorrow, text="bins", room=EVERY_ROOM)
+    kitchen.store.close()
+    (tmp_path / "hearth").mkdir()
+    (tmp_path / "hearth" / "assistant.yaml").write_text("household:\n  room: kitchen\n")
+    device = tmp_path / "back.db"
+    result = hearth("memory", "migrate", "--to", str(device), "--db", shared, home=tmp_path)
+    assert result.returncode == 0, result.stderr
+    back = ScheduleStore.open(device, "kitchen")
+    assert sorted(item.text for item in back.items()) == ["bins", "call mum"]
+    back.close()
+
+
+def test_a_migration_logs_in_as_the_settings_say(tmp_path, postgres_databases):
+    # With the README's password file, the facts moved and then the schedule was refused the
+    # login ("no password supplied"): it was opened by the bare URL.
+    from assistant.schedule import ItemKind, Scheduler, ScheduleStore, SystemClock
+
+    device = tmp_path / "memory.db"
+    Memory.open(device).close()
+    here = Scheduler(ScheduleStore.open(device, "kitchen"))
+    now = SystemClock().now()
+    later = datetime.fromtimestamp(now.wall + 86400, ZoneInfo("Europe/London"))
+    here.add_at(now, ItemKind.REMINDER, later, text="call mum")
+    here.store.close()
+    url = as_role(postgres_databases(), SECRET_ROLE)
+    secret = tmp_path / "password"
+    secret.write_text(SECRET_PASSWORD + "\n")
+    (tmp_path / "hearth").mkdir()
+    (tmp_path / "hearth" / "assistant.yaml").write_text(
+        f"household:\n  room: kitchen\nmemory:\n  database: {url}\n  password_file: {secret}\n"
+    )
+    result = hearth("memory", "migrate", "--to", url, "--db", str(device), home=tmp_path)
+    assert result.returncode == 0, result.stderr
+    there = ScheduleStore.open(PostgresTarget(url, password_file=secret), "kitchen")
+    assert [item.text for item in there.items()] == ["call mum"]
+    there.close()
+
+
+def test_what_rings_now_moves_on_to_its_next_time_and_a_paused_timer_stays_paused(
+    tmp_path, postgres_databases
+):
+    # A ringing item was copied with this room's ring: every other room rang it again, and the
+    # household kept it ringing for good.
+    from assistant.schedule import EVERY_ROOM, ItemKind, ItemState, Scheduler, ScheduleStore
+    from assistant.schedule.clock import Now
+    from assistant.schedule.moving import move_items
+
+    device = tmp_path / "memory.db"
+    Memory.open(device).close()
+    wall = datetime(2026, 12, 7, 6, 59, 55, tzinfo=ZoneInfo("Europe/London")).timestamp()
+    now = Now(wall, 1000.0, "boot-a")
+    here = Scheduler(ScheduleStore.open(device, "kitchen"))
+    seven = datetime(2026, 12, 7, 7, 0, tzinfo=ZoneInfo("Europe/London"))
+    rule = "DTSTART:20261207T070000\nRRULE:FREQ=DAILY;BYHOUR=7;BYMINUTE=0;BYSECOND=0"
+    daily = here.add_at(now, ItemKind.ALARM, seven, rule=rule, room=EVERY_ROOM)
+    once = here.add_at(now, ItemKind.REMINDER, seven, text="dinner is ready", room=EVERY_ROOM)
+    paused, _ = here.add_timer(now, 600, "pasta", "Europe/London")
+    here.pause(now, paused.id)
+    here.wake(Now(wall + 6, 1006.0, "boot-a"))  # both ring here
+    assert {item.state for item in here.store.items() if item.id != paused.id} == {
+        ItemState.RINGING
+    }
+    shared = postgres_databases()
+    Memory.open(shared).close()
+    there = ScheduleStore.open(shared, "kitchen")
+    moved = move_items(here.store, there, wall + 7)
+    here.store.close()
+    kept = {item.kind: item for item in there.items(all_rooms=True)}
+    there.close()
+    assert len(moved.added) == 2 and set(kept) == {ItemKind.ALARM, ItemKind.TIMER}
+    assert kept[ItemKind.ALARM].state is ItemState.PENDING
+    assert kept[ItemKind.ALARM].due_at == daily.due_at + 86400  # tomorrow's, not a ring now
+    assert kept[ItemKind.TIMER].state is ItemState.PAUSED
+    assert once.text not in {item.text for item in kept.values()}  # said here already
+    bedroom = Scheduler(ScheduleStore.open(shared, "bedroom"))
+    assert bedroom.wake(Now(wall + 120, 5.0, "boot-b")) == []  # nothing rings again
+    bedroom.store.close()
 
 
 def test_vectors_move_with_the_facts(tmp_path, postgres_databases):
