@@ -86,9 +86,10 @@ class BrainPolicy:
     reply_max_chars: int = 600
     """The most of one model answer said aloud (see ``assistant.reply_limit``)."""
     answer_window_seconds: float = 30.0
-    """Audio seconds after a turn in which the next request, even with the wake word again, may
-    answer the question it asked or correct the fact it stored ("No, I said ..."). A follow-up
-    in the listener's window always may; later, a request is a new one."""
+    """Audio seconds after a request in which the next, even with the wake word again, may
+    answer the question its turn asked or correct the fact it stored ("No, I said ..."). A long
+    reply uses it up; a follow-up in the listener's window, which opens once the reply is said,
+    always may. Later, a request is a new one."""
 
 
 MAX_TOOL_ROUNDS = 3
@@ -552,9 +553,10 @@ class Brain:
             else:
                 said = "Okay, I'll ask you another time."
         except MemoryInputError as error:
-            # The conflict changed meanwhile (resolved from the command line, say).
+            # The conflict changed meanwhile (settled in another room, or from the command line).
             log.info("conflict answer no longer applies: %s", error)
-            said = "That one is already settled."
+            yield Sentence("That one is already settled.")
+            return
         except MemoryUnavailable as error:
             yield from self._refuse(error, "settle that")
             return

@@ -370,6 +370,7 @@ class ScheduleKeeper:
         return self._tell_outage()
 
     def _note_outage(self, error: Exception, mono: float) -> None:
+        """Record the outage (logged once) and when to try again (``_tell_outage`` says it)."""
         if self._outage is None:
             log.error("the schedule cannot be reached: %s", error)
             self._outage = _Outage(mono + UNREACHABLE_RETRY_SECONDS, str(error))
