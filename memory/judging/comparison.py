@@ -329,7 +329,10 @@ class _Pair:
         if not (new[first].is_party and new[second].is_party):
             return ""
         between = [*new[first : second + 1], *old[first : second + 1]]
-        if any(t.text in lexicon.SYMMETRIC or t.slot in lexicon.SYMMETRIC for t in between):
+        symmetric = _symmetric(self.new) or _symmetric(self.old)
+        if symmetric and any(
+            t.text in lexicon.SYMMETRIC or t.slot in lexicon.SYMMETRIC for t in between
+        ):
             return ""  # "Tom works with Ann" is "Ann works with Tom"
         if agrees(new[first], old[second]) and agrees(new[second], old[first]):
             return f"roles differ: {new[first].surface} and {new[second].surface} change places"
@@ -358,7 +361,11 @@ class _Pair:
             return ""
         matched = [(t, o) for t in self.new_side for o in self.old_side if agrees(t, o)]
         for party, party_old in matched:
-            named = _capital(party, party_old) or (_small_name(party) and _small_name(party_old))
+            # A name written small in one and with a capital that only opens the sentence in
+            # the other ("Kate rings us" / "we ring kate") is still a name in both.
+            named = _capital(party, party_old) or all(
+                _small_name(t) or t.kind is TermKind.NAME for t in (party, party_old)
+            )
             if not (named or party.text in _RELATIVES):
                 continue  # a known word written small is what is done ("owes"), not who
             for other, other_old in matched:
@@ -1193,13 +1200,29 @@ def _around(reading: Reading, first: Term, second: Term) -> set[str]:
 
 
 def _symmetric(reading: Reading) -> bool:
-    """Says a relation that holds both ways ("married to", "works with", "sits next to"); not
-    one ranked among others ("Tom is Hugo's best friend" says nothing of Hugo's best)."""
+    """Says a relation that holds both ways ("married to", "works with", "sits next to", "lives
+    next door"); not one ranked among others ("Tom is Hugo's best friend" says nothing of
+    Hugo's best), nor "next week"."""
     words = _WORDS.findall(reading.text.lower())
     return any(
-        word in lexicon.SYMMETRIC and not (index and words[index - 1] in lexicon.RANKING)
+        word in lexicon.SYMMETRIC
+        and not (index and words[index - 1] in lexicon.RANKING)
+        and not (word == "with" and _one_way_with(words[max(0, index - _WITH_REACH) : index]))
+        and (word != "next" or words[index + 1 : index + 2] in (["door"], ["to"]))
         for index, word in enumerate(words)
     )
+
+
+def _one_way_with(before: Sequence[str]) -> bool:
+    """Whether "with" follows a deed that goes one way: a guest staying with a host ("Kate is
+    staying with Mum", "moving in with us"), a thing left with a keeper ("leaving the car with
+    Steve"). "Lives with" and "works with" hold both ways."""
+    return any(word.startswith(_ONE_WAY_WITH) for word in before)
+
+
+_ONE_WAY_WITH = ("stay", "stopping", "lodg", "board", "leav", "left", "drop", "mov")
+_WITH_REACH = 4
+"""Words back from "with" in which its deed is looked for ("leaving the spare key with")."""
 
 
 def _bears_a_role(term: Term) -> bool:
