@@ -247,6 +247,15 @@ def _lost_value(text: str) -> bool:
     return said[-2].endswith(("'s", "'ve"))  # "my editor's been": the subject is in the word
 
 
+_TO_REMEMBER = re.compile(r"^\W*(?:please\W+)?remember\b")
+
+
+def to_remember(transcript: str) -> bool:
+    """Whether the request words are a statement to remember ("Remember that my sister lives in
+    Leeds"), the form the memory's voice command takes."""
+    return _TO_REMEMBER.match(transcript.lower()) is not None
+
+
 def judge_pause(
     transcript: str,
     longest_pause_seconds: float,
@@ -265,6 +274,11 @@ def judge_pause(
     if shape in (TurnShape.TRAILING, TurnShape.WAKE_ONLY):
         return TurnJudgement(shape, vad.trailing_silence_seconds)
     if shape in (TurnShape.HEARD_UNFINISHED, TurnShape.HEARD_UNSURE):
+        if to_remember(transcript):
+            # Whisper doubts a statement it misheard ("... my favourite editor is win!") as it
+            # doubts a cut one. Cut, it is asked about or set right ("No, I said Vim"); joined
+            # to the next statement, the two would be stored as one fact.
+            return TurnJudgement(shape, vad.end_silence_seconds)
         return TurnJudgement(shape, vad.doubtful_silence_seconds)
     if shape in (TurnShape.UNSURE, TurnShape.VALUE_LOST):
         return TurnJudgement(shape, vad.end_silence_seconds)

@@ -264,14 +264,13 @@ class VadSettings(Section):
     trailing_silence_seconds: PositiveSeconds = 2.5
     """Trailing silence that ends a request whose words trail off ("and", "what about", "remind
     me to", mid-number, "um"): the speaker is looking for the next word."""
-    doubtful_silence_seconds: PositiveSeconds = 1.5
+    doubtful_silence_seconds: PositiveSeconds = 2.2
     """Trailing silence that ends a request whose words read as complete but that Whisper itself
     doubts: it finds it about as likely the speaker stopped mid-way ("send a message to you" for
     "send a message to ..."), or it is unsure of the words and of the last one ("at eggs milking"
-    for "add eggs, milk and ..."). Shorter than the trailing silence: Whisper also doubts whole
-    requests it mishears ("... my favourite editor is win!"), and the next request, said 2 s
-    later, must not be joined to it and stored as one fact. At 2.5 s, bench/end_of_turn.py cut
-    7 fewer speakers looking for a word, and the demo's two statements became one."""
+    for "add eggs, milk and ..."). Not a statement to remember: Whisper also doubts whole ones it
+    mishears ("... my favourite editor is win!"), and the next, said 2 s later, must not be
+    joined to it and stored as one fact; those end after the usual silence."""
     min_utterance_seconds: PositiveSeconds = 0.3
     max_utterance_seconds: PositiveSeconds = 15.0
     no_speech_timeout_seconds: PositiveSeconds = 6.0

@@ -214,6 +214,20 @@ def test_complete_words_the_ear_finds_unfinished_nearly_as_likely_wait_the_long_
     )
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["Remember that my favorite editor is win!", "please remember, the door code is Bluebird"],
+)
+def test_a_statement_to_remember_the_ear_doubts_ends_after_the_usual_silence(text):
+    # Whisper doubts a misheard statement as it doubts a cut one; waiting the doubtful time
+    # joined the next statement, said 1.7 s later, to it, and the two became one fact.
+    doubted = EarReading(8.0, last_word=-1.32, words=-0.64)
+    for reading in (lead(0.5), doubted):
+        judged = judge_pause(text, 0.0, VAD, reading=reading)
+        assert judged.shape in (TurnShape.HEARD_UNFINISHED, TurnShape.HEARD_UNSURE)
+        assert judged.end_silence_seconds == VAD.end_silence_seconds
+
+
 def test_complete_words_the_ear_is_sure_of_end_after_the_short_silence():
     judged = judge_pause("What is the capital of Kenya?", 0.0, VAD, reading=lead(8.2))
     assert judged == TurnJudgement(TurnShape.COMPLETE, VAD.complete_silence_seconds)
