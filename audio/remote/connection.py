@@ -21,6 +21,7 @@ from wyoming.event import Event, Eventable, read_event, write_event
 from wyoming.info import Describe, Info
 
 from config import RemoteSpeechSettings
+from support.name_lookup import connect_within
 
 
 class Failure(StrEnum):
@@ -58,7 +59,8 @@ class WyomingCall:
 
     def __enter__(self) -> WyomingCall:
         try:
-            self._socket = socket.create_connection(self._address, timeout=self._connect_timeout)
+            # The name's lookup is held to the connect timeout too (the household's DNS down).
+            self._socket = connect_within(self._address, self._connect_timeout)
         except TimeoutError:
             raise self._error(Failure.TIMED_OUT, "connecting") from None
         except OSError as error:
