@@ -49,6 +49,10 @@ def installed() -> bool:
     return (venv() / "bin" / "hass").is_file()
 
 
+SILENT_SENTENCE = "start the coffee machine"
+"""A custom sentence whose intent script turns the kitchen light on and has no ``speech``."""
+
+
 class HomeAssistant:
     """One Home Assistant process with its own configuration folder."""
 
@@ -68,7 +72,11 @@ class HomeAssistant:
             "homeassistant:\n  name: Test home\n  latitude: 52.37\n  longitude: 4.89\n"
             "  elevation: 0\n  unit_system: metric\n  time_zone: UTC\n  country: NL\n"
             f"http:\n  server_host: 127.0.0.1\n  server_port: {self.port}\n"
-            "demo:\nconversation:\nonboarding:\nlogger:\n  default: warning\n"
+            "demo:\nonboarding:\nlogger:\n  default: warning\n"
+            # A household's own sentence whose script acts and says nothing.
+            f'conversation:\n  intents:\n    CoffeeOn:\n      - "{SILENT_SENTENCE}"\n'
+            "intent_script:\n  CoffeeOn:\n    action:\n      - service: light.turn_on\n"
+            "        target:\n          entity_id: light.kitchen_lights\n"
         )
         with self.log.open("ab") as log:
             self._process = subprocess.Popen(

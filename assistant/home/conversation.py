@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 from pydantic import SecretStr
 
-from assistant.home.secrets import read_secret
+from assistant.home.secrets import SecretError, read_secret
 from config import HomeAssistantSettings
 
 log = logging.getLogger(__name__)
@@ -34,6 +34,8 @@ class HomeProblem(StrEnum):
 
     UNREACHABLE = "unreachable"
     TOO_SLOW = "too_slow"
+    ANSWER_LOST = "answer_lost"
+    """The request went out and the connection broke before the answer: it may have acted."""
     TOKEN_REFUSED = "token_refused"
     SERVER_ERROR = "server_error"
     UNREADABLE = "unreadable"
@@ -46,6 +48,9 @@ class HomeProblem(StrEnum):
 SPOKEN_PROBLEMS = {
     HomeProblem.UNREACHABLE: "I can't reach Home Assistant right now, so I couldn't do that.",
     HomeProblem.TOO_SLOW: "Home Assistant didn't answer in time, so I don't know if that worked.",
+    HomeProblem.ANSWER_LOST: (
+        "Home Assistant's answer didn't reach me, so I don't know if that worked."
+    ),
     HomeProblem.TOKEN_REFUSED: (
         "Home Assistant turned down my access token. The token in my settings needs renewing."
     ),
@@ -57,6 +62,8 @@ SPOKEN_PROBLEMS = {
     ),
 }
 """What Hearth says for each problem (Home Assistant's own words win when it gives any)."""
+DONE = "Done."
+"""Said when Home Assistant acted and had nothing to say (a custom sentence's script)."""
 
 
 @dataclass(frozen=True)
@@ -98,10 +105,9 @@ class HomeAssistantConversation:
             SecretError: the token file is missing, unreadable or empty, or no variable is set.
         """
         self._settings = settings
-        secret = token or read_secret(
-            "Home Assistant token", settings.token_file, settings.token_env, environ,
-            in_header=True,
-        )  # fmt: skip
+        self._environ = environ
+        self._given = token is not None
+        secret = token or self._read_token()
         self._client = httpx.Client(
             base_url=str(settings.url).rstrip("/"),
             headers={"Authorization": f"Bearer {secret.get_secret_value()}"},
@@ -119,15 +125,44 @@ class HomeAssistantConversation:
             body["agent_id"] = self._settings.agent_id
         try:
             response = self._client.post(PROCESS_PATH, json=body)
+            if response.status_code in (401, 403) and self._token_renewed():
+                response = self._client.post(PROCESS_PATH, json=body)
         except httpx.TimeoutException as error:
             return self._failed(HomeProblem.TOO_SLOW, type(error).__name__)
-        except httpx.TransportError as error:
+        except httpx.ConnectError as error:
             return self._failed(HomeProblem.UNREACHABLE, type(error).__name__)
+        except httpx.TransportError as error:
+            # Sent, and the connection broke before the answer (a restart): it may have acted.
+            return self._failed(HomeProblem.ANSWER_LOST, type(error).__name__)
         if response.status_code in (401, 403):
             return self._failed(HomeProblem.TOKEN_REFUSED, f"HTTP {response.status_code}")
         if response.is_error:
-            return self._failed(HomeProblem.SERVER_ERROR, f"HTTP {response.status_code}")
+            # Home Assistant's own words say what is wrong ("invalid agent ID").
+            said = " ".join(response.text.split())[:200]
+            return self._failed(HomeProblem.SERVER_ERROR, f"HTTP {response.status_code}: {said}")
         return self._answer(response)
+
+    def _read_token(self) -> SecretStr:
+        return read_secret(
+            "Home Assistant token", self._settings.token_file, self._settings.token_env,
+            self._environ, in_header=True,
+        )  # fmt: skip
+
+    def _token_renewed(self) -> bool:
+        """After a refusal: whether the token in the settings' file or variable is another one
+        now (the user renewed it, as Hearth asked), taken for the next requests."""
+        if self._given:
+            return False
+        try:
+            secret = self._read_token().get_secret_value()
+        except SecretError:
+            return False
+        header = f"Bearer {secret}"
+        if self._client.headers.get("Authorization") == header:
+            return False
+        self._client.headers["Authorization"] = header
+        log.info("Home Assistant: using the renewed token")
+        return True
 
     def check_api(self) -> ApiStatus:
         """Ask ``GET /api/``, which answers ``API running.`` only to a valid token; each phase
@@ -168,6 +203,8 @@ class HomeAssistantConversation:
             log.info("Home Assistant could not do it (%s): %s", code, speech)
             return HomeAnswer(speech or SPOKEN_PROBLEMS[HomeProblem.NOT_DONE],
                               HomeProblem.NOT_DONE, conversation_id)  # fmt: skip
+        if not speech and kind == "action_done":
+            return HomeAnswer(DONE, None, conversation_id)  # an intent script that says nothing
         if not speech:
             return self._failed(HomeProblem.UNREADABLE, "an answer with no speech")
         return HomeAnswer(speech, None, conversation_id)

@@ -7,12 +7,15 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import socket
 import subprocess
 import sys
+import threading
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from pydantic import SecretStr
 
 from assistant.home import (
     Announce,
@@ -30,6 +33,7 @@ from assistant.home import (
     is_home_request,
 )
 from config import HomeAssistantSettings, MqttSettings
+from tests.home_assistant import SILENT_SENTENCE
 from tests.servers import free_port, wait_for
 
 pytestmark = pytest.mark.slow
@@ -205,3 +209,50 @@ def test_home_assistant_failures_are_said_specifically_and_the_token_never_shown
     for answer in (refused, not_done, unreachable, slow):
         assert home.token not in answer.speech
     assert home.token not in caplog.text and "wrong-token" not in caplog.text
+
+
+def test_an_action_home_assistant_does_without_a_word_is_said_as_done(home):
+    # A custom sentence whose script has no speech: Home Assistant acted and Hearth said "sent
+    # an answer I couldn't read".
+    home.call("light", "turn_off", entity_id="light.kitchen_lights")
+    client = HomeAssistantConversation(
+        HomeAssistantSettings(url=home.url), environ={"HEARTH_HOME_ASSISTANT_TOKEN": home.token}
+    )
+    answer = client.process(SILENT_SENTENCE)
+    client.close()
+    assert answer.done and answer.speech == "Done.", answer
+    wait_for("the light on", lambda: home.state("light.kitchen_lights")["state"] == "on")
+
+
+def test_a_token_renewed_in_its_file_is_used_without_a_restart(home, tmp_path):
+    token_file = tmp_path / "token"
+    token_file.write_text("a-revoked-token\n")
+    client = HomeAssistantConversation(HomeAssistantSettings(url=home.url, token_file=token_file))
+    assert client.process("Turn on the kitchen lights.").problem is HomeProblem.TOKEN_REFUSED
+    token_file.write_text(home.token + "\n")  # as Hearth asked: "the token ... needs renewing"
+    answer = client.process("Turn on the kitchen lights.")
+    client.close()
+    assert answer.done, answer
+
+
+def test_a_request_whose_answer_is_lost_is_not_said_as_not_done(tmp_path):
+    # Sent, then the connection dropped before the answer (Home Assistant restarting after it
+    # acted): Hearth said "I couldn't do that" of a light that was on.
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+
+    def take_and_drop() -> None:
+        connection, _ = listener.accept()
+        connection.recv(65536)  # the whole request arrives
+        connection.close()
+
+    server = threading.Thread(target=take_and_drop, daemon=True)
+    server.start()
+    client = HomeAssistantConversation(
+        HomeAssistantSettings(url=f"http://127.0.0.1:{port}"), token=SecretStr("token")
+    )
+    answer = client.process("Turn on the kitchen lights.")
+    client.close()
+    listener.close()
+    assert answer.problem is HomeProblem.ANSWER_LOST
+    assert "don't know if that worked" in answer.speech
