@@ -20,6 +20,7 @@ from pydantic import SecretStr
 
 from assistant.home.secrets import SecretError, read_secret
 from config import HomeAssistantSettings
+from support.name_lookup import look_up
 
 log = logging.getLogger(__name__)
 
@@ -90,6 +91,31 @@ class HomeAnswer:
         return self.problem is None
 
 
+class LookupWithin(httpx.BaseTransport):
+    """A transport that first looks the host's name up within ``seconds``: httpx's connect
+    timeout does not bound the lookup, and a household DNS that does not answer held every home
+    request for the resolver's own 10 s. A resolver that answers in time answers the
+    connection's own lookup as well; an address is read at once."""
+
+    def __init__(self, inner: httpx.BaseTransport, seconds: float) -> None:
+        self._inner = inner
+        self._seconds = seconds
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        """Look the name up in time (a connect timeout or error otherwise), then send."""
+        url = request.url
+        port = url.port or (443 if url.scheme == "https" else 80)
+        try:
+            look_up(url.host, port, self._seconds)
+        except OSError as error:  # a timeout too: nothing was sent, so nothing was done
+            raise httpx.ConnectError(str(error) or type(error).__name__, request=request) from None
+        return self._inner.handle_request(request)
+
+    def close(self) -> None:
+        """Close the inner transport's connections."""
+        self._inner.close()
+
+
 class HomeAssistantConversation:
     """A client of one Home Assistant's conversation API."""
 
@@ -114,6 +140,7 @@ class HomeAssistantConversation:
             timeout=httpx.Timeout(
                 settings.answer_timeout_seconds, connect=settings.connect_timeout_seconds
             ),
+            transport=LookupWithin(httpx.HTTPTransport(), settings.connect_timeout_seconds),
         )
 
     def process(self, text: str, conversation_id: str | None = None) -> HomeAnswer:
