@@ -280,7 +280,7 @@ class ScheduleDesk:
     def _on_timer(self, intent: Intent, now: Now) -> list[ReplyPart]:
         timers = self._scheduler().active(ItemKind.TIMER)
         if not timers:
-            return [Sentence("You have no timers running.")]
+            return self._no_timers_here(now)
         name = getattr(intent, "name", None)
         if isinstance(intent, CancelTimer) and intent.every:
             return self._cancel_timers(timers, now)
@@ -359,10 +359,28 @@ class ScheduleDesk:
     def _list_timers(self, intent: ListTimers, now: Now) -> list[ReplyPart]:
         timers = self._scheduler().active(ItemKind.TIMER)
         if not timers:
-            return [Sentence("You have no timers running.")]
+            return self._no_timers_here(now)
         if len(timers) == 1:
             return [Sentence(f"One timer: {self._left(timers, now)}.")]
         return [Sentence(f"You have {len(timers)} timers: {self._left(timers, now)}.")]
+
+    def _no_timers_here(self, now: Now) -> list[ReplyPart]:
+        """None in this room: said so, and on a shared schedule the other rooms' (a timer rings
+        where it was set, and "no timers running" is not true of the household)."""
+        scheduler = self._scheduler()
+        here = scheduler.store.room
+        elsewhere: dict[str, list[Item]] = {}
+        for timer in scheduler.active(ItemKind.TIMER, all_rooms=True):
+            if timer.room not in (here, EVERY_ROOM, None):
+                elsewhere.setdefault(timer.room, []).append(timer)
+        if not elsewhere:
+            return [Sentence("You have no timers running.")]
+        said = [
+            f"the {room} has {'one' if len(timers) == 1 else len(timers)}: "
+            f"{self._left(timers, now)}"
+            for room, timers in elsewhere.items()
+        ]
+        return [Sentence(f"No timers are running here; {say_list(said)}.")]
 
     def _left(self, timers: list[Item], now: Now, only: bool = False) -> str:
         lefts = [timer.left(now) or 0.0 for timer in timers]

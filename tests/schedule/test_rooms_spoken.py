@@ -334,3 +334,14 @@ def test_a_reminder_set_here_for_another_room_is_cancelled_from_here_by_its_word
     living_room.hears("Remind me to feed the cat at 7.")
     assert kitchen.hears("Cancel my reminder.")[0] == ["You have no reminders set."]
     assert living_room.wake(2 * 3600 + 5) == ["feed the cat"]
+
+
+def test_a_room_without_timers_names_the_timers_running_elsewhere(hearths):
+    # "How long is left on the pasta timer?" in the living room, of the kitchen's timer, was
+    # "You have no timers running": not true of the household.
+    kitchen, living_room = hearths
+    kitchen.hears("Set a pasta timer for 8 minutes.")
+    said, _ = living_room.hears("How long is left on the pasta timer?")
+    assert said == ["No timers are running here; the kitchen has one: pasta, 8 minutes left."]
+    said, _ = kitchen.hears("How long is left on the pasta timer?")
+    assert said and "here" not in said[0]
