@@ -829,7 +829,7 @@ class _Pair:
                 continue
             # Only after a verb the word turns around ("voted for Labour" is "voted Labour").
             verb = pairs[index - 1][0].surface.lower()
-            if verb.startswith(_TURNING_VERBS) and _done_to_in_one(term, other):
+            if verb in _TURNING_VERBS and _done_to_in_one(term, other):
                 return f"role differs: {term.slot} {term.surface} / {other.slot} {other.surface}"
         return ""
 
@@ -941,9 +941,14 @@ def _done_to_in_one(term: Term, other: Term) -> bool:
     )
 
 
-_TURNING_VERBS = ("play", "run", "ran", "race", "fight", "fought", "compet", "box")
-"""Verbs whose object is the other side and whose "for" or "with" one's own: "plays Hartley" /
-"plays for Hartley", "runs the club" / "runs with the club"."""
+_TURNING_VERBS = frozenset(
+    "play plays played playing run runs ran running race races raced racing fight fights fought "
+    "fighting compete competes competed competing box boxes boxed boxing pay pays paid paying "
+    "drive drives drove driven driving work works worked working write writes wrote written "
+    "writing".split()
+)
+"""Verbs whose object is another than whom they are done for or with: "plays Hartley" / "plays
+for Hartley", "runs the club" / "runs with the club", "pays Tom" / "pays for Tom"."""
 _PARTNER = frozenset(("for", "with", "against"))
 """Words before whom a deed is done for, with or against."""
 
@@ -1110,29 +1115,27 @@ _RELATIVE_WORDS = frozenset(lexicon.RELATIONS) | frozenset(lexicon.RELATIONS.val
 
 
 def _being_and_having(being: Reading, having: Reading) -> str:
-    """ "Mum is a carer" / "mum has a carer", "Luna is a border collie" / "luna has a border
-    collie": someone being one in one fact and having one in the other. Not a thing of the
-    speaker's that is one ("My phone is an iPhone" / "I have an iPhone")."""
+    """ "Mum is a carer" / "mum has a carer", "I'm a maths tutor" / "I have a maths tutor",
+    "Luna is a collie" / "luna has a collie": the same one being someone (a person by their
+    work or relation, or an animal) in one fact and having one in the other. Not a thing of the
+    speaker's that is one ("My phone is an iPhone" / "I have an iPhone"), nor a rank one both
+    is and has ("a brown belt")."""
     found = _BEING.search(being.said)
     if found is None:
         return ""
-    before = _WORDS.findall(being.said[: found.start()].lower())
-    if before == ["there"]:
-        return ""  # "there's a smoke alarm in every room" has one
-    if before and before[0] in _DETERMINERS and not _RELATIVE_WORDS.intersection(before):
-        return ""
     said = found[1].split()
-    for role in (said[:1], said[:2]):  # "a nurse at ...", "a maths tutor"
-        if not role[-1].islower():
-            continue  # a make or a name is no role: "The boiler is a Worcester Bosch"
+    for role in (said[:2], said[:1]):  # "a maths tutor", "a nurse at ..."
+        # Written small (a make or a name is no role: "The boiler is a Worcester Bosch"), and
+        # its head a person or an animal.
+        if not (role[-1].islower() and _one_to_be_or_have(role[-1])):
+            continue
         named = " ".join(role)
         goes_on = rf"\ban? {named}\b(.*)$"
-        held = re.search(rf"\b(?:has|had|have|gets|got)(?: got)? {goes_on}", having.said.lower())
-        if held is None:
-            continue
-        rest = _WORDS.findall(held[1])
-        if set(before) & set(rest):
-            return ""  # the one who is it, named as the thing had: "we have a dog called Biscuit"
+        has = rf"^(.*?)\b(?:has|had|have|gets|got)(?: got)? {goes_on}"
+        held = re.search(has, having.said.lower())
+        if held is None or _holder(held[1]) != _holder(being.said[: found.start()]):
+            continue  # another holder: "My phone is an iPhone" / "I have an iPhone"
+        rest = _WORDS.findall(held[2])
         kept = re.search(goes_on, being.said.lower())
         # The having side's thing ends at the role ("a student card" is no student), or both
         # go on alike ("... every morning").
@@ -1141,7 +1144,35 @@ def _being_and_having(being: Reading, having: Reading) -> str:
     return ""
 
 
-_DETERMINERS = frozenset("my our the your his her their".split())
+def _holder(text: str) -> list[str]:
+    """Who a fact before its verb says is or has something, without a verb's contraction: "dad"
+    of "dad's got", "i" of "I've got" and of "I'm"."""
+    return [word for word in _WORDS.findall(text.lower()) if word not in _CONTRACTED]
+
+
+_CONTRACTED = frozenset("s ve d ll re m".split())
+
+
+def _one_to_be_or_have(word: str) -> bool:
+    """A word for someone one can be or have: a relative, one by their work ("carer", "tutor",
+    "nurse"), or an animal ("a collie")."""
+    return (
+        word in _RELATIVE_WORDS
+        or word in _TRADES
+        or word in _ANIMALS
+        or word.endswith(_AGENT_ENDINGS)
+    )
+
+
+_TRADES = frozenset(
+    "nurse nanny childminder lodger tenant vet cook chef coach mum dad student pupil client "
+    "patient apprentice assistant".split()
+)
+_AGENT_ENDINGS = ("er", "or", "ist", "ian")
+_ANIMALS = frozenset(
+    "dog cat pet puppy kitten rabbit hamster fish horse bird tortoise collie spaniel labrador "
+    "terrier tabby".split()
+)
 _AFTER_ROLE = frozenset("at for who called with from in on to and but now again".split())
 """Words that may follow a role ("has a tutor for maths") where a noun would make it a thing."""
 
@@ -1207,22 +1238,32 @@ def _symmetric(reading: Reading) -> bool:
     return any(
         word in lexicon.SYMMETRIC
         and not (index and words[index - 1] in lexicon.RANKING)
-        and not (word == "with" and _one_way_with(words[max(0, index - _WITH_REACH) : index]))
+        and not (word == "with" and _one_way_with(words[:index]))
         and (word != "next" or words[index + 1 : index + 2] in (["door"], ["to"]))
         for index, word in enumerate(words)
     )
 
 
 def _one_way_with(before: Sequence[str]) -> bool:
-    """Whether "with" follows a deed that goes one way: a guest staying with a host ("Kate is
-    staying with Mum", "moving in with us"), a thing left with a keeper ("leaving the car with
-    Steve"). "Lives with" and "works with" hold both ways."""
-    return any(word.startswith(_ONE_WAY_WITH) for word in before)
+    """Whether "with" (after the words ``before``) follows a deed that goes one way: a guest
+    staying with a host ("Kate is staying with Mum", "moving in with us"), a thing left with a
+    keeper ("leaving the car with Steve"). Not "lives with", "left with Tom", "stays in touch
+    with": those hold both ways."""
+    if before and before[-1] in _STAYING:
+        return True
+    if before[-2:-1] and before[-1] == "in" and before[-2] in _MOVING:
+        return True
+    # A thing between the leaving and "with": "leaving the spare key with Pete".
+    return any(word in _LEAVING for word in before[-_THING_WORDS - 1 : -1])
 
 
-_ONE_WAY_WITH = ("stay", "stopping", "lodg", "board", "leav", "left", "drop", "mov")
-_WITH_REACH = 4
-"""Words back from "with" in which its deed is looked for ("leaving the spare key with")."""
+_STAYING = frozenset(
+    "stay stays stayed staying stopping lodge lodges lodged lodging boarding".split()
+)
+_MOVING = frozenset("move moves moved moving".split())
+_LEAVING = frozenset("leave leaves leaving left drop drops dropped dropping".split())
+_THING_WORDS = 3
+"""Words a thing left with someone may take ("the spare key")."""
 
 
 def _bears_a_role(term: Term) -> bool:

@@ -266,11 +266,12 @@ _LETTER_AFTER_NUMBER = re.compile(
     r"\b(\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve) ([aA])\b"
     r"(?!\.?\s?m\b|\s+(?:day|days|week|weeks|month|months|year|years|night|nights|time|times|"
     r"head|piece|person|hour|hours|minute|minutes|go|side|morning|mornings|evening|evenings|"
-    r"fortnight|term|terms|box|pack|packet|course|level|levels)\b)"
+    r"fortnight|term|terms|box|pack|packet|course)\b|\s+\w+[^su\W]s\b)"
 )
 """A letter said or typed apart after a number, as in "Flat 3 A", "the number nine a bus", "seat
 fourteen a": one value with it ("3A"), not a number and an article. Not "a" for "per" ("3 a
-day", "£5 a month") nor the "a" of "7 a.m.", nor after "one" ("the one a friend gave me")."""
+day", "£5 a month") nor the "a" of "7 a.m.", nor after "one" ("the one a friend gave me"), nor
+before a plural, which no article leads: "three A levels" are three of them."""
 
 
 def _number_and_letter(match: re.Match[str]) -> str:

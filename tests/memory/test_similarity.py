@@ -631,6 +631,11 @@ def test_testers_pairs_without_an_embedder(name: str, least_right: int) -> None:
         # the speaker and a name written small in one fact, capitalised only to open the other
         ("Kate rings us every Sunday", "we ring kate every sunday"),
         ("Kate is picking us up from the airport", "we're picking kate up from the airport"),
+        # whom one pays or drives for, against whom one pays or what one drives
+        ("Dad pays for Tom", "Dad pays Tom"),
+        ("Kate drives for Uber", "Kate drives an Uber"),
+        # a number of grades, not a grade
+        ("Lucy got three A grades", "Lucy got four A grades"),
     ],
 )
 def test_the_same_words_saying_another_thing_are_never_merged(first: str, second: str) -> None:
@@ -711,6 +716,9 @@ def test_the_same_words_saying_two_facts_that_may_both_hold_stay_apart(
 ) -> None:
     assert relation(first, second) is DISTINCT, reason(first, second)
     assert relation(second, first) is DISTINCT
+    # Never one fact, however alike an embedder finds them.
+    bands = cosine_bands("all-minilm")
+    assert judge(second, Kind.FACT, first, Kind.FACT, 0.99, bands).relation is DISTINCT
 
 
 def test_a_person_in_another_part_is_never_merged() -> None:
@@ -904,6 +912,13 @@ def test_a_comparison_is_never_merged_with_an_equality() -> None:
         # a relation the same both ways, "next week" no "next to"
         ("Tom lives with Ann next week", "Ann lives with Tom next week"),
         ("Tom lives next door to Ann", "Ann lives next door to Tom"),
+        # "with" after a deed that is no guest's nor keeper's
+        ("Kate moved to Leeds with Tom", "Tom moved to Leeds with Kate"),
+        ("Kate left with Tom", "Tom left with Kate"),
+        ("Kate stays in touch with Tom", "Tom stays in touch with Kate"),
+        ("I rang for a taxi", "I rang a taxi"),
+        # a rank one both is and has
+        ("Olivia is a brown belt", "olivia has got a brown belt"),
         # a passive said actively, with words between its verb and "by"
         ("Ella is driven to school by Jo", "Jo drives Ella to school"),
         ("Liam is looked after by Nana", "Nana looks after Liam"),
