@@ -247,7 +247,12 @@ def _lost_value(text: str) -> bool:
     return said[-2].endswith(("'s", "'ve"))  # "my editor's been": the subject is in the word
 
 
-_TO_REMEMBER = re.compile(r"^\W*(?:please\W+)?remember\b")
+_TO_REMEMBER = re.compile(
+    r"^\W*(?:(?:ok(?:ay)?|so|and|hey|please|now)\W+)*(?:(?:can|could|would|will) you\W+)?"
+    r"(?:please\W+)?remember\b"
+)
+"""The memory's voice command (``assistant.voice_commands``), read the same way: "Remember
+that ...", "Okay, remember ...", "Could you please remember ..."."""
 
 
 def to_remember(transcript: str) -> bool:

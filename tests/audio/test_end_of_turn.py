@@ -216,7 +216,12 @@ def test_complete_words_the_ear_finds_unfinished_nearly_as_likely_wait_the_long_
 
 @pytest.mark.parametrize(
     "text",
-    ["Remember that my favorite editor is win!", "please remember, the door code is Bluebird"],
+    [
+        "Remember that my favorite editor is win!",
+        "please remember, the door code is Bluebird",
+        "Okay, remember that my sister lives in Leeds.",
+        "Could you please remember my sister lives in Leeds.",
+    ],
 )
 def test_a_statement_to_remember_the_ear_doubts_ends_after_the_usual_silence(text):
     # Whisper doubts a misheard statement as it doubts a cut one; waiting the doubtful time
@@ -226,6 +231,9 @@ def test_a_statement_to_remember_the_ear_doubts_ends_after_the_usual_silence(tex
         judged = judge_pause(text, 0.0, VAD, reading=reading)
         assert judged.shape in (TurnShape.HEARD_UNFINISHED, TurnShape.HEARD_UNSURE)
         assert judged.end_silence_seconds == VAD.end_silence_seconds
+    # Not a reminder to set: it has no memory's repairs, and waits as any request Whisper doubts.
+    remind = judge_pause("Remind me to call the plumber", 0.0, VAD, reading=lead(0.5))
+    assert remind.end_silence_seconds == VAD.doubtful_silence_seconds
 
 
 def test_complete_words_the_ear_is_sure_of_end_after_the_short_silence():
