@@ -1,6 +1,7 @@
 """Small pieces every Hearth package may use: durable file writes, telling a SQLite database
 from other files, reading a small text file without hanging, checking a URL and a secret bound
-for an HTTP header, and the named failpoints.
+for an HTTP header, looking a host's name up and connecting within a deadline, and the named
+failpoints.
 
 A leaf: it imports nothing of Hearth's, so ``audio``, ``memory``, ``assistant`` and ``config``
 can all use it without bending the import direction (``audio`` and ``memory`` may not import each
@@ -15,6 +16,7 @@ from support.failpoints import (
     Failpoints,
 )
 from support.http_header import NOT_ONE_WORD, header_safe
+from support.name_lookup import connect_within, look_up
 from support.regular_file import NotARegularFile, require_regular_file
 from support.sqlite_file import LARGEST_ID, SQLITE_HEADER, holds_sqlite_database
 from support.text_file import read_text_file
@@ -29,8 +31,10 @@ __all__ = [
     "FailpointError",
     "Failpoints",
     "NotARegularFile",
+    "connect_within",
     "header_safe",
     "holds_sqlite_database",
+    "look_up",
     "read_text_file",
     "require_regular_file",
     "shown_url",

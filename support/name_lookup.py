@@ -44,6 +44,7 @@ def connect_within(address: tuple[str, int], seconds: float) -> socket.socket:
 def look_up(host: str, port: int, seconds: float) -> list[AddressInfo]:
     """``socket.getaddrinfo`` for a TCP connection, given up after ``seconds`` (TimeoutError);
     an address written as one is read at once."""
+    host = host.strip("[]")  # an IPv6 address as a URL writes it, "[::1]"
     if _literal(host):
         return socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     answers: queue.SimpleQueue[list[AddressInfo] | OSError] = queue.SimpleQueue()
@@ -66,7 +67,7 @@ def look_up(host: str, port: int, seconds: float) -> list[AddressInfo]:
 
 def _literal(host: str) -> bool:
     try:
-        ipaddress.ip_address(host.strip("[]"))
+        ipaddress.ip_address(host)
     except ValueError:
         return False
     return True

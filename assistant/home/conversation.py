@@ -20,7 +20,7 @@ from pydantic import SecretStr
 
 from assistant.home.secrets import SecretError, read_secret
 from config import HomeAssistantSettings
-from support.name_lookup import look_up
+from support import look_up
 
 log = logging.getLogger(__name__)
 
@@ -91,6 +91,17 @@ class HomeAnswer:
         return self.problem is None
 
 
+_NOT_SENT = (
+    httpx.ConnectError,
+    httpx.ConnectTimeout,
+    httpx.PoolTimeout,
+    httpx.UnsupportedProtocol,
+    httpx.ProxyError,
+    httpx.LocalProtocolError,
+)
+"""Failures before the request left: Home Assistant did nothing."""
+
+
 class LookupWithin(httpx.BaseTransport):
     """A transport that first looks the host's name up within ``seconds``: httpx's connect
     timeout does not bound the lookup, and a household DNS that does not answer held every home
@@ -154,10 +165,10 @@ class HomeAssistantConversation:
             response = self._client.post(PROCESS_PATH, json=body)
             if response.status_code in (401, 403) and self._token_renewed():
                 response = self._client.post(PROCESS_PATH, json=body)
+        except _NOT_SENT as error:
+            return self._failed(HomeProblem.UNREACHABLE, type(error).__name__)
         except httpx.TimeoutException as error:
             return self._failed(HomeProblem.TOO_SLOW, type(error).__name__)
-        except httpx.ConnectError as error:
-            return self._failed(HomeProblem.UNREACHABLE, type(error).__name__)
         except httpx.TransportError as error:
             # Sent, and the connection broke before the answer (a restart): it may have acted.
             return self._failed(HomeProblem.ANSWER_LOST, type(error).__name__)
@@ -182,7 +193,8 @@ class HomeAssistantConversation:
             return False
         try:
             secret = self._read_token().get_secret_value()
-        except SecretError:
+        except SecretError as error:
+            log.warning("Home Assistant: the token could not be read again: %s", error)
             return False
         header = f"Bearer {secret}"
         if self._client.headers.get("Authorization") == header:

@@ -21,7 +21,7 @@ from wyoming.event import Event, Eventable, read_event, write_event
 from wyoming.info import Describe, Info
 
 from config import RemoteSpeechSettings
-from support.name_lookup import connect_within
+from support import connect_within
 
 
 class Failure(StrEnum):

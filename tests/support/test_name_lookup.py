@@ -53,3 +53,7 @@ def test_a_name_is_connected_to_and_a_closed_port_refuses():
     server.close()
     with pytest.raises(ConnectionRefusedError):
         connect_within(("127.0.0.1", port), 5.0)
+
+
+def test_an_ipv6_address_as_a_url_writes_it_is_read_as_one(deaf_resolver):
+    assert look_up("[::1]", 80, 0.2)[0][4][0] == "::1"
