@@ -1334,12 +1334,34 @@ def _side_by_side(reading: Reading, first: Term, second: Term) -> bool:
     (a list, "a son and a daughter"; a compound, "a Samsung TV"); two people not with a verb
     between them that is no term ("Emma takes Jack", "Dad takes jack")."""
     people = _someone(first) and _someone(second)
+    numbers = first.kind is second.kind is TermKind.NUMBER
     return (
         abs(first.position - second.position) == 1
         and first.slot == second.slot
         and first.in_subject == second.in_subject
         and (not people or _written_together(reading.text, first.surface, second.surface))
+        and (not numbers or _a_list_of_numbers(reading, first, second))
     )
+
+
+def _a_list_of_numbers(reading: Reading, first: Term, second: Term) -> bool:
+    """Two numbers said as one list ("3 and 4", "3, 4"), not a label and a count with a verb
+    between ("bed 3 has 12 leeks") nor a count of a measure ("3 four-foot benches")."""
+    low, high = sorted((first, second), key=lambda term: term.at)
+    tokens = reading.said_tokens
+    if any(word not in _JOINING for word in tokens[low.at + 1 : high.at]):
+        return False
+    following = tokens[high.at + 1] if high.at + 1 < len(tokens) else ""
+    return not (high.at == low.at + 1 and following in _MEASURES)
+
+
+_JOINING = frozenset(("and", "or", "&", ",", "a", "an", "the", "by", "x"))
+_MEASURES = frozenset(
+    "foot feet inch inches metre metres meter meters cm mm litre litres liter liters ml kilo "
+    "kilos kg gram grams pound pounds ounce ounces hour hours minute minutes second seconds day "
+    "days week weeks month months year years mile miles km seater bed bedroom storey".split()
+)
+"""Words a number measures, so a number before it counts things of that size."""
 
 
 def _someone(term: Term) -> bool:

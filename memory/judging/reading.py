@@ -86,6 +86,8 @@ class Reading:
     """ "future", "perfect" or "progressive" when the fact says so ("about to", "has")."""
     quantity: str = ""
     """How many of a group: "all", "some", "most" ... when a quantifier says so."""
+    said_tokens: tuple[str, ...] = ()
+    """Every token's text, function words too, as the terms' ``at`` index them."""
     occasions: frozenset[tuple[str, str]] = frozenset()
     """Times named as one occasion or as each of them ("this weekend", "every weekend"); see
     markers.occasions."""
@@ -160,6 +162,7 @@ def read(text: str) -> Reading:
         owners=markers.owners(words),
         aspect=markers.aspect(words),
         quantity=markers.quantity(words),
+        said_tokens=tuple(token.text for token in tokens),
         occasions=markers.occasions(re.findall(r"[a-z]+", text.lower())),  # before phrases
         passive=markers.passive([_as_said_first(token) for token in tokens]),
         said=as_said(text),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
 
@@ -67,6 +67,8 @@ class Term:
     """Part of X in an "X is Y" statement ("blood type" in "My blood type is A")."""
     position: int = 0
     """Order of the term in its fact."""
+    at: int = field(default=0, compare=False)
+    """Index of its token in the fact (``Reading.said_tokens``): what stands between two terms."""
 
     @property
     def is_value(self) -> bool:

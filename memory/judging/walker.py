@@ -350,6 +350,7 @@ class Walker:
             possessed=possessed,
             in_subject=self._index < self.copula or self._opening,
             position=len(self.terms) + len(self.negated),
+            at=self._index,
         )
         (self.negated if self._negating else self.terms).append(term)
         self._negation_fresh = False
