@@ -398,9 +398,7 @@ def _migrate_schedule(
             here.close()
     except (ScheduleStoreError, StoreError) as exc:
         error = refusal(exc)
-        raise type(error)(
-            f"the facts moved, the schedule did not (run it again): {error}"
-        ) from None
+        raise type(error)(f"the facts moved, the schedule did not: {error}") from None
 
 
 def _counted(count: int, one: str, many: str) -> str:

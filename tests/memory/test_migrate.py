@@ -233,6 +233,26 @@ def test_what_rings_now_moves_on_to_its_next_time_and_a_paused_timer_stays_pause
     bedroom.store.close()
 
 
+def test_a_schedule_that_cannot_move_is_said_apart_from_the_facts_that_did(
+    tmp_path, postgres_databases
+):
+    from assistant.schedule import ScheduleStore
+
+    device = tmp_path / "memory.db"
+    memory = Memory.open(device)
+    memory.remember("I like jazz", "preference")
+    memory.close()
+    ScheduleStore.open(device, "kitchen").close()
+    with sqlite3.connect(device) as raw:  # a schedule a newer Hearth wrote
+        raw.execute("INSERT INTO schedule_migrations (version, applied_at) VALUES (99, 0)")
+    shared = postgres_databases()
+    result = hearth("memory", "migrate", "--to", shared, "--db", str(device), home=tmp_path)
+    assert result.returncode == 2, result.stderr
+    assert "the facts moved, the schedule did not" in result.stderr
+    assert "newer Hearth" in result.stderr and "Traceback" not in result.stderr
+    assert [fact.text for fact in Memory.open(shared).facts()] == ["I like jazz"]
+
+
 def test_vectors_move_with_the_facts(tmp_path, postgres_databases):
     server = EmbedServer().start()
     try:
