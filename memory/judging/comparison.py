@@ -330,10 +330,11 @@ class _Pair:
             return ""
         between = [*new[first : second + 1], *old[first : second + 1]]
         symmetric = _symmetric(self.new) or _symmetric(self.old)
-        if symmetric and any(
-            t.text in lexicon.SYMMETRIC or t.slot in lexicon.SYMMETRIC for t in between
+        if symmetric and (
+            any(t.text in lexicon.SYMMETRIC or t.slot in lexicon.SYMMETRIC for t in between)
+            or _NEXT_TO.search(self.new.said.lower())
         ):
-            return ""  # "Tom works with Ann" is "Ann works with Tom"
+            return ""  # "Tom works with Ann" is "Ann works with Tom", as "sits next to" is
         if agrees(new[first], old[second]) and agrees(new[second], old[first]):
             return f"roles differ: {new[first].surface} and {new[second].surface} change places"
         return ""
@@ -940,6 +941,9 @@ def _done_to_in_one(term: Term, other: Term) -> bool:
         for done, beside in ((term, other), (other, term))
     )
 
+
+_NEXT_TO = re.compile(r"\bnext (?:to|door)\b")
+"""Beside one another: a place that holds both ways, its words read as no term."""
 
 _TURNING_VERBS = frozenset(
     "play plays played playing run runs ran running race races raced racing fight fights fought "

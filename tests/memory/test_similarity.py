@@ -916,6 +916,7 @@ def test_a_comparison_is_never_merged_with_an_equality() -> None:
         # a relation the same both ways, "next week" no "next to"
         ("Tom lives with Ann next week", "Ann lives with Tom next week"),
         ("Tom lives next door to Ann", "Ann lives next door to Tom"),
+        ("Tom sits next to Ann", "Ann sits next to Tom"),
         # "with" after a deed that is no guest's nor keeper's
         ("Kate moved to Leeds with Tom", "Tom moved to Leeds with Kate"),
         ("Kate left with Tom", "Tom left with Kate"),
