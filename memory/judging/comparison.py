@@ -173,6 +173,29 @@ class _Pair:
             there = _SOMEONE_THERE.match(other.said.lower())
             if there and lexicon.RELATIONS.get(there[1], there[1]) in owners:
                 return f"whose differs: {there[1]}'s / {there[1]} is"
+        # "Pete waters our plants" / "we water pete's plants": ours in one, and his in the
+        # other, where he is who does it
+        # "Our car is in Pete's garage" / "Pete's car is in our garage": the same owners and
+        # things, each owning the other's
+        owned_now, owned_before = _whose_things(self.new), _whose_things(self.old)
+        if (
+            len(owned_now) > 1
+            and owned_now.keys() == owned_before.keys()
+            and owned_now != owned_before
+            and sorted(owned_now.values()) == sorted(owned_before.values())
+        ):
+            said = ", ".join(f"{owner} {thing}" for owner, thing in owned_now.items())
+            return f"whose differs: {said}"
+        pairs = ((new, self.new, self.old, old), (old, self.old, self.new, new))
+        for owners, theirs, ours, ours_owners in pairs:
+            if len(owners) != 1 or "speaker" not in ours.owners or ours_owners:
+                continue
+            (owner,) = owners
+            if _OPENING_OWNER.match(theirs.said.lower()):
+                continue  # whose the fact is about, or "'s" for "is": "biscuit's our dog"
+            side = self.old_side if ours is self.old else self.new_side
+            if any(term.surface.lower() == owner and _someone(term) for term in side):
+                return f"whose differs: ours / {owner}'s"
         return ""
 
     def _matched(self) -> list[tuple[Term, Term]]:
@@ -942,6 +965,20 @@ def _done_to_in_one(term: Term, other: Term) -> bool:
     )
 
 
+def _whose_things(reading: Reading) -> dict[str, str]:
+    """Each owner a fact names with the thing it owns ("our car", "pete's garage"); "our" for
+    the household's."""
+    found: dict[str, str] = {}
+    for owned in _OWNED_THING.finditer(reading.said.lower()):
+        found.setdefault("our" if owned[1] else f"{owned[2]}'s", owned[3])
+    return found
+
+
+_OWNED_THING = re.compile(r"\b(?:(my|our)|(\w+)'s)\s+(\w+)")
+
+_OPENING_OWNER = re.compile(r"\W*(?:(?:my|our|the|your)\s+)?\w+(?:\s+\w+)?'s\b")
+"""A fact that opens with whose it is ("My best friend's name is ...")."""
+
 _NEXT_TO = re.compile(r"\bnext (?:to|door)\b")
 """Beside one another: a place that holds both ways, its words read as no term."""
 
@@ -1345,7 +1382,18 @@ def _side_by_side(reading: Reading, first: Term, second: Term) -> bool:
         and first.in_subject == second.in_subject
         and (not people or _written_together(reading.text, first.surface, second.surface))
         and (not numbers or _a_list_of_numbers(reading, first, second))
+        and not _clause_between(reading, first, second)
     )
+
+
+def _clause_between(reading: Reading, first: Term, second: Term) -> bool:
+    """Whether another clause begins between two terms as said: "tea and coffee" is a list,
+    "tea and I like coffee" two clauses ("I" and "like" are no terms)."""
+    low, high = sorted((first.at, second.at))
+    return any(word in _CLAUSE_SUBJECTS for word in reading.said_tokens[low + 1 : high])
+
+
+_CLAUSE_SUBJECTS = frozenset("i we he she they you".split())
 
 
 def _a_list_of_numbers(reading: Reading, first: Term, second: Term) -> bool:
