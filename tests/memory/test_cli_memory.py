@@ -15,6 +15,7 @@ import pytest
 
 from assistant.cli import main
 from memory import Memory
+from tests.servers import wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -139,6 +140,14 @@ def test_invalid_utf8_argument_is_a_clear_error(db, tmp_path):
     assert b"UTF-8" in result.stderr and b"Traceback" not in result.stderr
 
 
+def holds_open(pid: int, path: Path) -> bool:
+    """Whether the process has the file open."""
+    try:
+        return any(fd.resolve() == path.resolve() for fd in Path(f"/proc/{pid}/fd").iterdir())
+    except OSError:
+        return False
+
+
 def test_ctrl_c_is_never_success(isolated, tmp_path):
     # Ctrl-C during `migrate` or `import` exited 0, so `hearth memory migrate ... && rm
     # memory.db` went on to delete the only copy. A command waiting on a memory another process
@@ -153,7 +162,10 @@ def test_ctrl_c_is_never_success(isolated, tmp_path):
              str(path)],
             stderr=subprocess.PIPE, text=True, cwd=ROOT,
         )  # fmt: skip
-        time.sleep(2.0)  # it waits for the memory
+        # It waits for the memory once it has it open (however long a busy machine takes to
+        # start it); then a moment more, inside the wait.
+        wait_for("the command to open the memory", lambda: holds_open(command.pid, path), 60)
+        time.sleep(0.5)
         command.send_signal(signal.SIGINT)
         _, err = command.communicate(timeout=60)
     finally:
