@@ -140,6 +140,14 @@ def test_invalid_utf8_argument_is_a_clear_error(db, tmp_path):
     assert b"UTF-8" in result.stderr and b"Traceback" not in result.stderr
 
 
+AT_A_TERMINAL = (
+    "import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "sys.argv[0] = 'hearth'; runpy.run_module('assistant', run_name='__main__')"
+)
+"""``python -m assistant`` as started at a terminal, where Ctrl-C reaches it: a test run as a
+background job (``./.ci/run &``) has SIGINT ignored, and its children inherit that."""
+
+
 def holds_open(pid: int, path: Path) -> bool:
     """Whether the process has the file open."""
     try:
@@ -158,7 +166,7 @@ def test_ctrl_c_is_never_success(isolated, tmp_path):
     holder.execute("BEGIN EXCLUSIVE")
     try:
         command = subprocess.Popen(
-            [sys.executable, "-m", "assistant", "memory", "remember", "I like coffee", "--db",
+            [sys.executable, "-c", AT_A_TERMINAL, "memory", "remember", "I like coffee", "--db",
              str(path)],
             stderr=subprocess.PIPE, text=True, cwd=ROOT,
         )  # fmt: skip
