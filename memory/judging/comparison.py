@@ -355,7 +355,7 @@ class _Pair:
         symmetric = _symmetric(self.new) or _symmetric(self.old)
         if symmetric and (
             any(t.text in lexicon.SYMMETRIC or t.slot in lexicon.SYMMETRIC for t in between)
-            or _NEXT_TO.search(self.new.said.lower())
+            or any(_NEXT_TO.search(reading.said.lower()) for reading in (self.new, self.old))
         ):
             return ""  # "Tom works with Ann" is "Ann works with Tom", as "sits next to" is
         if agrees(new[first], old[second]) and agrees(new[second], old[first]):
