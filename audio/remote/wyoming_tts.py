@@ -2,14 +2,17 @@
 
 ``Synthesize`` one part of a reply (a sentence, or a long first sentence's first clause, as the
 local voice would say it), and the service answers ``AudioStart``, ``AudioChunk``s and
-``AudioStop`` at its own rate; the speech comes back as Hearth's 16 kHz mono int16.
+``AudioStop`` at its own rate; the speech comes back as Hearth's 16 kHz mono int16. Each chunk
+is read in the format it names: the protocol lets a chunk differ from its ``AudioStart``.
 """
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import soxr
-from wyoming.audio import AudioChunk, AudioStart, AudioStop
+from wyoming.audio import AudioChunk, AudioFormat, AudioStart, AudioStop
 from wyoming.tts import Synthesize, SynthesizeVoice
 
 from audio.format import SAMPLE_RATE
@@ -39,7 +42,7 @@ class WyomingTextToSpeech:
             speaker = self._settings.speaker
             voice = SynthesizeVoice(self._settings.remote_voice,
                                     speaker=None if speaker is None else str(speaker))  # fmt: skip
-        parts: list[bytes] = []
+        chunks: list[AudioChunk] = []
         start: AudioStart | None = None
         with WyomingCall(self._settings) as call, call.answers():
             call.send(Synthesize(text=text, voice=voice))
@@ -48,12 +51,13 @@ class WyomingTextToSpeech:
                 if AudioStart.is_type(event.type):
                     start = AudioStart.from_event(event)
                 elif AudioChunk.is_type(event.type):
-                    parts.append(AudioChunk.from_event(event).audio)
+                    chunks.append(AudioChunk.from_event(event))
                 elif AudioStop.is_type(event.type):
                     break
             if start is None:
                 raise call.bad_answer("audio without an audio-start")
-            audio = _to_hearth_audio(call, start, b"".join(parts), volume)
+            _check_format(call, start)
+            audio = _to_hearth_audio(call, chunks, volume)
             if not audio.size:
                 raise call.bad_answer("no audio")  # said by the local voice, not left silent
             return audio
@@ -72,17 +76,30 @@ class WyomingTextToSpeech:
         return f"{programs[0].name} ({voices} voices)"
 
 
-def _to_hearth_audio(call: WyomingCall, start: AudioStart, pcm: bytes, volume: float) -> np.ndarray:
-    form = (start.rate, start.width, start.channels)
+def _check_format(call: WyomingCall, audio: AudioFormat) -> None:
+    form = (audio.rate, audio.width, audio.channels)
     if not all(isinstance(number, int) for number in form):
         raise call.bad_answer(f"audio of rate, width and channels {form!r}")
-    if start.width != 2:
-        raise call.bad_answer(f"{start.width * 8}-bit audio (Hearth plays 16-bit)")
-    if not 1 <= start.channels <= 8 or not 1_000 <= start.rate <= 384_000:
-        raise call.bad_answer(f"audio at {start.rate} Hz with {start.channels} channels")
-    frames = np.frombuffer(pcm[: len(pcm) - len(pcm) % (2 * start.channels)], dtype="<i2")
-    audio = frames.reshape(-1, start.channels).mean(axis=1) if start.channels > 1 else frames
-    audio = audio.astype(np.float32) * volume
-    if start.rate != SAMPLE_RATE:
-        audio = soxr.resample(audio, start.rate, SAMPLE_RATE, quality="HQ")
+    if audio.width != 2:
+        raise call.bad_answer(f"{audio.width * 8}-bit audio (Hearth plays 16-bit)")
+    if not 1 <= audio.channels <= 8 or not 1_000 <= audio.rate <= 384_000:
+        raise call.bad_answer(f"audio at {audio.rate} Hz with {audio.channels} channels")
+
+
+def _to_hearth_audio(call: WyomingCall, chunks: list[AudioChunk], volume: float) -> np.ndarray:
+    """The chunks as one 16 kHz mono int16 sound; each run of chunks in one format is converted
+    whole, so a resampler's edges fall only where the format changes."""
+    runs: list[np.ndarray] = []
+    for form, grouped in itertools.groupby(chunks, key=lambda c: (c.rate, c.width, c.channels)):
+        run = list(grouped)
+        _check_format(call, run[0])
+        rate, _, channels = form
+        pcm = b"".join(chunk.audio for chunk in run)
+        frames = np.frombuffer(pcm[: len(pcm) - len(pcm) % (2 * channels)], dtype="<i2")
+        audio = frames.reshape(-1, channels).mean(axis=1) if channels > 1 else frames
+        audio = audio.astype(np.float32) * volume
+        if rate != SAMPLE_RATE:
+            audio = soxr.resample(audio, rate, SAMPLE_RATE, quality="HQ")
+        runs.append(audio)
+    audio = np.concatenate(runs) if runs else np.zeros(0, dtype=np.float32)
     return np.clip(audio, -32768, 32767).astype(np.int16)

@@ -65,6 +65,45 @@ def test_speech_the_service_cannot_give_is_said_by_the_local_voice(answer):
     assert speaking.take_notice() is not None  # "I'm using my own voice for now"
 
 
+def tone(rate: int, seconds: float, hertz: float = 440.0) -> Event:
+    t = np.arange(int(rate * seconds)) / rate
+    pcm = (np.sin(2 * np.pi * hertz * t) * 8000).astype("<i2").tobytes()
+    return Event("audio-chunk", {"rate": rate, "width": 2, "channels": 1}, pcm)
+
+
+def pitch(samples: np.ndarray) -> float:
+    spectrum = np.abs(np.fft.rfft(samples.astype(np.float32)))
+    return float(np.argmax(spectrum) * 16000 / samples.size)
+
+
+def test_chunks_at_another_rate_than_their_start_are_played_at_their_own():
+    # The protocol gives every chunk its own format. Chunks at 16 kHz after an audio-start at
+    # 22.05 kHz were played as 22.05 kHz: too short and pitched down by a third.
+    service = ScriptedService([start(rate=22050), tone(16000, 0.5), tone(16000, 0.5), STOP])
+    try:
+        speaking = text_to_speech(TextToSpeechSettings(backend="wyoming", uri=service.uri))
+        chunks = list(speaking.synthesize("The kettle has boiled.", SpeechParameters()))
+    finally:
+        service.close()
+    assert all(isinstance(c, RemoteSpeechChunk) for c in chunks)
+    samples = np.concatenate([c.samples for c in chunks])
+    assert abs(samples.size - 16000) < 160, samples.size
+    assert abs(pitch(samples) - 440) < 5
+
+
+def test_a_format_that_changes_midway_keeps_each_part_at_its_own_rate():
+    service = ScriptedService([start(rate=22050), tone(22050, 0.5), tone(16000, 0.5), STOP])
+    try:
+        speaking = text_to_speech(TextToSpeechSettings(backend="wyoming", uri=service.uri))
+        samples = np.concatenate(
+            [c.samples for c in speaking.synthesize("The kettle has boiled.", SpeechParameters())]
+        )
+    finally:
+        service.close()
+    assert abs(samples.size - 16000) < 160, samples.size
+    assert abs(pitch(samples[:8000]) - 440) < 5 and abs(pitch(samples[8000:]) - 440) < 5
+
+
 @pytest.mark.parametrize(
     "answer",
     [[Event("transcript", {"text": None})], [Event("transcript", {"language": "en"})]],
