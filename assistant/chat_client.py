@@ -28,6 +28,7 @@ from assistant.model_errors import (
 from assistant.model_stream import ReplyDeadline, stream_lines, transport_errors
 from config import OllamaSettings
 from support import shown_url
+from support.http_lookup import LookupWithin
 
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
@@ -128,8 +129,16 @@ class ChatClient(ABC):
         )
         headers = {"Authorization": f"Bearer {settings.api_key}"} if settings.api_key else {}
         # trust_env=False: a proxy meant for the internet must not swallow a LAN model server.
+        # The lookup counts within the connect timeout (a household DNS that does not answer).
+        transport = LookupWithin(
+            httpx.HTTPTransport(trust_env=False), settings.connect_timeout_seconds
+        )
         self._http = httpx.Client(
-            base_url=base_url, timeout=timeout, trust_env=False, headers=headers
+            base_url=base_url,
+            timeout=timeout,
+            trust_env=False,
+            headers=headers,
+            transport=transport,
         )
 
     def close(self) -> None:

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 import httpx
 import numpy as np
 
+from support.http_lookup import LookupWithin
+
 if TYPE_CHECKING:
     from config import EmbedderSettings
 
@@ -53,7 +55,11 @@ class _HttpEmbedder(ABC):
         self.timeout_seconds = timeout_seconds
         self.dimension: int | None = None
         """Set by the first good reply; a later reply of another size is an error."""
-        self._client = httpx.Client(timeout=httpx.Timeout(timeout_seconds))
+        # The name's lookup counts within the timeout (a household DNS that does not answer).
+        self._client = httpx.Client(
+            timeout=httpx.Timeout(timeout_seconds),
+            transport=LookupWithin(httpx.HTTPTransport(), timeout_seconds),
+        )
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Embed the texts; raises EmbedderError on any failure."""

@@ -1,5 +1,6 @@
 """Fixtures every test package may use: the Ollama-protocol server, systemd's notify socket,
-and a real PostgreSQL server, started once per session.
+a real PostgreSQL server, started once per session, and a DNS that never answers
+(``deaf_dns``, from ``tests/deaf_dns.py``).
 
 The PostgreSQL server is Debian's ``postgresql`` (``scripts/test`` installs it), a throw-away
 cluster under a temporary folder (see ``tests/postgres_server.py``). Tests that need it are
@@ -17,6 +18,8 @@ import pytest
 from tests.hearth_run import NotifySocket
 from tests.ollama_server import OllamaServer
 from tests.postgres_server import PostgresServer, server_binaries, start_server
+
+pytest_plugins = ["tests.deaf_dns"]
 
 NO_SERVER = (
     "PostgreSQL server binaries (initdb, pg_ctl) are not installed: every PostgreSQL test was "

@@ -20,7 +20,7 @@ from pydantic import SecretStr
 
 from assistant.home.secrets import SecretError, read_secret
 from config import HomeAssistantSettings
-from support import look_up
+from support.http_lookup import LookupWithin
 
 log = logging.getLogger(__name__)
 
@@ -100,31 +100,6 @@ _NOT_SENT = (
     httpx.LocalProtocolError,
 )
 """Failures before the request left: Home Assistant did nothing."""
-
-
-class LookupWithin(httpx.BaseTransport):
-    """A transport that first looks the host's name up within ``seconds``: httpx's connect
-    timeout does not bound the lookup, and a household DNS that does not answer held every home
-    request for the resolver's own 10 s. A resolver that answers in time answers the
-    connection's own lookup as well; an address is read at once."""
-
-    def __init__(self, inner: httpx.BaseTransport, seconds: float) -> None:
-        self._inner = inner
-        self._seconds = seconds
-
-    def handle_request(self, request: httpx.Request) -> httpx.Response:
-        """Look the name up in time (a connect timeout or error otherwise), then send."""
-        url = request.url
-        port = url.port or (443 if url.scheme == "https" else 80)
-        try:
-            look_up(url.host, port, self._seconds)
-        except OSError as error:  # a timeout too: nothing was sent, so nothing was done
-            raise httpx.ConnectError(str(error) or type(error).__name__, request=request) from None
-        return self._inner.handle_request(request)
-
-    def close(self) -> None:
-        """Close the inner transport's connections."""
-        self._inner.close()
 
 
 class HomeAssistantConversation:

@@ -77,6 +77,20 @@ def test_nothing_listening_is_unreachable():
     assert "Ollama running" in error.value.spoken
 
 
+def test_a_server_whose_name_the_dns_never_answers_is_out_of_reach_in_time(deaf_dns):
+    # With the household's DNS down, a model server named "bigbox.lan" held the turn for the
+    # resolver's own 10 s whatever connect_timeout_seconds said; the lookup counts within it now.
+    client = client_for("http://bigbox.lan:11434", connect_timeout_seconds=0.3)
+    try:
+        with pytest.raises(OllamaUnreachable) as error:
+            list(client.chat_stream(QUESTION))
+        assert deaf_dns.still_hanging(), "the request waited for the resolver"
+    finally:
+        client.close()
+    assert "looking up bigbox.lan" in str(error.value)
+    assert "Ollama running" in error.value.spoken
+
+
 def test_a_password_in_the_address_is_sent_but_never_shown(server):
     # A model server behind a reverse proxy with basic authentication.
     with_login = server.url.replace("http://", "http://bob:s3cret@")

@@ -85,6 +85,13 @@ def test_connection_refused_is_an_embedder_error() -> None:
         OllamaEmbedder(f"http://127.0.0.1:{port}", "all-minilm").embed(["x"])
 
 
+def test_a_name_the_dns_never_answers_is_an_embedder_error_in_time(deaf_dns) -> None:
+    embedder = OllamaEmbedder("http://bigbox.lan:11434", "all-minilm", timeout_seconds=0.2)
+    with pytest.raises(EmbedderError, match=r"looking up bigbox\.lan"):
+        embedder.embed(["x"])
+    assert deaf_dns.still_hanging(), "the embedder waited for the resolver"
+
+
 def test_timeout_is_an_embedder_error(server: EmbedServer) -> None:
     server.respond = lambda path, request: Answer(200, b"{}", delay_seconds=1.0)
     embedder = OllamaEmbedder(server.url, "all-minilm", timeout_seconds=0.1)

@@ -4,39 +4,20 @@ on past the caller's time (the household's DNS down once got the voice process r
 from __future__ import annotations
 
 import socket
-import threading
 
 import pytest
 
 from support.name_lookup import connect_within, look_up
 
 
-@pytest.fixture
-def deaf_resolver(monkeypatch):
-    """Name lookups that hang until the test ends, as with a DNS server that drops queries
-    (addresses written as addresses are still read)."""
-    released = threading.Event()
-    real = socket.getaddrinfo
-
-    def hang(host, *args, **kwargs):
-        if host in ("127.0.0.1", "::1"):
-            return real(host, *args, **kwargs)
-        released.wait(60)
-        raise socket.gaierror(socket.EAI_AGAIN, "Temporary failure in name resolution")
-
-    monkeypatch.setattr(socket, "getaddrinfo", hang)
-    yield
-    released.set()
-
-
-def test_a_lookup_the_resolver_never_answers_is_given_up_at_the_deadline(deaf_resolver):
+def test_a_lookup_the_resolver_never_answers_is_given_up_at_the_deadline(deaf_dns):
     with pytest.raises(TimeoutError, match=r"looking up bigbox\.lan"):
         look_up("bigbox.lan", 10200, 0.2)
     with pytest.raises(TimeoutError):
         connect_within(("bigbox.lan", 10200), 0.2)
 
 
-def test_an_address_is_read_without_a_lookup_and_connected_to(deaf_resolver):
+def test_an_address_is_read_without_a_lookup_and_connected_to(deaf_dns):
     server = socket.create_server(("127.0.0.1", 0))
     try:
         port = server.getsockname()[1]
@@ -55,5 +36,5 @@ def test_a_name_is_connected_to_and_a_closed_port_refuses():
         connect_within(("127.0.0.1", port), 5.0)
 
 
-def test_an_ipv6_address_as_a_url_writes_it_is_read_as_one(deaf_resolver):
+def test_an_ipv6_address_as_a_url_writes_it_is_read_as_one(deaf_dns):
     assert look_up("[::1]", 80, 0.2)[0][4][0] == "::1"
