@@ -199,6 +199,24 @@ class HomeAssistantConversation:
             return ApiStatus(HomeProblem.NOT_HOME_ASSISTANT, f"HTTP {response.status_code}")
         return ApiStatus(None, API_RUNNING["message"])
 
+    def agent_known(self) -> bool | None:
+        """Whether Home Assistant has the conversation agent ``agent_id`` names: asked with a
+        request it refuses whatever the agent (no ``text``), so nothing is done, and read from
+        why it refuses (it checks the agent first). None when the answer says neither."""
+        body = {"agent_id": self._settings.agent_id}
+        try:
+            response = self._client.post(
+                PROCESS_PATH, json=body, timeout=self._settings.connect_timeout_seconds
+            )
+        except httpx.HTTPError:
+            return None
+        said = response.text
+        if "invalid agent ID" in said:
+            return False
+        if "required key not provided" in said and "text" in said:
+            return True
+        return None
+
     def close(self) -> None:
         """Close the connection pool."""
         self._client.close()

@@ -234,7 +234,8 @@ PROBLEM_FIXES = {
 def probe_home_assistant(
     settings: HomeAssistantSettings, environ: Mapping[str, str] | None = None
 ) -> Probe:
-    """Ask Home Assistant's REST API whether it runs and takes the token (``GET /api/``)."""
+    """Ask Home Assistant's REST API whether it runs and takes the token (``GET /api/``), and
+    whether it has the conversation agent ``agent_id`` names, if it names one."""
     url = str(settings.url).rstrip("/")
     try:
         client = HomeAssistantConversation(settings, environ=environ)
@@ -242,8 +243,13 @@ def probe_home_assistant(
         return Probe(False, str(error))
     try:
         status = client.check_api()
+        agent_known = client.agent_known() if status.problem is None and settings.agent_id else None
     finally:
         client.close()
+    if status.problem is None and agent_known is False:
+        return Probe(False, f"{url}: Home Assistant has no conversation agent "
+                            f"{settings.agent_id!r}; set home_assistant.agent_id to one it lists "
+                            "(Settings, Voice assistants) or leave it out for its own")  # fmt: skip
     if status.problem is None:
         return Probe(True, f"{url}: {status.detail}")
     fix = PROBLEM_FIXES.get(status.problem, status.problem.value)

@@ -326,3 +326,15 @@ def test_check_passes_a_real_home_assistant_and_names_a_refused_token(home, tmp_
     assert not refused.ok
     assert refused.detail.startswith(f"{home.url} token refused (HTTP 401)"), refused.detail
     assert "not-a-token" not in refused.detail
+
+    # An agent_id Home Assistant does not have failed every request while check said "ok".
+    token_env = {"HEARTH_HOME_ASSISTANT_TOKEN": home.token}
+    unknown = probe_home_assistant(
+        HomeAssistantSettings(url=home.url, agent_id="conversation.nobody"), environ=token_env
+    )
+    assert not unknown.ok
+    assert "no conversation agent 'conversation.nobody'" in unknown.detail, unknown.detail
+    known = probe_home_assistant(
+        HomeAssistantSettings(url=home.url, agent_id="homeassistant"), environ=token_env
+    )
+    assert known.ok, known.detail
