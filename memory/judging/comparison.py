@@ -127,6 +127,7 @@ class _Pair:
             or self._frequency()
             or self._bare_negation()
             or self._speaker_role()
+            or self._done_to()
             or _relatives_reordered(self.new, self.old)
             or self._owner_moved()
             or _whose_role(self.new, self.old, self._matched())
@@ -397,6 +398,17 @@ class _Pair:
                 if other is not party and here * (party_old.position - other_old.position) < 0:
                     return f"roles differ: the speaker and {party.surface} change places"
         return ""
+
+    def _done_to(self) -> str:
+        """ "Dave owes me £50" / "dave owes him fifty pounds": the same words, another person
+        done to, named only by a pronoun. Not the same people in other places ("we go with
+        them" / "they go with us")."""
+        new, old = self.new, self.old
+        if not new.done_to or not old.done_to or new.done_to == old.done_to:
+            return ""
+        if new.persons == old.persons or significant(self.new_only) or significant(self.old_only):
+            return ""
+        return f"done to differs: {', '.join(new.done_to)} / {', '.join(old.done_to)}"
 
     def _tense(self) -> str:
         """ "Rachel is my wife" / "rachel was my wife", "Grandad smokes" / "grandad smoked": the

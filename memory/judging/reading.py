@@ -109,6 +109,11 @@ class Reading:
     """ "one" for "either ... or", "each" for "both ... and"; see markers.choice."""
     titles: frozenset[str] = frozenset()
     """Who the titles before names say the people are ("man" for "Mr"); see markers.titles."""
+    persons: tuple[str, ...] = ()
+    """Who its personal pronouns name, subject and object alike ("I" and "me" are "speaker"),
+    sorted: a pronoun is no content term, so only this tells "owes me" from "owes him"."""
+    done_to: tuple[str, ...] = ()
+    """Who its object pronouns name ("me", "him", "them"), sorted; see ``persons``."""
 
     @property
     def content(self) -> tuple[Term, ...]:
@@ -173,6 +178,8 @@ def read(text: str) -> Reading:
         complement=markers.complement(words),
         excess=markers.excess(words),
         titles=markers.titles([token.text for token in heard]),  # read before names drop them
+        persons=_persons(tokens, _PERSONS),
+        done_to=_persons(tokens, _DONE_TO),
     )
 
 
@@ -438,6 +445,14 @@ def _speaker_role(tokens: Sequence[Token]) -> str:
     words = {token.text for token in tokens if token.kind is TokenKind.WORD}
     subject, object_ = bool(words & SUBJECT_PRONOUNS), bool(words & _OBJECT_PRONOUNS)
     return "subject" if subject and not object_ else "object" if object_ and not subject else ""
+
+
+_DONE_TO = {"me": "speaker", "us": "we", "you": "you", "him": "him", "her": "her", "them": "them"}
+_PERSONS = _DONE_TO | {"i": "speaker", "we": "we", "he": "him", "she": "her", "they": "them"}
+
+
+def _persons(tokens: Sequence[Token], pronouns: dict[str, str]) -> tuple[str, ...]:
+    return tuple(sorted(pronouns[t.text] for t in tokens if t.text in pronouns))
 
 
 _SPELLED_TITLES = frozenset(("doctor", "professor"))

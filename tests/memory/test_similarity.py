@@ -646,6 +646,11 @@ def test_testers_pairs_without_an_embedder(name: str, least_right: int) -> None:
         ("Our car is in Pete's garage", "Pete's car is in our garage"),
         # two clauses trading their values, the speaker's second ("I" is no term)
         ("Mark likes tea and I like coffee.", "mark likes coffee and i like tea"),
+        # another person done to, named only by a pronoun
+        ("Dave owes me £50", "dave owes him fifty pounds"),
+        ("Jack plays for us now", "jack plays for them now"),
+        ("Sam taught me guitar", "sam taught her guitar"),
+        ("Jack's mum drives him to football", "jack's mum drives her to football"),
     ],
 )
 def test_the_same_words_saying_another_thing_are_never_merged(first: str, second: str) -> None:
