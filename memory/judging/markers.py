@@ -96,14 +96,10 @@ _MEASURES = frozenset(
 
 def quantity(words: Sequence[str]) -> str:
     """How many of a group a fact is about, when a quantifier says it of the group ("all",
-    "some", "most"): first in the fact, or before "of" or "the" ("some of the kids", "all the
-    plants"), not in "every day"."""
-    for index, (word, following) in enumerate(_with_next(words)):
-        if (
-            word in _QUANTIFIERS
-            and following not in _TIMES
-            and (index == 0 or following in _GROUP_AFTER)
-        ):
+    "some", "most"): first in the fact, or before the group ("some of the kids", "all the
+    plants", "allergic to some nuts"), not in "every day"."""
+    for word, following in _with_next(words):
+        if word in _QUANTIFIERS and following and following not in _TIMES:
             return _QUANTIFIERS[word]
     return ""
 

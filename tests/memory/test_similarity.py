@@ -651,6 +651,9 @@ def test_testers_pairs_without_an_embedder(name: str, least_right: int) -> None:
         ("Jack plays for us now", "jack plays for them now"),
         ("Sam taught me guitar", "sam taught her guitar"),
         ("Jack's mum drives him to football", "jack's mum drives her to football"),
+        # how many of a group, said before the group wherever it stands
+        ("I'm allergic to some nuts", "i'm allergic to all nuts"),
+        ("I take all my tablets with water", "i take some tablets with water"),
     ],
 )
 def test_the_same_words_saying_another_thing_are_never_merged(first: str, second: str) -> None:
