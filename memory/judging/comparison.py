@@ -128,6 +128,7 @@ class _Pair:
             or self._bare_negation()
             or self._speaker_role()
             or self._done_to()
+            or self._how_many()
             or _relatives_reordered(self.new, self.old)
             or self._owner_moved()
             or _whose_role(self.new, self.old, self._matched())
@@ -409,6 +410,27 @@ class _Pair:
         if new.persons == old.persons or significant(self.new_only) or significant(self.old_only):
             return ""
         return f"done to differs: {', '.join(new.done_to)} / {', '.join(old.done_to)}"
+
+    def _how_many(self) -> str:
+        """ "My brother plays in a band" / "my brothers play in a band": the same words, one
+        person or thing against several. Only nouns a determiner or an owner marks as such ("my
+        brothers", "the tickets", "Jack's coaches"): a verb's "-s" says nothing of how many."""
+        if significant(self.new_only) or significant(self.old_only):
+            return ""
+        for term, other in self._matched():
+            nouns = sorted(
+                (_noun_said(term, self.new), _noun_said(other, self.old)), key=lambda n: len(n[0])
+            )
+            (one, one_at, one_reading), (many, many_at, many_reading) = nouns
+            if not one or not _plural_of(one, many):
+                continue
+            # "the thermostats in the hallway": a transcript's "thermostat's", for "is"
+            after_one = _token_at(one_reading, one_at + 1)
+            after_many = _token_at(many_reading, many_at + 1)
+            if after_one == "is" and after_many not in _PLURAL_VERBS:
+                continue
+            return f"how many differs: {term.surface} / {other.surface}"
+        return ""
 
     def _tense(self) -> str:
         """ "Rachel is my wife" / "rachel was my wife", "Grandad smokes" / "grandad smoked": the
@@ -1426,6 +1448,41 @@ _MEASURES = frozenset(
     "days week weeks month months year years mile miles km seater bed bedroom storey".split()
 )
 """Words a number measures, so a number before it counts things of that size."""
+
+
+_DETERMINERS = frozenset("the a an my our your his her their this that these those 's".split())
+
+
+_PLURAL_VERBS = frozenset("are were have do".split())
+
+
+def _noun_said(term: Term, reading: Reading) -> tuple[str, int, Reading]:
+    """A word term's noun as written and its token's index, when a determiner or an owner
+    before it says it is one ("my brothers", "the tickets", "Jack's coach"); "" otherwise."""
+    words = term.surface.lower().split()
+    if term.kind is TermKind.WORD:
+        if len(words) == 2 and words[0] in _DETERMINERS:  # a subject: "my brothers"
+            return words[1], term.at + 1, reading
+        if len(words) == 1 and _token_at(reading, term.at - 1) in _DETERMINERS:
+            return words[0], term.at, reading
+    return "", 0, reading
+
+
+def _token_at(reading: Reading, index: int) -> str:
+    tokens = reading.said_tokens
+    return tokens[index] if 0 <= index < len(tokens) else ""
+
+
+_IRREGULAR_PLURALS = {"man": "men", "woman": "women", "person": "people", "child": "children"}
+
+
+def _plural_of(one: str, many: str) -> bool:
+    """Whether ``many`` is the plural of ``one`` ("brother" / "brothers", "baby" / "babies")."""
+    if one.endswith(("s", "'")) or not one.isalpha():
+        return False
+    if many in (one + "s", one + "es") or many == _IRREGULAR_PLURALS.get(one.split("-")[-1]):
+        return True
+    return one.endswith("y") and many == one[:-1] + "ies"
 
 
 def _someone(term: Term) -> bool:

@@ -654,6 +654,10 @@ def test_testers_pairs_without_an_embedder(name: str, least_right: int) -> None:
         # how many of a group, said before the group wherever it stands
         ("I'm allergic to some nuts", "i'm allergic to all nuts"),
         ("I take all my tablets with water", "i take some tablets with water"),
+        # one person or thing against several
+        ("My brother plays in a band", "my brothers play in a band"),
+        ("I lent my camera to my brother", "i lent my camera to my brothers"),
+        ("The ticket for the final cost £40", "the tickets for the final cost £40"),
     ],
 )
 def test_the_same_words_saying_another_thing_are_never_merged(first: str, second: str) -> None:
@@ -946,6 +950,8 @@ def test_a_comparison_is_never_merged_with_an_equality() -> None:
         ("Ella is driven to school by Jo", "Jo drives Ella to school"),
         ("Liam is looked after by Nana", "Nana looks after Liam"),
         ("Tom was talked into the job by Ben", "Ben talked Tom into the job"),
+        # a transcript's "'s" for "is" written without its apostrophe, no plural
+        ("The thermostat is in the hallway", "the thermostats in the hallway"),
     ],
 )
 def test_the_same_fact_with_its_words_moved_still_merges(first: str, second: str) -> None:
