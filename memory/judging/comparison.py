@@ -29,7 +29,11 @@ from memory.judging.matching import (
 )
 from memory.judging.reading import Attitude, Reading, read
 from memory.judging.terms import Term, TermKind, is_known
-from memory.judging.words import TIME_PREPOSITIONS
+from memory.judging.words import (
+    COPULAS,
+    SUBJECT_PRONOUNS,
+    TIME_PREPOSITIONS,
+)
 
 MAX_SUBSTITUTED_WORDS = 3
 """A fact with more new words than this is a different fact, not a different value."""
@@ -50,7 +54,11 @@ class Verdict:
 
 def compare(new: Reading, old: Reading) -> Verdict:
     """The lexical decision for a pair of readings, with the hints a cosine may use."""
-    subject = new.subject.differs(old.subject, new.content, old.content)
+    subject = (
+        new.subject.differs(old.subject, new.content, old.content)
+        or _doer_against_setting(new, old)
+        or _doer_against_setting(old, new)
+    )
     if subject:
         lexical = overlap(new.content, old.content)
         return Verdict(Relation.DISTINCT, subject, lexical, merge_veto=subject)
@@ -63,6 +71,58 @@ def compare(new: Reading, old: Reading) -> Verdict:
         return Verdict(Relation.SAME, pair.same_reason(), lexical)
     return Verdict(
         Relation.DISTINCT, pair.distinct_reason(), lexical, pair.hint(), pair.merge_veto()
+    )
+
+
+_SETTING_SLOTS = frozenset("in at on near during until since".split())
+"""Prepositions before where or when something is, not who takes part ("by", "with", "from")."""
+_PLACE_SLOTS = frozenset(("in", "near", "to"))
+_DEED_WORDS = frozenset(
+    "has have had does did will would can could paid lent sent heard found told held built".split()
+)
+"""Auxiliaries, and pasts that are neither "-ed" nor in the lexicon's irregular verbs."""
+
+
+def _doer_against_setting(doing: Reading, other: Reading) -> str:
+    """ "Sydney had a heart scan" / "I had a heart scan in Sydney", "bill paid for my glasses" /
+    "i paid the bill for my glasses": a word that opens one fact as who did something (a name
+    that is also a place, a month or a thing) and is where or when, or a thing, straight after
+    its preposition or article in a fact about the speaker."""
+    said, other_said = doing.said_tokens, other.said_tokens
+    if len(said) < 2 or not other_said or other_said[0] not in SUBJECT_PRONOUNS:
+        return ""
+    if not _a_deed(said[1]) and not (said[1] in COPULAS and said[2:3] and _ongoing(said[2])):
+        return ""  # "Lisbon is where I live", "boiler service is ...": no one did anything
+    doer = next((t for t in doing.terms if t.at == 0 and not t.slot), None)
+    if doer is None or doer.text in _RELATIVES or doer.kind is TermKind.NUMBER:
+        return ""
+    if doer.surface.lower().endswith("s"):
+        return ""  # "Bins go out on Tuesday" / "we put the bins out": things, not a name
+    for term in other.terms:
+        before = other_said[term.at - 1] if term.at else ""
+        setting = before == term.slot in _SETTING_SLOTS or (not term.slot and before == "the")
+        if setting and agrees(doer, term):
+            return f"different subject: {doer.surface} / I ({before} {term.surface})"
+    return ""
+
+
+def _ongoing(word: str) -> bool:
+    """ "having" in "Sydney is having a hip replacement": a deed under way."""
+    return word.endswith("ing") and len(word) > 4
+
+
+def _a_deed(word: str) -> bool:
+    """Whether a word after a fact's first one says what was done: an auxiliary or a verb's
+    ending ("has", "paid", "sorts"), not "is" nor a second noun."""
+    if word in COPULAS:
+        return False
+    if word in _DEED_WORDS or word in lexicon.IRREGULAR or word in lexicon.IRREGULAR_PAST:
+        return True
+    return (
+        word.isalpha()
+        and len(word) > 3
+        and word.endswith(("s", "ed"))
+        and not word.endswith(("ss", "us", "is"))
     )
 
 
@@ -129,6 +189,7 @@ class _Pair:
             or self._speaker_role()
             or self._done_to()
             or self._how_many()
+            or self._partner_or_place()
             or _relatives_reordered(self.new, self.old)
             or self._owner_moved()
             or _whose_role(self.new, self.old, self._matched())
@@ -430,6 +491,22 @@ class _Pair:
             if after_one == "is" and after_many not in _PLURAL_VERBS:
                 continue
             return f"how many differs: {term.surface} / {other.surface}"
+        return ""
+
+    def _partner_or_place(self) -> str:
+        """ "my mum lives with victoria" / "my mum lives in victoria": one word straight after
+        "with" in one fact (who with) and after "in", "near" or "to" in the other (where). Not
+        "at" nor "on": a firm or a service is both ("a job interview with/at Google")."""
+        for term, other in self._matched():
+            slots = {term.slot, other.slot}
+            if "with" not in slots or not slots & _PLACE_SLOTS or len(slots) != 2:
+                continue
+            straight = all(
+                _token_at(reading, said.at - 1) == said.slot
+                for reading, said in ((self.new, term), (self.old, other))
+            )
+            if straight:
+                return f"role differs: {term.slot} {term.surface} / {other.slot} {other.surface}"
         return ""
 
     def _tense(self) -> str:

@@ -710,6 +710,9 @@ def test_the_same_words_saying_another_thing_are_never_merged(first: str, second
         # whom it is done for or with, against what is done
         ("Max plays for Hartley on Saturday", "max plays Hartley on Saturday"),
         ("Priya runs the running club", "priya runs with the running club"),
+        # who with, against where
+        ("my mum lives with victoria", "my mum lives in victoria"),
+        ("I'm going to victoria for my operation", "i'm going with victoria for my operation"),
     ],
 )
 def test_one_spelling_saying_two_things_is_never_merged(first: str, second: str) -> None:
@@ -731,6 +734,11 @@ def test_one_spelling_saying_two_things_is_never_merged(first: str, second: str)
         ("I'm on call this weekend", "I'm on call every weekend"),
         ("This month's gas bill is £84.50", "every month the gas bill is £84.50"),
         ("I'm working this Saturday", "I work every Saturday"),
+        # a name that is also a place, a month or a thing: who did it, against where, when, what
+        ("Sydney had a heart scan", "I had a heart scan in Sydney"),
+        ("april has a physio appointment", "I have a physio appointment in April"),
+        ("bill paid for my new glasses", "i paid the bill for my new glasses"),
+        ("sydney is having a hip replacement", "i'm having a hip replacement in sydney"),
     ],
 )
 def test_the_same_words_saying_two_facts_that_may_both_hold_stay_apart(
