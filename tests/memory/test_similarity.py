@@ -368,6 +368,8 @@ TESTERS_SETS = [
     ("memory-pairs-probe-nineteenth.tsv", 249),  # a household of several, care, guests, rotas
     ("memory-pairs-probe-twentieth.tsv", 301),  # the house's systems, garden, conditions
     ("memory-pairs-probe-twenty-first.tsv", 221),  # facts dictated in passing
+    ("memory-pairs-probe-twenty-second.tsv", 306),  # health; names that are words or places
+    ("memory-pairs-probe-twenty-third.tsv", 212),  # pastimes, money, whose things are whose
 ]
 
 
