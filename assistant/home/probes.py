@@ -31,6 +31,7 @@ from assistant.home.device import DeviceIdentity, DeviceTopics
 from assistant.home.mqtt_device import QOS, broker_address, broker_client, connect_failure
 from assistant.home.secrets import SecretError
 from config import HomeAssistantSettings, MqttSettings
+from support import look_up
 
 BROKER_PROBE_SECONDS = 5.0
 """The longest the broker probe waits, for the connection and again for the broker's answer."""
@@ -85,6 +86,7 @@ def _probe(
     answers: list[Any] = []
     client.on_connect = lambda _client, _data, _flags, reason, _props: answers.append(reason)
     try:
+        look_up(host, port, timeout)  # paho's connect timeout does not bound the name's lookup
         client.connect(host, port, keepalive=settings.keepalive_seconds)
     except OSError as error:  # refused, timed out, unknown host, TLS handshake failed
         return Probe(False, f"{address} {_failure(error, tls)}")

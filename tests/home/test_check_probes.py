@@ -287,6 +287,15 @@ def test_a_broker_that_never_answers_is_given_up_on_in_bounded_time():
     assert probe.detail == f"mqtt://127.0.0.1:{port} did not answer within 1 s"
 
 
+def test_a_broker_whose_name_the_dns_never_answers_is_given_up_on_in_bounded_time(deaf_dns):
+    # paho's connect timeout bounds connecting, not the lookup: `hearth check` waited the
+    # resolver's own timeouts with the household's DNS down.
+    probe = probe_broker(MqttSettings(url="mqtt://broker.lan"), timeout=0.5)
+    assert deaf_dns.still_hanging(), "the check waited for the resolver"
+    assert not probe.ok
+    assert probe.detail.startswith("mqtt://broker.lan:1883 unreachable: looking up broker.lan")
+
+
 # -- Home Assistant --------------------------------------------------------------------------
 
 
