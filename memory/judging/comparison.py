@@ -1678,10 +1678,13 @@ def _denied_there(saying: Reading, denying: Reading) -> str:
         # A head the denying fact also says is shared, not denied: "the side door, not the
         # front door" denies "front".
         denied = [term for term in clause if not covered(term, denying.terms)]
-        if denied and all(
-            covered(term, said) and not covered(term, denied_by_saying) for term in denied
-        ):
-            said = " ".join(term.surface for term in denied)
+        affirmed = [
+            term for term in denied if covered(term, said) and not covered(term, denied_by_saying)
+        ]
+        # "doesn't eat chicken or beef", "neither milk nor juice" deny each one: one affirmed
+        # is enough ("eats chicken but not beef"); "not chicken and beef" denies them together.
+        if denied and (affirmed == denied or (affirmed and denying.joiner == "or")):
+            said = " ".join(term.surface for term in affirmed)
             return f"negation differs: {said} / not {said}"
     return ""
 

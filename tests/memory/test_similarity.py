@@ -656,6 +656,10 @@ def test_testers_pairs_without_an_embedder(name: str, least_right: int) -> None:
         # how many of a group, said before the group wherever it stands
         ("I'm allergic to some nuts", "i'm allergic to all nuts"),
         ("I take all my tablets with water", "i take some tablets with water"),
+        # one of the things "not ... or" and "neither ... nor" deny each, said in the other
+        ("Dad eats chicken but not beef", "Dad doesn't eat chicken or beef"),
+        ("Sam drinks neither milk nor juice", "Sam drinks milk but not juice"),
+        ("Sam doesn't eat meat or fish", "Sam doesn't eat meat but eats fish"),
         # one person or thing against several
         ("My brother plays in a band", "my brothers play in a band"),
         ("I lent my camera to my brother", "i lent my camera to my brothers"),
