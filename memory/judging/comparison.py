@@ -190,6 +190,7 @@ class _Pair:
             or self._done_to()
             or self._how_many()
             or self._partner_or_place()
+            or self._modifiers_moved()
             or _relatives_reordered(self.new, self.old)
             or self._owner_moved()
             or _whose_role(self.new, self.old, self._matched())
@@ -507,6 +508,26 @@ class _Pair:
             )
             if straight:
                 return f"role differs: {term.slot} {term.surface} / {other.slot} {other.surface}"
+        return ""
+
+    def _modifiers_moved(self) -> str:
+        """ "the front door key is on the back door hook" / "the back door key is on the front
+        door hook", "the old bike is in the new shed" / "the new bike is in the old shed": the
+        same words, two words before two nouns trading them. (A noun and its modifier changing
+        places is left alone: "my eggs runny" is "runny eggs", "milk chocolate" is not
+        "chocolate milk", and only a word's part of speech tells them apart.)"""
+        if significant(self.new_only) or significant(self.old_only):
+            return ""
+        new, old = _attachments(self.new), _attachments(self.old)
+        lost, gained = new - old, old - new
+        for modifier, head in lost:
+            for other_modifier, other_head in lost:
+                traded = {(other_modifier, head), (modifier, other_head)}
+                if modifier != other_modifier and head != other_head and traded <= gained:
+                    return (
+                        f"what goes with what differs: {modifier} {head}, {other_modifier} "
+                        f"{other_head} / {other_modifier} {head}, {modifier} {other_head}"
+                    )
         return ""
 
     def _tense(self) -> str:
@@ -1548,6 +1569,24 @@ def _noun_said(term: Term, reading: Reading) -> tuple[str, int, Reading]:
 def _token_at(reading: Reading, index: int) -> str:
     tokens = reading.said_tokens
     return tokens[index] if 0 <= index < len(tokens) else ""
+
+
+_MODIFYING = frozenset((TermKind.WORD, TermKind.GROUP))
+
+
+def _attachments(reading: Reading) -> frozenset[tuple[str, str]]:
+    """Each word term said straight before others, with the last of them (its head): "front"
+    and "door" to "key" in "the front door key"."""
+    pairs: set[tuple[str, str]] = set()
+    run: list[Term] = []
+    for term in [*sorted(reading.terms, key=lambda t: t.at), None]:
+        words = term is not None and term.kind in _MODIFYING
+        if words and (not run or term.at == run[-1].at + 1):
+            run.append(term)
+            continue
+        pairs.update((word.text, run[-1].text) for word in run[:-1])
+        run = [term] if words else []
+    return frozenset(pairs)
 
 
 _IRREGULAR_PLURALS = {"man": "men", "woman": "women", "person": "people", "child": "children"}

@@ -660,6 +660,12 @@ def test_testers_pairs_without_an_embedder(name: str, least_right: int) -> None:
         ("Dad eats chicken but not beef", "Dad doesn't eat chicken or beef"),
         ("Sam drinks neither milk nor juice", "Sam drinks milk but not juice"),
         ("Sam doesn't eat meat or fish", "Sam doesn't eat meat but eats fish"),
+        # two words before two nouns trading them
+        (
+            "the front door key is on the back door hook",
+            "the back door key is on the front door hook",
+        ),
+        ("the red car is in the big garage", "the big car is in the red garage"),
         # one person or thing against several
         ("My brother plays in a band", "my brothers play in a band"),
         ("I lent my camera to my brother", "i lent my camera to my brothers"),
