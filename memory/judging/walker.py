@@ -190,7 +190,11 @@ class Walker:
             if word == "without":
                 self._slot = "with"
         elif word in lexicon.NEGATING_CHANGES:
-            self._negate()
+            if self._negating and self._negation_fresh:
+                # "didn't quit my job", "never gave up smoking": two negations, the job kept
+                self._negating = self._negation_fresh = False
+            else:
+                self._negate()
             self.change = token.surface
         elif word in lexicon.CHANGES and not (token.capitalised and not token.initial):
             self.change = token.surface

@@ -660,6 +660,10 @@ def test_testers_pairs_without_an_embedder(name: str, least_right: int) -> None:
         ("Dad eats chicken but not beef", "Dad doesn't eat chicken or beef"),
         ("Sam drinks neither milk nor juice", "Sam drinks milk but not juice"),
         ("Sam doesn't eat meat or fish", "Sam doesn't eat meat but eats fish"),
+        # a change that negates, itself negated ("didn't quit": the job kept)
+        ("I quit my job", "I didn't quit my job"),
+        ("I'm going to quit my job", "I'm not going to quit my job"),
+        ("I gave up teaching", "I didn't give up teaching"),
         # two words before two nouns trading them
         (
             "the front door key is on the back door hook",
