@@ -927,6 +927,8 @@ class _Pair:
             return f"title differs: {_listed(new.titles)} / {_listed(old.titles)}"
         if new.everyone and old.everyone and new.everyone != old.everyone:
             return f"'everyone' is another part: the {new.everyone} / the {old.everyone}"
+        if new.last_span and old.last_span and new.last_span != old.last_span:
+            return f"when differs: last {new.last_span} / last {old.last_span}"
         return ""
 
     def _two_facts_alike(self) -> str:

@@ -215,6 +215,18 @@ def occasions(words: Sequence[str]) -> frozenset[tuple[str, str]]:
     return frozenset(found)
 
 
+def last_span(words: Sequence[str]) -> str:
+    """The span "last" names ("week" of "last week", "for the last year"): read before the
+    phrase that makes "last week" "recently", which says no more how long ago."""
+    for word, following in _with_next(words):
+        if word == "last" and following in _SPANS:
+            return following
+    return ""
+
+
+_SPANS = frozenset("week fortnight month year decade".split())
+
+
 _OCCASION_WORDS = {
     **dict.fromkeys(("this", "next", "last", "that"), "one"),
     **dict.fromkeys(("every", "each"), "each"),

@@ -88,6 +88,8 @@ class Reading:
     """How many of a group: "all", "some", "most" ... when a quantifier says so."""
     said_tokens: tuple[str, ...] = ()
     """Every token's text, function words too, as the terms' ``at`` index them."""
+    last_span: str = ""
+    """The span "last" names ("week" of "last week"); see markers.last_span."""
     occasions: frozenset[tuple[str, str]] = frozenset()
     """Times named as one occasion or as each of them ("this weekend", "every weekend"); see
     markers.occasions."""
@@ -169,6 +171,7 @@ def read(text: str) -> Reading:
         quantity=markers.quantity(words),
         said_tokens=tuple(token.text for token in tokens),
         occasions=markers.occasions(re.findall(r"[a-z]+", text.lower())),  # before phrases
+        last_span=markers.last_span(re.findall(r"[a-z]+", text.lower())),
         passive=markers.passive([_as_said_first(token) for token in tokens]),
         said=as_said(text),
         scope=markers.scope(words),

@@ -664,6 +664,12 @@ def test_testers_pairs_without_an_embedder(name: str, least_right: int) -> None:
         ("I quit my job", "I didn't quit my job"),
         ("I'm going to quit my job", "I'm not going to quit my job"),
         ("I gave up teaching", "I didn't give up teaching"),
+        # how long ago, "last week" against "last month" (both read as "recently")
+        ("We adopted the dog last week", "we adopted the dog last year"),
+        (
+            "I've been learning piano for the last year",
+            "i've been learning piano for the last month",
+        ),
         # two words before two nouns trading them
         (
             "the front door key is on the back door hook",
