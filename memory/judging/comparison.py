@@ -83,6 +83,14 @@ _DEED_WORDS = frozenset(
 """Auxiliaries, and pasts that are neither "-ed" nor in the lexicon's irregular verbs."""
 
 
+def _speaker_doing(reading: Reading) -> bool | None:
+    """Whether the speaker does what the fact says (None when no pronoun tells): "I" in an
+    active fact and "me" after a passive's "by" are who does it."""
+    if not reading.speaker_role:
+        return None
+    return (reading.speaker_role == "subject") != reading.passive
+
+
 def _doer_against_setting(doing: Reading, other: Reading) -> str:
     """ "Sydney had a heart scan" / "I had a heart scan in Sydney", "bill paid for my glasses" /
     "i paid the bill for my glasses": a word that opens one fact as who did something (a name
@@ -188,6 +196,7 @@ class _Pair:
             or self._bare_negation()
             or self._speaker_role()
             or self._done_to()
+            or self._speaker_deed()
             or self._how_many()
             or self._partner_or_place()
             or self._modifiers_moved()
@@ -443,6 +452,8 @@ class _Pair:
         roles = {self.new.speaker_role, self.old.speaker_role}
         if roles != {"subject", "object"} or not self.shared:
             return ""
+        if self.new.passive or self.old.passive:
+            return ""  # "Anna hired me" / "I was hired by Anna": see _speaker_deed
         if significant(self.new_only) or significant(self.old_only):
             return ""
         if _symmetric(self.new) or _symmetric(self.old):
@@ -460,6 +471,19 @@ class _Pair:
                 here = party.position - other.position
                 if other is not party and here * (party_old.position - other_old.position) < 0:
                     return f"roles differ: the speaker and {party.surface} change places"
+        return ""
+
+    def _speaker_deed(self) -> str:
+        """ "I was hired by Anna" / "I hired Anna", "Mark was replaced by me" / "I was replaced by
+        Mark": the same words, the speaker doing it in one and done to in the other, once a
+        passive is read as who did it."""
+        if not self.shared or significant(self.new_only) or significant(self.old_only):
+            return ""
+        if _symmetric(self.new) or _symmetric(self.old):
+            return ""
+        deeds = {_speaker_doing(self.new), _speaker_doing(self.old)}
+        if deeds == {True, False} and (self.new.passive or self.old.passive):
+            return "roles differ: the speaker does it in one and has it done in the other"
         return ""
 
     def _done_to(self) -> str:

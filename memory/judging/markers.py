@@ -315,7 +315,7 @@ def participle(word: str) -> bool:
 _SHORTEST_REGULAR = 3
 
 
-_BE = frozenset("is are was were been being be get gets got".split())
+_BE = frozenset("am is are was were been being be get gets got".split())
 
 
 CLASHING_ASPECTS = (frozenset(("future", "perfect")), frozenset(("progressive", "perfect")))

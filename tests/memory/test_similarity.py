@@ -664,6 +664,11 @@ def test_testers_pairs_without_an_embedder(name: str, least_right: int) -> None:
         ("I quit my job", "I didn't quit my job"),
         ("I'm going to quit my job", "I'm not going to quit my job"),
         ("I gave up teaching", "I didn't give up teaching"),
+        # the speaker doing it, against having it done, a passive read as who did it
+        ("I was hired by Anna", "I hired Anna"),
+        ("I'm managed by Tom", "I manage Tom"),
+        ("Tom was hired by me", "Tom hired me"),
+        ("Mark was replaced by me", "I was replaced by Mark"),
         # how long ago, "last week" against "last month" (both read as "recently")
         ("We adopted the dog last week", "we adopted the dog last year"),
         (
@@ -980,6 +985,9 @@ def test_a_comparison_is_never_merged_with_an_equality() -> None:
         ("Ella is driven to school by Jo", "Jo drives Ella to school"),
         ("Liam is looked after by Nana", "Nana looks after Liam"),
         ("Tom was talked into the job by Ben", "Ben talked Tom into the job"),
+        # the speaker done to, said actively and as a passive
+        ("Anna hired me", "I was hired by Anna"),
+        ("Jess trained me", "The user was trained by Jess."),
         # a transcript's "'s" for "is" written without its apostrophe, no plural
         ("The thermostat is in the hallway", "the thermostats in the hallway"),
     ],
