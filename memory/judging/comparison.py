@@ -83,6 +83,14 @@ _DEED_WORDS = frozenset(
 """Auxiliaries, and pasts that are neither "-ed" nor in the lexicon's irregular verbs."""
 
 
+_SPEAKER_PRONOUNS = frozenset(("i", "we", "me", "us"))
+
+
+def _speaker_at(reading: Reading) -> int:
+    """The index of the first pronoun that names the speaker (a fact with a role has one)."""
+    return next((i for i, word in enumerate(reading.said_tokens) if word in _SPEAKER_PRONOUNS), 0)
+
+
 def _speaker_doing(reading: Reading) -> bool | None:
     """Whether the speaker does what the fact says (None when no pronoun tells): "I" in an
     active fact and "me" after a passive's "by" are who does it."""
@@ -471,6 +479,11 @@ class _Pair:
                 here = party.position - other.position
                 if other is not party and here * (party_old.position - other_old.position) < 0:
                     return f"roles differ: the speaker and {party.surface} change places"
+            # No other word between them ("I replaced Mark" / "Mark replaced me", "replaced"
+            # being no term): the speaker's own pronoun is the other side.
+            speaker, speaker_old = _speaker_at(self.new), _speaker_at(self.old)
+            if (party.at - speaker) * (party_old.at - speaker_old) < 0:
+                return f"roles differ: the speaker and {party.surface} change places"
         return ""
 
     def _speaker_deed(self) -> str:

@@ -669,6 +669,9 @@ def test_testers_pairs_without_an_embedder(name: str, least_right: int) -> None:
         ("I'm managed by Tom", "I manage Tom"),
         ("Tom was hired by me", "Tom hired me"),
         ("Mark was replaced by me", "I was replaced by Mark"),
+        # the speaker and another changing places around a change word that is no term
+        ("I replaced Mark as team lead", "Mark replaced me as team lead"),
+        ("I took over from Mark", "Mark took over from me"),
         # how long ago, "last week" against "last month" (both read as "recently")
         ("We adopted the dog last week", "we adopted the dog last year"),
         (
