@@ -209,6 +209,7 @@ class _Pair:
             or self._partner_or_place()
             or self._modifiers_moved()
             or _relatives_reordered(self.new, self.old)
+            or (self._alike() and _role_of_role(self.new, self.old))
             or self._owner_moved()
             or _whose_role(self.new, self.old, self._matched())
             or _whose_role(self.old, self.new, [(o, t) for t, o in self._matched()])
@@ -485,6 +486,12 @@ class _Pair:
             if (party.at - speaker) * (party_old.at - speaker_old) < 0:
                 return f"roles differ: the speaker and {party.surface} change places"
         return ""
+
+    def _alike(self) -> bool:
+        """Whether the facts share what they say and neither says more of weight."""
+        return (
+            bool(self.shared) and not significant(self.new_only) and not significant(self.old_only)
+        )
 
     def _speaker_deed(self) -> str:
         """ "I was hired by Anna" / "I hired Anna", "Mark was replaced by me" / "I was replaced by
@@ -1410,6 +1417,19 @@ def _relatives_reordered(new: Reading, old: Reading) -> str:
                 return f"whose person differs: {chain} / {other}"
     return ""
 
+
+def _role_of_role(new: Reading, old: Reading) -> str:
+    """ "Lucy is my boss" / "Lucy is my boss's boss": one role said of itself in one fact (the
+    boss of the speaker's boss) and not in the other, another person."""
+    doubled = [_DOUBLED.search(reading.text.lower()) for reading in (new, old)]
+    if bool(doubled[0]) == bool(doubled[1]):
+        return ""
+    said = next(match for match in doubled if match)
+    return f"whose differs: {said[1]} / {said[0]}"
+
+
+_DOUBLED = re.compile(r"\b(\w+)'s \1\b")
+"""A role's own role: "boss's boss"."""
 
 _CHAIN = re.compile(r"\b\w+(?:'s \w+){2,}")
 """A chain of whose: "jack's friend's mum"."""

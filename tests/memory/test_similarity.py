@@ -672,6 +672,9 @@ def test_testers_pairs_without_an_embedder(name: str, least_right: int) -> None:
         # the speaker and another changing places around a change word that is no term
         ("I replaced Mark as team lead", "Mark replaced me as team lead"),
         ("I took over from Mark", "Mark took over from me"),
+        # a role's own role ("my boss's boss") against the role
+        ("Lucy is my boss", "Lucy is my boss's boss"),
+        ("Kate is Tom's manager", "Kate is Tom's manager's manager"),
         # how long ago, "last week" against "last month" (both read as "recently")
         ("We adopted the dog last week", "we adopted the dog last year"),
         (
