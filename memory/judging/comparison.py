@@ -982,6 +982,8 @@ class _Pair:
             _being_and_having(self.new, self.old)
             or _being_and_having(self.old, self.new)
             or _one_occasion_and_each(self.new, self.old)
+            or _becoming_and_having(self.new, self.old)
+            or _becoming_and_having(self.old, self.new)
         )
 
     def _markers_agree(self) -> bool:
@@ -1361,6 +1363,27 @@ def _being_and_having(being: Reading, having: Reading) -> str:
         if not rest or rest[0] in _AFTER_ROLE or (kept and rest == _WORDS.findall(kept[1])):
             return f"being against having: a {named}"
     return ""
+
+
+def _becoming_and_having(becoming: Reading, other: Reading) -> str:
+    """ "I want to be a teacher" / "I want a teacher", "I'm training as an electrician" / "I'm
+    training an electrician": someone to be or to become in one fact (after "to be" or "as")
+    and the one done to or with in the other; not the other being one ("I'm a teacher")."""
+    found = _BECOMING.search(becoming.said.lower())
+    if found is None:
+        return ""
+    role = found[1].split()[-1]
+    said = other.said.lower()
+    if not _one_to_be_or_have(role) or _BECOMING.search(said):
+        return ""
+    if any(role in found[1].split() for found in _BEING.finditer(said)):
+        return ""  # "I work as a nurse" / "I'm a nurse": the same
+    if re.search(rf"\b{re.escape(role)}(?:e?s)?\b", said) is None:
+        return ""
+    return f"to be one against one done to: {role}"
+
+
+_BECOMING = re.compile(r"\b(?:to be|as) an? ((?:\w+ )?\w+)\b")
 
 
 def _holder(text: str) -> list[str]:

@@ -767,6 +767,10 @@ def test_one_spelling_saying_two_things_is_never_merged(first: str, second: str)
         ("I'm on call this weekend", "I'm on call every weekend"),
         ("This month's gas bill is £84.50", "every month the gas bill is £84.50"),
         ("I'm working this Saturday", "I work every Saturday"),
+        # someone to be or become, against someone done to or with
+        ("I want to be a teacher", "I want a teacher"),
+        ("I'm training as an electrician", "I'm training an electrician"),
+        ("I volunteer as a mentor", "I volunteer with a mentor"),
         # a name that is also a place, a month or a thing: who did it, against where, when, what
         ("Sydney had a heart scan", "I had a heart scan in Sydney"),
         ("april has a physio appointment", "I have a physio appointment in April"),
@@ -991,6 +995,8 @@ def test_a_comparison_is_never_merged_with_an_equality() -> None:
         ("Ella is driven to school by Jo", "Jo drives Ella to school"),
         ("Liam is looked after by Nana", "Nana looks after Liam"),
         ("Tom was talked into the job by Ben", "Ben talked Tom into the job"),
+        # working as one, and being one
+        ("I work as a teacher", "I'm a teacher"),
         # the speaker done to, said actively and as a passive
         ("Anna hired me", "I was hired by Anna"),
         ("Jess trained me", "The user was trained by Jess."),
