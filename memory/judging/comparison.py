@@ -1408,7 +1408,7 @@ def _one_to_be_or_have(word: str) -> bool:
 
 _TRADES = frozenset(
     "nurse nanny childminder lodger tenant vet cook chef coach mum dad student pupil client "
-    "patient apprentice assistant".split()
+    "patient apprentice assistant intern trainee".split()
 )
 _AGENT_ENDINGS = ("er", "or", "ist", "ian")
 _ANIMALS = frozenset(
@@ -1641,8 +1641,10 @@ def _noun_said(term: Term, reading: Reading) -> tuple[str, int, Reading]:
     before it says it is one ("my brothers", "the tickets", "Jack's coach"); "" otherwise."""
     words = term.surface.lower().split()
     if term.kind is TermKind.WORD:
-        if len(words) == 2 and words[0] in _DETERMINERS:  # a subject: "my brothers"
-            return words[1], term.at + 1, reading
+        if len(words) >= 2 and words[0] in _DETERMINERS:  # a subject: "my son's friends"
+            tokens = reading.said_tokens
+            at = next((i for i in range(term.at, len(tokens)) if tokens[i] == words[-1]), -1)
+            return (words[-1], at, reading) if at >= 0 else ("", 0, reading)
         if len(words) == 1 and _token_at(reading, term.at - 1) in _DETERMINERS:
             return words[0], term.at, reading
     return "", 0, reading
