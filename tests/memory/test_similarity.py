@@ -357,11 +357,11 @@ TESTERS_SETS = [
     ("memory-pairs-probe-eighth.tsv", 188),  # as a voice brings facts
     ("memory-pairs-probe-ninth.tsv", 231),  # typed, spoken and extracted by a model
     ("memory-pairs-probe-tenth.tsv", 292),  # the everyday running of a home
-    ("memory-pairs-probe-eleventh.tsv", 239),  # health, money and people
+    ("memory-pairs-probe-eleventh.tsv", 240),  # health, money and people
     ("memory-pairs-probe-twelfth.tsv", 178),  # sentence structure
     ("memory-pairs-probe-thirteenth.tsv", 191),  # plans, appointments and routines
-    ("memory-pairs-probe-fourteenth.tsv", 223),  # preferences, tastes and opinions
-    ("memory-pairs-probe-fifteenth.tsv", 178),  # places and things
+    ("memory-pairs-probe-fourteenth.tsv", 224),  # preferences, tastes and opinions
+    ("memory-pairs-probe-fifteenth.tsv", 179),  # places and things
     ("memory-pairs-probe-sixteenth.tsv", 240),  # people and relationships
     ("memory-pairs-probe-seventeenth.tsv", 296),  # built to be merged wrongly
     ("memory-pairs-probe-eighteenth.tsv", 310),  # work, pets, food, travel, accounts, units
@@ -370,6 +370,8 @@ TESTERS_SETS = [
     ("memory-pairs-probe-twenty-first.tsv", 221),  # facts dictated in passing
     ("memory-pairs-probe-twenty-second.tsv", 306),  # health; names that are words or places
     ("memory-pairs-probe-twenty-third.tsv", 212),  # pastimes, money, whose things are whose
+    ("memory-pairs-probe-twenty-fourth.tsv", 272),  # time and dates in every form
+    ("memory-pairs-probe-twenty-fifth.tsv", 258),  # work and study, who did what to whom
 ]
 
 
