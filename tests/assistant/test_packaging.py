@@ -61,3 +61,32 @@ def test_the_hearth_command_runs_from_the_wheel_alone(wheel: Path, tmp_path: Pat
     )  # fmt: skip
     assert run.returncode == 0, run.stderr
     assert "memory" in run.stdout and "run" in run.stdout
+
+
+# A library the code imports, made missing: what a `git pull` without `pip install` leaves.
+_WITHOUT = """
+import sys
+class Missing:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] == sys.argv[1]:
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+sys.meta_path.insert(0, Missing())
+from assistant.console import main
+sys.exit(main(["memory", "list"]))
+"""
+
+
+@pytest.mark.parametrize(
+    ("module", "said"),
+    [("text_to_num", "a library Hearth needs"), ("memory", "part of Hearth is not installed")],
+)
+def test_a_missing_package_is_named_with_its_fix_not_a_traceback(
+    module: str, said: str, tmp_path: Path
+) -> None:
+    run = subprocess.run(
+        [sys.executable, "-c", _WITHOUT, module],
+        cwd=REPOSITORY, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert run.returncode == 2, run.stderr
+    assert "Traceback" not in run.stderr
+    assert said in run.stderr and module in run.stderr and "pip install" in run.stderr
