@@ -6,9 +6,10 @@ error that names it instead of a setting that silently does nothing.
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -246,6 +247,15 @@ class WakeSettings(Section):
         return models
 
 
+def _left_alone(section: type[Section], data: dict[str, Any], name: str) -> bool:
+    """Whether a setting is absent from ``data`` or holds the section's default."""
+    default = section.model_fields[name].default
+    try:
+        return float(data.get(name, default)) == default
+    except (TypeError, ValueError):
+        return False
+
+
 class VadSettings(Section):
     """Voice activity and end of speech, all on the audio clock."""
 
@@ -276,14 +286,45 @@ class VadSettings(Section):
     no_speech_timeout_seconds: PositiveSeconds = 6.0
     """How long listening waits for a request to begin before giving up."""
 
+    @model_validator(mode="before")
+    @classmethod
+    def _waits_left_alone_follow_the_end(cls, data: Any) -> Any:
+        """An end_silence_seconds set longer than a longer wait's default, or shorter than the
+        shorter one's, carries that wait with it where the settings leave it alone: a household
+        that lengthened it under an older Hearth (which allowed up to 2.6 s before these waits
+        existed) keeps working after an upgrade. Left alone is at its default, as the packaged
+        settings file, read first, spells it out. Two set in the wrong order are an error."""
+        if not isinstance(data, dict) or "end_silence_seconds" not in data:
+            return data
+        try:  # a number, or its text from an environment variable
+            end = float(data["end_silence_seconds"])
+        except (TypeError, ValueError):
+            return data  # the field's own check says what is wrong with it
+        if isinstance(data["end_silence_seconds"], bool) or not math.isfinite(end):
+            return data
+        adjusted = dict(data)
+        for longer in ("trailing_silence_seconds", "doubtful_silence_seconds"):
+            if _left_alone(cls, data, longer) and end > cls.model_fields[longer].default:
+                adjusted[longer] = end
+        shorter = "complete_silence_seconds"
+        if _left_alone(cls, data, shorter) and end < cls.model_fields[shorter].default:
+            adjusted[shorter] = end
+        return adjusted
+
     @model_validator(mode="after")
     def _silences_in_order(self) -> VadSettings:
-        if not self.complete_silence_seconds <= self.end_silence_seconds:
-            raise ValueError("complete_silence_seconds must not exceed end_silence_seconds")
-        if not self.end_silence_seconds <= self.trailing_silence_seconds:
-            raise ValueError("trailing_silence_seconds must not be less than end_silence_seconds")
-        if not self.end_silence_seconds <= self.doubtful_silence_seconds:
-            raise ValueError("doubtful_silence_seconds must not be less than end_silence_seconds")
+        end = self.end_silence_seconds
+        if not self.complete_silence_seconds <= end:
+            raise ValueError(
+                f"complete_silence_seconds ({self.complete_silence_seconds:g}) must not exceed "
+                f"end_silence_seconds ({end:g}): lower it, or raise end_silence_seconds"
+            )
+        for longer in ("trailing_silence_seconds", "doubtful_silence_seconds"):
+            if not end <= getattr(self, longer):
+                raise ValueError(
+                    f"{longer} ({getattr(self, longer):g}) must not be less than "
+                    f"end_silence_seconds ({end:g}): raise it, or lower end_silence_seconds"
+                )
         if not self.min_utterance_seconds < self.max_utterance_seconds:
             raise ValueError("min_utterance_seconds must be less than max_utterance_seconds")
         return self

@@ -289,3 +289,27 @@ def test_port_0_is_refused_not_read_as_the_default_port(tmp_path, text, key):
     with pytest.raises(ConfigError, match="the port must be a number from 1 to 65535") as error:
         load_settings(environ={}, search_path=layers(tmp_path, text))
     assert f"key '{key}'" in str(error.value)
+
+
+@pytest.mark.parametrize("how", ["file", "environment"])
+def test_a_lengthened_end_of_speech_from_an_older_hearth_carries_the_longer_waits(tmp_path, how):
+    # An older Hearth allowed end_silence_seconds up to 2.6 before the trailing (2.5) and
+    # doubtful (2.2) waits existed; after an upgrade every command refused the settings,
+    # naming two keys the household never wrote, and the service did not come back.
+    if how == "file":
+        paths, environ = layers(tmp_path, "vad:\n  end_silence_seconds: 2.6\n"), {}
+    else:
+        paths, environ = [PACKAGED], {"HEARTH_VAD__END_SILENCE_SECONDS": "2.6"}
+    vad = load_settings(environ=environ, search_path=paths).vad
+    assert vad.end_silence_seconds == 2.6
+    assert vad.trailing_silence_seconds == vad.doubtful_silence_seconds == 2.6
+    assert vad.complete_silence_seconds == Settings().vad.complete_silence_seconds
+
+
+def test_waits_set_in_the_wrong_order_name_both_keys_and_values(tmp_path):
+    paths = layers(tmp_path, "vad:\n  end_silence_seconds: 2.6\n  trailing_silence_seconds: 2\n")
+    with pytest.raises(ConfigError) as error:
+        load_settings(environ={}, search_path=paths)
+    assert "trailing_silence_seconds (2) must not be less than end_silence_seconds (2.6)" in str(
+        error.value
+    )
