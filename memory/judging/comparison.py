@@ -29,11 +29,7 @@ from memory.judging.matching import (
 )
 from memory.judging.reading import Attitude, Reading, read
 from memory.judging.terms import Term, TermKind, is_known
-from memory.judging.words import (
-    COPULAS,
-    SUBJECT_PRONOUNS,
-    TIME_PREPOSITIONS,
-)
+from memory.judging.words import COPULAS, SUBJECT_PRONOUNS, TIME_PREPOSITIONS, stem
 
 MAX_SUBSTITUTED_WORDS = 3
 """A fact with more new words than this is a different fact, not a different value."""
@@ -89,6 +85,44 @@ _SPEAKER_PRONOUNS = frozenset(("i", "we", "me", "us"))
 def _speaker_at(reading: Reading) -> int:
     """The index of the first pronoun that names the speaker (a fact with a role has one)."""
     return next((i for i, word in enumerate(reading.said_tokens) if word in _SPEAKER_PRONOUNS), 0)
+
+
+_PIVOTS = ("than", "above", "below", "under", "underneath", "beneath", "behind", "owe", "top")
+"""Words with one side before and another after that are not the same both ways."""
+_SAID_ALIKE = {"owes": "owe", "owed": "owe", "me": "i", "us": "we", "does": "do"}
+_SAID_ANYWAY = COPULAS | {"'s", "a", "an", "the", "do", "did"}
+"""Words a transcript drops or contracts ("the back door key's older", "than I do")."""
+
+
+def _said_words(reading: Reading) -> frozenset[str]:
+    """The words a fact says, function words too, with a verb's and a pronoun's forms as one
+    (but "more than" and "less than" apart: "likes football more than rugby" is "likes rugby
+    less than football")."""
+    said = (_SAID_ALIKE.get(word, word) for word in reading.said_tokens)
+    return frozenset(
+        stem(word)
+        for word in said
+        if word not in _SAID_ANYWAY and any(char.isalnum() for char in word)
+    )
+
+
+def _alike_said(word: str) -> str:
+    """A said word as ``_sides`` compares it: "more than" is "than", "owes" is "owe"."""
+    return "than" if word.endswith("-than") else _SAID_ALIKE.get(word, word)
+
+
+def _sides(reading: Reading, pivot: str) -> tuple[frozenset[str], frozenset[str]] | None:
+    """What a fact says before and after its one ``pivot`` word: its terms, and the speaker
+    where a pronoun names them; None without the word, or with it twice."""
+    tokens = [_alike_said(word) for word in reading.said_tokens]
+    if tokens.count(pivot) != 1:
+        return None
+    at = tokens.index(pivot)
+    said = [(term.at, term.text) for term in reading.terms]
+    said += [(i, "speaker") for i, word in enumerate(tokens) if word in _SPEAKER_PRONOUNS]
+    before = frozenset(text for index, text in said if index < at)
+    after = frozenset(text for index, text in said if index > at)
+    return before, after
 
 
 def _speaker_doing(reading: Reading) -> bool | None:
@@ -208,6 +242,7 @@ class _Pair:
             or self._how_many()
             or self._partner_or_place()
             or self._modifiers_moved()
+            or self._sides_swapped()
             or _relatives_reordered(self.new, self.old)
             or (self._alike() and _role_of_role(self.new, self.old))
             or self._owner_moved()
@@ -572,6 +607,24 @@ class _Pair:
                         f"what goes with what differs: {modifier} {head}, {other_modifier} "
                         f"{other_head} / {other_modifier} {head}, {modifier} {other_head}"
                     )
+        return ""
+
+    def _sides_swapped(self) -> str:
+        """ "The fuse box is above the gas meter" / "the gas meter is above the fuse box", "Tom
+        does more of the cooking than I do" / "I do more of the cooking than Tom", "I owe the
+        window cleaner" / "the window cleaner owes me": one word that says which side is which,
+        and things (the speaker too) crossing it both ways, however many words name them."""
+        if not self._alike() or _said_words(self.new) != _said_words(self.old):
+            return ""  # "Max is older than Lily" / "lily is younger than max": said the other way
+        for pivot in _PIVOTS:
+            new, old = _sides(self.new, pivot), _sides(self.old, pivot)
+            if new is None or old is None:
+                continue
+            (new_before, new_after), (old_before, old_after) = new, old
+            crossed = (new_before - old_before) & (old_after - new_after)
+            back = (new_after - old_after) & (old_before - new_before)
+            if crossed and back:
+                return f"sides differ around '{pivot}': {min(crossed)} / {min(back)}"
         return ""
 
     def _tense(self) -> str:

@@ -22,6 +22,12 @@ THIRD_PERSON = frozenset(("he", "she", "they"))
 FIRST_PERSON = frozenset("i we me us my our mine ours myself".split())
 _ARTICLES = frozenset(("a", "an", "one"))
 _AUXILIARIES = frozenset("has have had does did will would can could should must".split())
+_NO_NAMES = (
+    lexicon.NEGATIONS
+    | frozenset(lexicon.FREQUENCIES)
+    | frozenset("still already ever hardly barely scarcely finally recently once twice".split())
+)
+"""Words that stand where a name may (after "my mum") and say how or when instead."""
 # Words after "I have a sister" that go on to describe her rather than the speaker.
 _INTRODUCING = frozenset("called named who whose that which".split())
 
@@ -149,6 +155,7 @@ def _name_like(token: Token | None) -> bool:
         and token.kind is TokenKind.WORD
         and token.text.isalpha()
         and token.text not in STOP_WORDS
+        and token.text not in _NO_NAMES  # "my mum never eats meat": no mum called Never
         and not is_known(token.text)
         and token.text not in lexicon.RELATIONS  # "Pete" is a name, though "pet" is kin
         and (token.capitalised or relation(token) is None)

@@ -11,6 +11,8 @@ from memory.judging.words import PREPOSITIONS, STOP_WORDS, SUBJECT_PRONOUNS, Tok
 
 # Words that end a clause, and with it a negation's reach.
 _CLAUSE_ENDS = frozenset("but although though because while whereas except so".split())
+_CORRECTED_OPENINGS = frozenset("my our i we he she they his her their the".split())
+"""Words after an opening "no" that begin the fact itself."""
 _SEQUENCE_WORDS = frozenset(("then", "before", "after", "because", "if", "whenever"))
 """Words that put what comes before them and what comes after in a sequence, or make one the
 cause of the other."""
@@ -186,6 +188,8 @@ class Walker:
                 self._slot = "in" if self._moved else ""
             self._moved = False
         elif word in lexicon.NEGATIONS:
+            if self._correcting(index):
+                return  # "no, my husband wants sugar": the speaker correcting, no negation
             self._negate()
             if word == "without":
                 self._slot = "with"
@@ -227,6 +231,18 @@ class Walker:
         following = self.tokens[index + 1].text if index + 1 < len(self.tokens) else ""
         clause = following in SUBJECT_PRONOUNS  # "I eat everything but I'm allergic to nuts"
         return word == "except" or (word == "but" and (before in _ALL or every) and not clause)
+
+    def _correcting(self, index: int) -> bool:
+        """A "no" that opens the fact before who it is about ("no my husband wants sugar", "no,
+        I said Tuesday"): the speaker setting something right, not a negation."""
+        first = next(i for i, token in enumerate(self.tokens) if token.kind is TokenKind.WORD)
+        following = self._neighbour(1)
+        return (
+            index == first
+            and self.tokens[index].text == "no"
+            and following is not None
+            and (following.kind is TokenKind.BREAK or following.text in _CORRECTED_OPENINGS)
+        )
 
     def _negate(self) -> None:
         self._negating = True

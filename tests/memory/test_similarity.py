@@ -677,6 +677,19 @@ def test_testers_pairs_without_an_embedder(name: str, least_right: int) -> None:
         # a role's own role ("my boss's boss") against the role
         ("Lucy is my boss", "Lucy is my boss's boss"),
         ("Kate is Tom's manager", "Kate is Tom's manager's manager"),
+        # "never" after a relative, which was taken for the relative's name ("my mum Never")
+        ("My mum eats meat", "My mum never eats meat"),
+        ("My dad always calls on Sundays", "My dad never calls on Sundays"),
+        # an opening "no" that corrects, and no negation of what follows
+        ("My husband wants no sugar in his tea.", "no my husband wants sugar in his tea"),
+        # things on either side of a word that is not the same both ways, however named
+        ("The fuse box is above the gas meter.", "the gas meter is above the fuse box"),
+        (
+            "The recycling bin is bigger than the green bin.",
+            "The green bin is bigger than the recycling bin.",
+        ),
+        ("Tom does more of the cooking than I do.", "I do more of the cooking than Tom."),
+        ("I owe the window cleaner £20.", "The window cleaner owes me £20."),
         # how long ago, "last week" against "last month" (both read as "recently")
         ("We adopted the dog last week", "we adopted the dog last year"),
         (
