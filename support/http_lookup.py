@@ -4,6 +4,11 @@ httpx's connect timeout does not bound the lookup: with the household's DNS not 
 request to a server named by host name (Home Assistant, the model's server) waited the
 resolver's own 10 s whatever the settings allowed. Kept out of ``support/__init__`` so that
 importing ``support`` (the voice process does) does not import httpx.
+
+Every request looks the name up first, pooled connection or not: while the DNS is down a
+server reached by name is out of reach even over a connection still open, and a request may
+wait the connect timeout twice (the lookup, then connecting). A resolver that answers costs a
+lookup a request, which the system's cache, where there is one, answers at once.
 """
 
 from __future__ import annotations

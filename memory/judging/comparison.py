@@ -11,6 +11,7 @@ import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from memory.judging import lexicon, markers
 from memory.judging.judgement import Relation
@@ -29,7 +30,7 @@ from memory.judging.matching import (
 )
 from memory.judging.reading import Attitude, Reading, read
 from memory.judging.terms import Term, TermKind, is_known
-from memory.judging.words import COPULAS, SUBJECT_PRONOUNS, TIME_PREPOSITIONS, stem
+from memory.judging.words import COPULAS, STOP_WORDS, SUBJECT_PRONOUNS, TIME_PREPOSITIONS, stem
 
 MAX_SUBSTITUTED_WORDS = 3
 """A fact with more new words than this is a different fact, not a different value."""
@@ -70,9 +71,15 @@ def compare(new: Reading, old: Reading) -> Verdict:
     )
 
 
-_SETTING_SLOTS = frozenset("in at on near during until since".split())
-"""Prepositions before where or when something is, not who takes part ("by", "with", "from")."""
+_SETTING_SLOTS = frozenset("in at on during until since".split())
+"""Prepositions before where or when something is, not who takes part ("by", "with", "from",
+"near": "Mark lives near us" / "we live near Mark")."""
 _PLACE_SLOTS = frozenset(("in", "near", "to"))
+_TALKING = frozenset(
+    "speak spoke speaking talk talked talking chat chatted chatting write wrote writing listen "
+    "listened listening say said explain explained reply replied read sing sang wave waved".split()
+)
+"""Verbs after which "to" names whom, as "with" does ("speak to Mum", "speak with Mum")."""
 _DEED_WORDS = frozenset(
     "has have had does did will would can could paid lent sent heard found told held built".split()
 )
@@ -80,6 +87,20 @@ _DEED_WORDS = frozenset(
 
 
 _SPEAKER_PRONOUNS = frozenset(("i", "we", "me", "us"))
+
+
+def _done_to(reading: Reading, other: Reading) -> tuple[str, ...]:
+    """Who a fact's object pronouns name, without a "her" that says whose: before a word the
+    other fact says after "the", "a" or an owner ("lent me her car" / "lent me the car")."""
+    tokens, theirs = reading.said_tokens, other.said_tokens
+    owned = {then for first, then in pairwise(theirs) if first in _DETERMINERS}
+    whose = sum(
+        1 for first, then in pairwise(tokens) if first == "her" and then in owned and then.isalpha()
+    )
+    done_to = list(reading.done_to)
+    for _ in range(min(whose, done_to.count("her"))):
+        done_to.remove("her")
+    return tuple(done_to)
 
 
 def _speaker_at(reading: Reading) -> int:
@@ -127,10 +148,24 @@ def _sides(reading: Reading, pivot: str) -> tuple[frozenset[str], frozenset[str]
 
 def _speaker_doing(reading: Reading) -> bool | None:
     """Whether the speaker does what the fact says (None when no pronoun tells): "I" in an
-    active fact and "me" after a passive's "by" are who does it."""
+    active fact and "me" after a passive's "by" are who does it. A passive elsewhere in the
+    fact ("I sold the car that was built by Tom") is not the speaker's."""
     if not reading.speaker_role:
         return None
-    return (reading.speaker_role == "subject") != reading.passive
+    return (reading.speaker_role == "subject") != _speaker_passive(reading)
+
+
+def _speaker_passive(reading: Reading) -> bool:
+    """A passive of the speaker's: "I was hired by", "I'm managed by", "... by me"."""
+    if not reading.passive:
+        return False
+    pairs = list(pairwise(reading.said_tokens))
+    return any(first in ("i", "we") and then in _PASSIVE_BE for first, then in pairs) or any(
+        first == "by" and then in ("me", "us") for first, then in pairs
+    )
+
+
+_PASSIVE_BE = frozenset("am is are was were got get been".split())
 
 
 def _doer_against_setting(doing: Reading, other: Reading) -> str:
@@ -150,7 +185,8 @@ def _doer_against_setting(doing: Reading, other: Reading) -> str:
         return ""  # "Bins go out on Tuesday" / "we put the bins out": things, not a name
     for term in other.terms:
         before = other_said[term.at - 1] if term.at else ""
-        setting = before == term.slot in _SETTING_SLOTS or (not term.slot and before == "the")
+        after_preposition = term.slot in _SETTING_SLOTS and before == term.slot
+        setting = after_preposition or (not term.slot and before == "the")
         if setting and agrees(doer, term):
             return f"different subject: {doer.surface} / I ({before} {term.surface})"
     return ""
@@ -496,7 +532,7 @@ class _Pair:
         roles = {self.new.speaker_role, self.old.speaker_role}
         if roles != {"subject", "object"} or not self.shared:
             return ""
-        if self.new.passive or self.old.passive:
+        if _speaker_passive(self.new) or _speaker_passive(self.old):
             return ""  # "Anna hired me" / "I was hired by Anna": see _speaker_deed
         if significant(self.new_only) or significant(self.old_only):
             return ""
@@ -532,12 +568,12 @@ class _Pair:
         """ "I was hired by Anna" / "I hired Anna", "Mark was replaced by me" / "I was replaced by
         Mark": the same words, the speaker doing it in one and done to in the other, once a
         passive is read as who did it."""
-        if not self.shared or significant(self.new_only) or significant(self.old_only):
+        if not self._alike():
             return ""
         if _symmetric(self.new) or _symmetric(self.old):
             return ""
         deeds = {_speaker_doing(self.new), _speaker_doing(self.old)}
-        if deeds == {True, False} and (self.new.passive or self.old.passive):
+        if deeds == {True, False} and (_speaker_passive(self.new) or _speaker_passive(self.old)):
             return "roles differ: the speaker does it in one and has it done in the other"
         return ""
 
@@ -546,29 +582,34 @@ class _Pair:
         done to, named only by a pronoun. Not the same people in other places ("we go with
         them" / "they go with us")."""
         new, old = self.new, self.old
-        if not new.done_to or not old.done_to or new.done_to == old.done_to:
+        done_to, done_to_before = _done_to(new, old), _done_to(old, new)
+        if not done_to or not done_to_before or done_to == done_to_before:
             return ""
-        if new.persons == old.persons or significant(self.new_only) or significant(self.old_only):
+        if new.persons == old.persons or not self._alike():
             return ""
-        return f"done to differs: {', '.join(new.done_to)} / {', '.join(old.done_to)}"
+        return f"done to differs: {', '.join(done_to)} / {', '.join(done_to_before)}"
 
     def _how_many(self) -> str:
         """ "My brother plays in a band" / "my brothers play in a band": the same words, one
         person or thing against several. Only nouns a determiner or an owner marks as such ("my
         brothers", "the tickets", "Jack's coaches"): a verb's "-s" says nothing of how many."""
-        if significant(self.new_only) or significant(self.old_only):
+        if not self._alike():
             return ""
         for term, other in self._matched():
-            nouns = sorted(
-                (_noun_said(term, self.new), _noun_said(other, self.old)), key=lambda n: len(n[0])
+            said = sorted(
+                ((*_noun_said(term, self.new), self.new), (*_noun_said(other, self.old), self.old)),
+                key=lambda noun: len(noun[0]),
             )
-            (one, one_at, one_reading), (many, many_at, many_reading) = nouns
+            (one, one_at, one_reading), (many, many_at, many_reading) = said
             if not one or not _plural_of(one, many):
                 continue
-            # "the thermostats in the hallway": a transcript's "thermostat's", for "is"
             after_one = _token_at(one_reading, one_at + 1)
             after_many = _token_at(many_reading, many_at + 1)
-            if after_one == "is" and after_many not in _PLURAL_VERBS:
+            # A transcript's "'s" without its apostrophe: "the thermostats in the hallway" (is),
+            # "my nans prescription" (whose), "my husbands a bus driver" (is).
+            if after_one in ("is", "'s") and after_many not in _PLURAL_VERBS:
+                continue
+            if after_many in ("a", "an", "the"):
                 continue
             return f"how many differs: {term.surface} / {other.surface}"
         return ""
@@ -576,7 +617,8 @@ class _Pair:
     def _partner_or_place(self) -> str:
         """ "my mum lives with victoria" / "my mum lives in victoria": one word straight after
         "with" in one fact (who with) and after "in", "near" or "to" in the other (where). Not
-        "at" nor "on": a firm or a service is both ("a job interview with/at Google")."""
+        "at" nor "on": a firm or a service is both ("a job interview with/at Google"); nor "to"
+        after a verb of talking ("speak to Mum" / "speak with Mum")."""
         for term, other in self._matched():
             slots = {term.slot, other.slot}
             if "with" not in slots or not slots & _PLACE_SLOTS or len(slots) != 2:
@@ -585,7 +627,11 @@ class _Pair:
                 _token_at(reading, said.at - 1) == said.slot
                 for reading, said in ((self.new, term), (self.old, other))
             )
-            if straight:
+            talking = any(
+                said.slot == "to" and _token_at(reading, said.at - 2) in _TALKING
+                for reading, said in ((self.new, term), (self.old, other))
+            )
+            if straight and not talking:
                 return f"role differs: {term.slot} {term.surface} / {other.slot} {other.surface}"
         return ""
 
@@ -924,7 +970,7 @@ class _Pair:
     def same(self) -> bool:
         """Nothing differs on either side, something is shared, and both say it the same way."""
         new, old = self.new, self.old
-        if not self.shared or significant(self.new_only) or significant(self.old_only):
+        if not self._alike():
             return False
         if self.new_only and self.old_only:
             return False  # "thriller novels" / "thriller films": broad words that differ
@@ -995,7 +1041,7 @@ class _Pair:
         """ "We may have the party" / "we must have the party", "The red car is mine" / "...
         is his", "Tom is about to retire" / "tom has retired": the same words, a small word
         that says another thing (see markers)."""
-        if not self.shared or significant(self.new_only) or significant(self.old_only):
+        if not self._alike():
             return ""
         new, old = self.new, self.old
         if new.modality and old.modality and not new.modality & old.modality:
@@ -1024,8 +1070,8 @@ class _Pair:
             return f"title differs: {_listed(new.titles)} / {_listed(old.titles)}"
         if new.everyone and old.everyone and new.everyone != old.everyone:
             return f"'everyone' is another part: the {new.everyone} / the {old.everyone}"
-        if new.last_span and old.last_span and new.last_span != old.last_span:
-            return f"when differs: last {new.last_span} / last {old.last_span}"
+        if new.last_spans and old.last_spans and new.last_spans != old.last_spans:
+            return f"when differs: last {_listed(new.last_spans)} / last {_listed(old.last_spans)}"
         return ""
 
     def _two_facts_alike(self) -> str:
@@ -1420,23 +1466,26 @@ def _being_and_having(being: Reading, having: Reading) -> str:
 
 def _becoming_and_having(becoming: Reading, other: Reading) -> str:
     """ "I want to be a teacher" / "I want a teacher", "I'm training as an electrician" / "I'm
-    training an electrician": someone to be or to become in one fact (after "to be" or "as")
-    and the one done to or with in the other; not the other being one ("I'm a teacher")."""
-    found = _BECOMING.search(becoming.said.lower())
-    if found is None:
-        return ""
-    role = found[1].split()[-1]
+    training an electrician": someone to be or to become in one fact (after "to be", "to
+    become" or "as") and the one done to or with in the other; not the other being one ("I'm a
+    teacher", "im a nurse", "my husbands a bus driver") or saying it the same way."""
     said = other.said.lower()
-    if not _one_to_be_or_have(role) or _BECOMING.search(said):
+    if _BECOMING.search(said):
         return ""
-    if any(role in found[1].split() for found in _BEING.finditer(said)):
-        return ""  # "I work as a nurse" / "I'm a nurse": the same
-    if re.search(rf"\b{re.escape(role)}(?:e?s)?\b", said) is None:
-        return ""
-    return f"to be one against one done to: {role}"
+    for found in _BECOMING.finditer(becoming.said.lower()):
+        words = found[1].split()
+        role = next((word for word in words if _one_to_be_or_have(word)), None)
+        if role is None or words[0] in STOP_WORDS:
+            continue  # "has to be at the dentist": where, not who
+        if any(role in being["said"].split() for being in _being_as_said(said)):
+            return ""  # "I work as a nurse" / "I'm a nurse": the same
+        if re.search(rf"\b{re.escape(role)}(?:e?s)?\b", said):
+            return f"to be one against one done to: {role}"
+    return ""
 
 
-_BECOMING = re.compile(r"\b(?:to be|as) an? ((?:\w+ )?\w+)\b")
+_BECOMING = re.compile(r"\b(?:to be|to become|as)(?: an?)? ((?:\w+ ){0,2}\w+)")
+"""Someone to be, and the words after: "as a cleaner for", "to be a maths teacher"."""
 
 
 def _holder(text: str) -> list[str]:
@@ -1472,6 +1521,17 @@ _AFTER_ROLE = frozenset("at for who called with from in on to and but now again"
 """Words that may follow a role ("has a tutor for maths") where a noun would make it a thing."""
 
 _BEING = re.compile(r"(?:\b(?:is|was|am|are|were)|'m) an? ((?:\w+ )?\w+)\b(?! person)", re.I)
+_BEING_AS_SAID = re.compile(
+    r"(?:\b(?:is|was|am|are|were|im)|'m|'s|\b(?P<kin>\w+)s) an? (?P<said>(?:\w+ )?\w+)\b"
+)
+
+
+def _being_as_said(text: str) -> Iterator[re.Match[str]]:
+    """Being someone, in a transcript's words too: "im a nurse", and a relative's "'s" without
+    its apostrophe ("my husbands a bus driver"; not a verb's "s": "wants a doctor")."""
+    for found in _BEING_AS_SAID.finditer(text):
+        if found["kin"] is None or found["kin"] in lexicon.RELATIONS:
+            yield found
 
 
 def _one_occasion_and_each(new: Reading, old: Reading) -> str:
@@ -1496,16 +1556,23 @@ def _relatives_reordered(new: Reading, old: Reading) -> str:
 
 def _role_of_role(new: Reading, old: Reading) -> str:
     """ "Lucy is my boss" / "Lucy is my boss's boss": one role said of itself in one fact (the
-    boss of the speaker's boss) and not in the other, another person."""
-    doubled = [_DOUBLED.search(reading.text.lower()) for reading in (new, old)]
+    boss of the speaker's boss, "my bosses boss" as a transcript writes it), and no chain of
+    whose in the other, another person."""
+    texts = [reading.text.lower() for reading in (new, old)]
+    doubled = [_DOUBLED.search(text) for text in texts]
     if bool(doubled[0]) == bool(doubled[1]):
         return ""
     said = next(match for match in doubled if match)
+    other = texts[1] if doubled[0] else texts[0]
+    if any(found[1] == said[1] for found in _WHOSE.finditer(other)):
+        return ""  # "my boss's boss" / "my boss's manager": the role's own, said otherwise
     return f"whose differs: {said[1]} / {said[0]}"
 
 
-_DOUBLED = re.compile(r"\b(\w+)'s \1\b")
-"""A role's own role: "boss's boss"."""
+_DOUBLED = re.compile(r"\b(\w{3,})(?:'s|s'|es|s) \1\b")
+"""A role's own role: "boss's boss", "bosses boss"."""
+_WHOSE = re.compile(r"\b(\w{3,})(?:'s|s'|es|s) \w")
+"""A chain of whose, and the first in it: "boss" of "boss's manager"."""
 
 _CHAIN = re.compile(r"\b\w+(?:'s \w+){2,}")
 """A chain of whose: "jack's friend's mum"."""
@@ -1689,7 +1756,7 @@ _DETERMINERS = frozenset("the a an my our your his her their this that these tho
 _PLURAL_VERBS = frozenset("are were have do".split())
 
 
-def _noun_said(term: Term, reading: Reading) -> tuple[str, int, Reading]:
+def _noun_said(term: Term, reading: Reading) -> tuple[str, int]:
     """A word term's noun as written and its token's index, when a determiner or an owner
     before it says it is one ("my brothers", "the tickets", "Jack's coach"); "" otherwise."""
     words = term.surface.lower().split()
@@ -1697,10 +1764,10 @@ def _noun_said(term: Term, reading: Reading) -> tuple[str, int, Reading]:
         if len(words) >= 2 and words[0] in _DETERMINERS:  # a subject: "my son's friends"
             tokens = reading.said_tokens
             at = next((i for i in range(term.at, len(tokens)) if tokens[i] == words[-1]), -1)
-            return (words[-1], at, reading) if at >= 0 else ("", 0, reading)
+            return (words[-1], at) if at >= 0 else ("", 0)
         if len(words) == 1 and _token_at(reading, term.at - 1) in _DETERMINERS:
-            return words[0], term.at, reading
-    return "", 0, reading
+            return words[0], term.at
+    return "", 0
 
 
 def _token_at(reading: Reading, index: int) -> str:
@@ -1717,16 +1784,16 @@ def _attachments(reading: Reading) -> frozenset[tuple[str, str]]:
     pairs: set[tuple[str, str]] = set()
     run: list[Term] = []
     for term in [*sorted(reading.terms, key=lambda t: t.at), None]:
-        words = term is not None and term.kind in _MODIFYING
-        if words and (not run or term.at == run[-1].at + 1):
+        modifying = term is not None and term.kind in _MODIFYING
+        if modifying and (not run or term.at == run[-1].at + 1):
             run.append(term)
             continue
         pairs.update((word.text, run[-1].text) for word in run[:-1])
-        run = [term] if words else []
+        run = [term] if modifying else []
     return frozenset(pairs)
 
 
-_IRREGULAR_PLURALS = {"man": "men", "woman": "women", "person": "people", "child": "children"}
+_IRREGULAR_PLURALS = {"child": "children"}  # "my child" / "my children", a relative
 
 
 def _plural_of(one: str, many: str) -> bool:
@@ -1858,11 +1925,16 @@ def _denied_there(saying: Reading, denying: Reading) -> str:
             term for term in denied if covered(term, said) and not covered(term, denied_by_saying)
         ]
         # "doesn't eat chicken or beef", "neither milk nor juice" deny each one: one affirmed
-        # is enough ("eats chicken but not beef"); "not chicken and beef" denies them together.
-        if denied and (affirmed == denied or (affirmed and denying.joiner == "or")):
-            said = " ".join(term.surface for term in affirmed)
-            return f"negation differs: {said} / not {said}"
+        # is enough ("eats chicken but not beef"); "not chicken and beef" denies them together,
+        # and "not sure if Tom or Jack" denies neither.
+        each = denying.joiner == "or" and not _UNSURE & set(denying.said_tokens)
+        if denied and (affirmed == denied or (affirmed and each)):
+            words = " ".join(term.surface for term in affirmed)
+            return f"negation differs: {words} / not {words}"
     return ""
+
+
+_UNSURE = frozenset("sure certain decided know whether unsure undecided".split())
 
 
 def _implied(term: Term, reading: Reading) -> bool:

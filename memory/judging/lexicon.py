@@ -439,7 +439,7 @@ UNIT_LETTERS = {"m": "metre", "l": "litre", "g": "gram"}
 # Words of a relation that holds both ways: "Tom is married to Kate" is "Kate is married to Tom".
 SYMMETRIC = frozenset(
     "married marry marri wed engaged divorced dating date with next door neighbour neighbor "
-    "sibling cousin related opposite beside together alongside partner friend".split()
+    "sibling cousin related opposite beside together alongside partner friend near".split()
 )
 
 # Titles before a name, by who they say the person is ("" for neither).

@@ -96,10 +96,17 @@ _MEASURES = frozenset(
 
 def quantity(words: Sequence[str]) -> str:
     """How many of a group a fact is about, when a quantifier says it of the group ("all",
-    "some", "most"): first in the fact, or before the group ("some of the kids", "all the
-    plants", "allergic to some nuts"), not in "every day"."""
+    "some", "most"): the first quantifier before a group ("some of the kids", "all the plants",
+    "allergic to some nuts"), not before a time ("every day", "every Sunday")."""
     for word, following in _with_next(words):
-        if word in _QUANTIFIERS and following and following not in _TIMES:
+        # "every Sunday", "some mornings": when, not how many
+        when = following[:-1] if following.endswith("s") else following
+        if (
+            word in _QUANTIFIERS
+            and following
+            and following not in _TIMES
+            and when not in _OCCASIONS
+        ):
             return _QUANTIFIERS[word]
     return ""
 
@@ -215,13 +222,12 @@ def occasions(words: Sequence[str]) -> frozenset[tuple[str, str]]:
     return frozenset(found)
 
 
-def last_span(words: Sequence[str]) -> str:
-    """The span "last" names ("week" of "last week", "for the last year"): read before the
+def last_spans(words: Sequence[str]) -> frozenset[str]:
+    """The spans "last" names ("week" of "last week", "for the last year"): read before the
     phrase that makes "last week" "recently", which says no more how long ago."""
-    for word, following in _with_next(words):
-        if word == "last" and following in _SPANS:
-            return following
-    return ""
+    return frozenset(
+        following for word, following in _with_next(words) if word == "last" and following in _SPANS
+    )
 
 
 _SPANS = frozenset("week fortnight month year decade".split())

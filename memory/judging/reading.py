@@ -88,8 +88,8 @@ class Reading:
     """How many of a group: "all", "some", "most" ... when a quantifier says so."""
     said_tokens: tuple[str, ...] = ()
     """Every token's text, function words too, as the terms' ``at`` index them."""
-    last_span: str = ""
-    """The span "last" names ("week" of "last week"); see markers.last_span."""
+    last_spans: frozenset[str] = frozenset()
+    """The spans "last" names ("week" of "last week"); see markers.last_spans."""
     occasions: frozenset[tuple[str, str]] = frozenset()
     """Times named as one occasion or as each of them ("this weekend", "every weekend"); see
     markers.occasions."""
@@ -112,8 +112,9 @@ class Reading:
     titles: frozenset[str] = frozenset()
     """Who the titles before names say the people are ("man" for "Mr"); see markers.titles."""
     persons: tuple[str, ...] = ()
-    """Who its personal pronouns name, subject and object alike ("I" and "me" are "speaker"),
-    sorted: a pronoun is no content term, so only this tells "owes me" from "owes him"."""
+    """Who its personal pronouns name, subject and object alike ("I", "me", "we" and "us" are
+    "speaker"), sorted: a pronoun is no content term, so only this tells "owes me" from "owes
+    him"."""
     done_to: tuple[str, ...] = ()
     """Who its object pronouns name ("me", "him", "them"), sorted; see ``persons``."""
 
@@ -171,7 +172,7 @@ def read(text: str) -> Reading:
         quantity=markers.quantity(words),
         said_tokens=tuple(token.text for token in tokens),
         occasions=markers.occasions(re.findall(r"[a-z]+", text.lower())),  # before phrases
-        last_span=markers.last_span(re.findall(r"[a-z]+", text.lower())),
+        last_spans=markers.last_spans(re.findall(r"[a-z]+", text.lower())),
         passive=markers.passive([_as_said_first(token) for token in tokens]),
         said=as_said(text),
         scope=markers.scope(words),
@@ -181,8 +182,8 @@ def read(text: str) -> Reading:
         complement=markers.complement(words),
         excess=markers.excess(words),
         titles=markers.titles([token.text for token in heard]),  # read before names drop them
-        persons=_persons(tokens, _PERSONS),
-        done_to=_persons(tokens, _DONE_TO),
+        persons=_persons(text, tokens, _PERSONS),
+        done_to=_persons(text, tokens, _DONE_TO),
     )
 
 
@@ -450,12 +451,21 @@ def _speaker_role(tokens: Sequence[Token]) -> str:
     return "subject" if subject and not object_ else "object" if object_ and not subject else ""
 
 
-_DONE_TO = {"me": "speaker", "us": "we", "you": "you", "him": "him", "her": "her", "them": "them"}
-_PERSONS = _DONE_TO | {"i": "speaker", "we": "we", "he": "him", "she": "her", "they": "them"}
+# The speaker's household is one side ("owes me" / "owes us"), as whose things are ("my" / "our").
+_DONE_TO = {
+    "me": "speaker", "us": "speaker", "you": "you", "him": "him", "her": "her", "them": "them"
+}  # fmt: skip
+_PERSONS = _DONE_TO | {"i": "speaker", "we": "speaker", "he": "him", "she": "her", "they": "them"}
+_THE_USER = re.compile(r"\bthe user\b", re.IGNORECASE)
 
 
-def _persons(tokens: Sequence[Token], pronouns: dict[str, str]) -> tuple[str, ...]:
-    return tuple(sorted(pronouns[t.text] for t in tokens if t.text in pronouns))
+def _persons(text: str, tokens: Sequence[Token], pronouns: dict[str, str]) -> tuple[str, ...]:
+    """Who the pronouns among ``tokens`` name, sorted. A model's "the user" is the speaker, and
+    so is its "them". "her" may be whose ("lent me her car"): comparison tells, against the
+    other fact."""
+    user = bool(_THE_USER.search(text))
+    persons = [pronouns[token.text] for token in tokens if token.text in pronouns]
+    return tuple(sorted("speaker" if user and person == "them" else person for person in persons))
 
 
 _SPELLED_TITLES = frozenset(("doctor", "professor"))
