@@ -89,6 +89,19 @@ _DEED_WORDS = frozenset(
 _SPEAKER_PRONOUNS = frozenset(("i", "we", "me", "us"))
 
 
+def _a_name_given(term: Term, reading: Reading) -> bool:
+    """Whether a term stands where "call" puts a name: straight after whom it is given to
+    ("call my mum Nana", "calls me Grandad")."""
+    before = _token_at(reading, term.at - 1)
+    return (
+        before in _DONE_TO_WORDS
+        or lexicon.lookup(lexicon.RELATIONS, before, stem(before)) is not None
+    )
+
+
+_DONE_TO_WORDS = frozenset("me us him her them you".split())
+
+
 def _done_to(reading: Reading, other: Reading) -> tuple[str, ...]:
     """Who a fact's object pronouns name, without a "her" that says whose: before a word the
     other fact says after "the", "a" or an owner ("lent me her car" / "lent me the car")."""
@@ -108,9 +121,15 @@ def _speaker_at(reading: Reading) -> int:
     return next((i for i, word in enumerate(reading.said_tokens) if word in _SPEAKER_PRONOUNS), 0)
 
 
-_PIVOTS = ("than", "above", "below", "under", "underneath", "beneath", "behind", "owe", "top")
+_PIVOTS = (
+    "than", "above", "below", "under", "underneath", "beneath", "behind", "owe", "top", "love",
+    "jealous", "afraid", "scared", "frightened", "proud", "fond",
+)  # fmt: skip
 """Words with one side before and another after that are not the same both ways."""
-_SAID_ALIKE = {"owes": "owe", "owed": "owe", "me": "i", "us": "we", "does": "do"}
+_SAID_ALIKE = {
+    "owes": "owe", "owed": "owe", "loves": "love", "loved": "love", "me": "i", "us": "we",
+    "does": "do",
+}  # fmt: skip
 _SAID_ANYWAY = COPULAS | {"'s", "a", "an", "the", "do", "did"}
 """Words a transcript drops or contracts ("the back door key's older", "than I do")."""
 
@@ -274,6 +293,8 @@ class _Pair:
             or self._bare_negation()
             or self._speaker_role()
             or self._done_to()
+            or self._persons_swapped()
+            or self._called_otherwise()
             or self._speaker_deed()
             or self._how_many()
             or self._partner_or_place()
@@ -563,6 +584,32 @@ class _Pair:
         return (
             bool(self.shared) and not significant(self.new_only) and not significant(self.old_only)
         )
+
+    def _called_otherwise(self) -> str:
+        """ "The kids call my mum Nana" / "The kids call my mum Granny": what someone is called
+        (the word after whom a "call" names) is its word as said, though both name a
+        grandmother."""
+        if "call" not in {term.text for term in self.new.terms + self.old.terms}:
+            return ""
+        for term, other in self._matched():
+            if term.text != other.text or term.text not in _RELATIVES:
+                continue
+            if term.surface.lower() == other.surface.lower():
+                continue
+            if all(
+                _a_name_given(said, reading)
+                for said, reading in ((term, self.new), (other, self.old))
+            ):
+                return f"called otherwise: {term.surface} / {other.surface}"
+        return ""
+
+    def _persons_swapped(self) -> str:
+        """ "My wife says I snore" / "my wife says she snores", "My parents think we should
+        move" / "... they should move": the same words, another person named by a pronoun."""
+        new, old = self.new.persons, self.old.persons
+        if not new or not old or new == old or len(new) != len(old) or not self._alike():
+            return ""
+        return f"who differs: {', '.join(new)} / {', '.join(old)}"
 
     def _speaker_deed(self) -> str:
         """ "I was hired by Anna" / "I hired Anna", "Mark was replaced by me" / "I was replaced by

@@ -134,7 +134,8 @@ def read(text: str) -> Reading:
     walker = Walker(tokens, subject, copula)
     if subject.holder != SELF:
         # The relative is part of what the fact says: "My cat is called Luna" names a cat.
-        walker.terms.append(Term(subject.relative, subject.surface, TermKind.WORD))
+        at = min(subject.tokens, default=0)
+        walker.terms.append(Term(subject.relative, subject.surface, TermKind.WORD, at=at))
     walker.walk()
     walker.imply()
     request = shape.is_request(tokens)
