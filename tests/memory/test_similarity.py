@@ -350,9 +350,9 @@ TESTERS_SETS = [
     ("memory-pairs-probe.tsv", 301),
     ("memory-pairs-probe-blind.tsv", 303),
     ("memory-pairs-probe-third.tsv", 267),
-    ("memory-pairs-probe-fourth.tsv", 270),
+    ("memory-pairs-probe-fourth.tsv", 271),
     ("memory-pairs-probe-fifth.tsv", 234),
-    ("memory-pairs-probe-sixth.tsv", 217),  # one small word that flips a fact
+    ("memory-pairs-probe-sixth.tsv", 218),  # one small word that flips a fact
     ("memory-pairs-probe-seventh.tsv", 277),  # who is whose, sequences, lists, other families
     ("memory-pairs-probe-eighth.tsv", 188),  # as a voice brings facts
     ("memory-pairs-probe-ninth.tsv", 231),  # typed, spoken and extracted by a model
@@ -371,7 +371,9 @@ TESTERS_SETS = [
     ("memory-pairs-probe-twenty-second.tsv", 306),  # health; names that are words or places
     ("memory-pairs-probe-twenty-third.tsv", 212),  # pastimes, money, whose things are whose
     ("memory-pairs-probe-twenty-fourth.tsv", 272),  # time and dates in every form
-    ("memory-pairs-probe-twenty-fifth.tsv", 258),  # work and study, who did what to whom
+    ("memory-pairs-probe-twenty-fifth.tsv", 259),  # work and study, who did what to whom
+    ("memory-pairs-probe-twenty-sixth.tsv", 263),  # the household's logistics, comparisons
+    ("memory-pairs-probe-twenty-seventh.tsv", 241),  # people, relations, names and nicknames
 ]
 
 
