@@ -123,7 +123,8 @@ def _speaker_at(reading: Reading) -> int:
 
 _PIVOTS = (
     "than", "above", "below", "under", "underneath", "beneath", "behind", "owe", "top", "love",
-    "jealous", "afraid", "scared", "frightened", "proud", "fond",
+    "jealous", "afraid", "scared", "frightened", "proud", "fond", "north", "south", "east",
+    "west", "past", "there",
 )  # fmt: skip
 """Words with one side before and another after that are not the same both ways."""
 _SAID_ALIKE = {
@@ -705,8 +706,9 @@ class _Pair:
     def _sides_swapped(self) -> str:
         """ "The fuse box is above the gas meter" / "the gas meter is above the fuse box", "Tom
         does more of the cooking than I do" / "I do more of the cooking than Tom", "I owe the
-        window cleaner" / "the window cleaner owes me": one word that says which side is which,
-        and things (the speaker too) crossing it both ways, however many words name them."""
+        window cleaner" / "the window cleaner owes me", "I take the bus there and walk back" /
+        "I walk there and take the bus back": one word that says which side is which, and things
+        (the speaker too) crossing it both ways, however many words name them."""
         if not self._alike() or _said_words(self.new) != _said_words(self.old):
             return ""  # "Max is older than Lily" / "lily is younger than max": said the other way
         for pivot in _PIVOTS:

@@ -692,6 +692,9 @@ def test_testers_pairs_without_an_embedder(name: str, least_right: int) -> None:
         ),
         ("Tom does more of the cooking than I do.", "I do more of the cooking than Tom."),
         ("I owe the window cleaner £20.", "The window cleaner owes me £20."),
+        # where one place is from the other, and which way a journey is made
+        ("The office is north of my house", "My house is north of the office"),
+        ("I take the bus there and walk back", "I walk there and take the bus back"),
         # another person named by a pronoun in what someone says or thinks
         ("My wife says I snore", "My wife says she snores"),
         ("My parents think we should move", "My parents think they should move"),
