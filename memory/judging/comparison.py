@@ -127,11 +127,16 @@ _PIVOTS = (
     "west", "past", "there",
 )  # fmt: skip
 """Words with one side before and another after that are not the same both ways."""
+_EXCHANGING = frozenset(
+    "replace replaced replaces replacing trade traded trades trading exchange exchanged".split()
+)
+"""Verbs whose "with" or "for" parts the old thing from the new ("replaced butter with
+margarine")."""
 _SAID_ALIKE = {
     "owes": "owe", "owed": "owe", "loves": "love", "loved": "love", "me": "i", "us": "we",
     "does": "do",
 }  # fmt: skip
-_SAID_ANYWAY = COPULAS | {"'s", "a", "an", "the", "do", "did"}
+_SAID_ANYWAY = COPULAS | {"'s", "a", "an", "the", "my", "our", "do", "did"}
 """Words a transcript drops or contracts ("the back door key's older", "than I do")."""
 
 
@@ -711,7 +716,8 @@ class _Pair:
         (the speaker too) crossing it both ways, however many words name them."""
         if not self._alike() or _said_words(self.new) != _said_words(self.old):
             return ""  # "Max is older than Lily" / "lily is younger than max": said the other way
-        for pivot in _PIVOTS:
+        exchanging = all(_EXCHANGING & set(r.said_tokens) for r in (self.new, self.old))
+        for pivot in _PIVOTS + (("with", "for") if exchanging else ()):
             new, old = _sides(self.new, pivot), _sides(self.old, pivot)
             if new is None or old is None:
                 continue

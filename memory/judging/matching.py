@@ -47,9 +47,32 @@ def agrees(term: Term, other: Term) -> bool:
     return (
         agrees_text(term.text, other.text)
         and not _another_name(term, other)
+        and not _compound(term, other)
         and not _place_and_word(term, other)
         and not _place_and_word(other, term)
     )
+
+
+def _compound(term: Term, other: Term) -> bool:
+    """A word and a longer one it starts, with a word's worth after it: "butter" /
+    "buttermilk", "cheese" / "cheesecake", "bread" / "breadcrumbs" are two things; "postgres" /
+    "postgresql" (two letters on) is one. Names are left to ``_another_name``."""
+    if term.kind is not TermKind.WORD or other.kind is not TermKind.WORD:
+        return False
+    shorter, longer = sorted((term.text, other.text), key=len)
+    rest = longer[len(shorter) :]
+    # Terms are stemmed: "insuranc", "refundabl" end without their "e".
+    ending = rest in _WORD_ENDINGS or rest + "e" in _WORD_ENDINGS
+    return longer.startswith(shorter) and len(rest) >= 3 and not ending
+
+
+_WORD_ENDINGS = frozenset(
+    "ion ions tion ity ities able ably ible ance ence ancy ency ment ments ness ical ive ing "
+    "ings ers ist ists ism ful fully less al ally ial ous ously ely ily ery ary ory ise ize "
+    "ised ized".split()
+)
+"""What makes another form of one word ("collect" / "collection", "electric" / "electricity",
+"refund" / "refundable"), not another word ("butter" / "buttermilk")."""
 
 
 def _another_name(term: Term, other: Term) -> bool:

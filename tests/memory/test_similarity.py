@@ -692,6 +692,9 @@ def test_testers_pairs_without_an_embedder(name: str, least_right: int) -> None:
         ),
         ("Tom does more of the cooking than I do.", "I do more of the cooking than Tom."),
         ("I owe the window cleaner £20.", "The window cleaner owes me £20."),
+        # which way a replacement or a trade goes
+        ("I replaced butter with margarine", "i replaced margarine with butter"),
+        ("I traded my coffee habit for green tea", "i traded green tea for a coffee habit"),
         # where one place is from the other, and which way a journey is made
         ("The office is north of my house", "My house is north of the office"),
         ("I take the bus there and walk back", "I walk there and take the bus back"),
@@ -772,6 +775,9 @@ def test_the_same_words_saying_another_thing_are_never_merged(first: str, second
         # whom it is done for or with, against what is done
         ("Max plays for Hartley on Saturday", "max plays Hartley on Saturday"),
         ("Priya runs the running club", "priya runs with the running club"),
+        # a word and a longer word it starts ("butter" / "buttermilk")
+        ("I cook with butter", "i cook with buttermilk"),
+        ("Tom loves cheese", "tom loves cheesecake"),
         # who with, against where
         ("my mum lives with victoria", "my mum lives in victoria"),
         ("I'm going to victoria for my operation", "i'm going with victoria for my operation"),
