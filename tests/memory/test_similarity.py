@@ -356,14 +356,14 @@ TESTERS_SETS = [
     ("memory-pairs-probe-seventh.tsv", 277),  # who is whose, sequences, lists, other families
     ("memory-pairs-probe-eighth.tsv", 188),  # as a voice brings facts
     ("memory-pairs-probe-ninth.tsv", 231),  # typed, spoken and extracted by a model
-    ("memory-pairs-probe-tenth.tsv", 292),  # the everyday running of a home
+    ("memory-pairs-probe-tenth.tsv", 293),  # the everyday running of a home
     ("memory-pairs-probe-eleventh.tsv", 240),  # health, money and people
     ("memory-pairs-probe-twelfth.tsv", 178),  # sentence structure
     ("memory-pairs-probe-thirteenth.tsv", 191),  # plans, appointments and routines
     ("memory-pairs-probe-fourteenth.tsv", 224),  # preferences, tastes and opinions
     ("memory-pairs-probe-fifteenth.tsv", 179),  # places and things
     ("memory-pairs-probe-sixteenth.tsv", 240),  # people and relationships
-    ("memory-pairs-probe-seventeenth.tsv", 296),  # built to be merged wrongly
+    ("memory-pairs-probe-seventeenth.tsv", 297),  # built to be merged wrongly
     ("memory-pairs-probe-eighteenth.tsv", 310),  # work, pets, food, travel, accounts, units
     ("memory-pairs-probe-nineteenth.tsv", 249),  # a household of several, care, guests, rotas
     ("memory-pairs-probe-twentieth.tsv", 301),  # the house's systems, garden, conditions
@@ -374,6 +374,8 @@ TESTERS_SETS = [
     ("memory-pairs-probe-twenty-fifth.tsv", 259),  # work and study, who did what to whom
     ("memory-pairs-probe-twenty-sixth.tsv", 263),  # the household's logistics, comparisons
     ("memory-pairs-probe-twenty-seventh.tsv", 241),  # people, relations, names and nicknames
+    ("memory-pairs-probe-twenty-eighth.tsv", 278),  # travel, places, directions and routes
+    ("memory-pairs-probe-twenty-ninth.tsv", 287),  # food, diets, who cooks what for whom
 ]
 
 
