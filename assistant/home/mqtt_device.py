@@ -194,7 +194,14 @@ class MqttDevice:
             with contextlib.suppress(RuntimeError, ValueError):
                 info.wait_for_publish(timeout=CLOSE_WAIT_SECONDS)
         self._client.disconnect()
-        self._client.loop_stop()
+        # The network thread may be looking the broker's name up, which paho cannot bound: with
+        # the household's DNS down that held Hearth's stop for the resolver's own 10-20 s. It
+        # is a daemon thread, so one still busy after a short wait is left to end with Hearth.
+        stopping = threading.Thread(target=self._client.loop_stop, name="mqtt-stop", daemon=True)
+        stopping.start()
+        stopping.join(CLOSE_WAIT_SECONDS)
+        if stopping.is_alive():
+            log.info("MQTT network thread still busy (a name lookup?): not waiting for it")
 
     def _publish_retained(self, topic: str, payload: str) -> None:
         with self._lock:

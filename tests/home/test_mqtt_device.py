@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -276,3 +277,15 @@ def test_home_assistant_coming_online_gets_the_discovery_documents_again(device,
     watcher.publish(device.topics.home_assistant_status, "online")
     wait_for("discovery sent again", lambda: watcher.seen(config_topic))
     assert device.take_commands() == []
+
+
+def test_a_broker_whose_name_the_dns_never_answers_does_not_hold_the_stop(deaf_dns):
+    # paho looks the broker up on its network thread with no bound; with the household's DNS
+    # down, close() waited for that lookup, and so did Hearth's stop.
+    hearth = MqttDevice(settings("mqtt://broker.lan"))
+    hearth.start()
+    wait_for("the lookup to begin", deaf_dns.still_hanging)
+    closed = threading.Event()
+    threading.Thread(target=lambda: (hearth.close(), closed.set()), daemon=True).start()
+    assert closed.wait(10), "close() waited for the resolver"
+    assert deaf_dns.still_hanging()
