@@ -28,7 +28,7 @@ from memory.judging.matching import (
     value_differences,
     values,
 )
-from memory.judging.reading import Attitude, Reading, read
+from memory.judging.reading import OBJECT_PRONOUNS, Attitude, Reading, read
 from memory.judging.terms import Term, TermKind, is_known
 from memory.judging.words import COPULAS, STOP_WORDS, SUBJECT_PRONOUNS, TIME_PREPOSITIONS, stem
 
@@ -94,12 +94,9 @@ def _a_name_given(term: Term, reading: Reading) -> bool:
     ("call my mum Nana", "calls me Grandad")."""
     before = _token_at(reading, term.at - 1)
     return (
-        before in _DONE_TO_WORDS
+        before in OBJECT_PRONOUNS
         or lexicon.lookup(lexicon.RELATIONS, before, stem(before)) is not None
     )
-
-
-_DONE_TO_WORDS = frozenset("me us him her them you".split())
 
 
 def _done_to(reading: Reading, other: Reading) -> tuple[str, ...]:
@@ -157,12 +154,12 @@ def _alike_said(word: str) -> str:
     return "than" if word.endswith("-than") else _SAID_ALIKE.get(word, word)
 
 
-def _sides(reading: Reading, pivot: str) -> tuple[frozenset[str], frozenset[str]] | None:
-    """What a fact says before and after its one ``pivot`` word: its terms, and the speaker
-    where a pronoun names them; None without the word, or with it twice."""
-    tokens = [_alike_said(word) for word in reading.said_tokens]
-    if tokens.count(pivot) != 1:
-        return None
+def _sides(
+    reading: Reading, tokens: Sequence[str], pivot: str
+) -> tuple[frozenset[str], frozenset[str]]:
+    """What a fact says before and after its ``pivot`` word, found in ``tokens`` (its said
+    tokens as ``_alike_said`` reads them): its terms, and the speaker where a pronoun names
+    them."""
     at = tokens.index(pivot)
     said = [(term.at, term.text) for term in reading.terms]
     said += [(i, "speaker") for i, word in enumerate(tokens) if word in _SPEAKER_PRONOUNS]
@@ -635,6 +632,8 @@ class _Pair:
         done to, named only by a pronoun. Not the same people in other places ("we go with
         them" / "they go with us")."""
         new, old = self.new, self.old
+        if not new.done_to or not old.done_to:
+            return ""
         done_to, done_to_before = _done_to(new, old), _done_to(old, new)
         if not done_to or not done_to_before or done_to == done_to_before:
             return ""
@@ -717,11 +716,13 @@ class _Pair:
         if not self._alike() or _said_words(self.new) != _said_words(self.old):
             return ""  # "Max is older than Lily" / "lily is younger than max": said the other way
         exchanging = all(_EXCHANGING & set(r.said_tokens) for r in (self.new, self.old))
+        tokens = [_alike_said(word) for word in self.new.said_tokens]
+        tokens_old = [_alike_said(word) for word in self.old.said_tokens]
         for pivot in _PIVOTS + (("with", "for") if exchanging else ()):
-            new, old = _sides(self.new, pivot), _sides(self.old, pivot)
-            if new is None or old is None:
-                continue
-            (new_before, new_after), (old_before, old_after) = new, old
+            if tokens.count(pivot) != 1 or tokens_old.count(pivot) != 1:
+                continue  # no side to cross without the word once in each
+            new_before, new_after = _sides(self.new, tokens, pivot)
+            old_before, old_after = _sides(self.old, tokens_old, pivot)
             crossed = (new_before - old_before) & (old_after - new_after)
             back = (new_after - old_after) & (old_before - new_before)
             if crossed and back:

@@ -456,6 +456,8 @@ def _speaker_role(tokens: Sequence[Token]) -> str:
 _DONE_TO = {
     "me": "speaker", "us": "speaker", "you": "you", "him": "him", "her": "her", "them": "them"
 }  # fmt: skip
+OBJECT_PRONOUNS = frozenset(_DONE_TO)
+"""Pronouns for whom something is done ("owes me", "taught her")."""
 _PERSONS = _DONE_TO | {"i": "speaker", "we": "speaker", "he": "him", "she": "her", "they": "them"}
 _THE_USER = re.compile(r"\bthe user\b", re.IGNORECASE)
 
