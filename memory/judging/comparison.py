@@ -29,6 +29,7 @@ from memory.judging.matching import (
     values,
 )
 from memory.judging.reading import OBJECT_PRONOUNS, Attitude, Reading, read
+from memory.judging.subject import verb_ending
 from memory.judging.terms import Term, TermKind, is_known
 from memory.judging.words import COPULAS, STOP_WORDS, SUBJECT_PRONOUNS, TIME_PREPOSITIONS, stem
 
@@ -226,12 +227,7 @@ def _a_deed(word: str) -> bool:
         return False
     if word in _DEED_WORDS or word in lexicon.IRREGULAR or word in lexicon.IRREGULAR_PAST:
         return True
-    return (
-        word.isalpha()
-        and len(word) > 3
-        and word.endswith(("s", "ed"))
-        and not word.endswith(("ss", "us", "is"))
-    )
+    return word.isalpha() and verb_ending(word, past_from=4)
 
 
 class _Pair:
@@ -1625,9 +1621,11 @@ def _role_of_role(new: Reading, old: Reading) -> str:
     return f"whose differs: {said[1]} / {said[0]}"
 
 
-_DOUBLED = re.compile(r"\b(\w{3,})(?:'s|s'|es|s) \1\b")
+_OWNER = r"\b(\w{3,})(?:'s|s'|es|s) "
+"""A word as whose, as typed or as a transcript writes it: "boss's", "bosses"."""
+_DOUBLED = re.compile(_OWNER + r"\1\b")
 """A role's own role: "boss's boss", "bosses boss"."""
-_WHOSE = re.compile(r"\b(\w{3,})(?:'s|s'|es|s) \w")
+_WHOSE = re.compile(_OWNER + r"\w")
 """A chain of whose, and the first in it: "boss" of "boss's manager"."""
 
 _CHAIN = re.compile(r"\b\w+(?:'s \w+){2,}")

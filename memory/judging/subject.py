@@ -175,14 +175,15 @@ def _verb_like(token: Token | None) -> bool:
         or word in _AUXILIARIES
         or word in lexicon.CHANGES
         or word in lexicon.NEGATING_CHANGES
-        or _inflected(word)
+        or verb_ending(word)
     )
 
 
-def _inflected(word: str) -> bool:
-    """ "lives", "moved": a verb's ending, which a name written small rarely has."""
-    plural = word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3
-    return plural or (word.endswith("ed") and len(word) > 4)
+def verb_ending(word: str, past_from: int = 5) -> bool:
+    """ "lives", "moved": a verb's ending, which a name written small rarely has; a past in
+    "-ed" counts from ``past_from`` letters ("used" is one from four, not from five)."""
+    present = word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3
+    return present or (word.endswith("ed") and len(word) >= past_from)
 
 
 def _with_name(tokens: Sequence[Token], holder: Subject) -> Subject:
@@ -195,7 +196,8 @@ def _with_name(tokens: Sequence[Token], holder: Subject) -> Subject:
     written_as_name = candidate.capitalised and not candidate.initial
     # Written small, a word after "my dentist" is what it is for ("my dentist appointment").
     service = holder.relative in lexicon.SERVICE_RELATIONS
-    if not written_as_name and (service or _inflected(candidate.text) or not _verb_like(following)):
+    said_as_deed = verb_ending(candidate.text) or not _verb_like(following)
+    if not written_as_name and (service or said_as_deed):
         return holder
     taken = {end}
     if following is not None and following.kind is TokenKind.POSSESSIVE:
