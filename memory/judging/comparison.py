@@ -1026,7 +1026,7 @@ class _Pair:
             return False
         if self.new_only and self.old_only:
             return False  # "thriller novels" / "thriller films": broad words that differ
-        if bool(new.negated) != bool(old.negated):
+        if bool(new.negated) != bool(old.negated) or new.corrected != old.corrected:
             return False
         orders_agree = new.order is None or old.order is None or self._orders_equal()
         return (
@@ -1038,6 +1038,8 @@ class _Pair:
             and self._slots_agree()
             and self._times_agree()
             and self._places_agree()
+            and not _named_or_described(new, old)
+            and _striving(new) == _striving(old)
         )
 
     def _times_agree(self) -> bool:
@@ -1565,6 +1567,20 @@ _TRADES = frozenset(
     "patient apprentice assistant intern trainee".split()
 )
 _AGENT_ENDINGS = ("er", "or", "ist", "ian")
+
+
+def _striving(reading: Reading) -> bool:
+    """ "I tried to fix the dishwasher", "I want to like jazz": a try, or a wish to feel, is not
+    the deed or the feeling ("I fixed the dishwasher", "I like jazz")."""
+    return _STRIVING.search(reading.text) is not None
+
+
+_STRIVING = re.compile(
+    r"\b(?:try|tries|tried|trying|attempt(?:s|ed|ing)?)\b"
+    r"|\b(?:wants?|wanted|wish|hope|'d (?:like|love)|would (?:like|love)) to (?:like|love|enjoy)\b",
+    re.I,
+)
+
 _ANIMALS = frozenset(
     "dog cat pet puppy kitten rabbit hamster fish horse bird tortoise collie spaniel labrador "
     "terrier tabby".split()
@@ -1620,6 +1636,30 @@ def _role_of_role(new: Reading, old: Reading) -> str:
         return ""  # "my boss's boss" / "my boss's manager": the role's own, said otherwise
     return f"whose differs: {said[1]} / {said[0]}"
 
+
+def _named_or_described(new: Reading, old: Reading) -> bool:
+    """ "My cat is called Ginger" / "my cat is ginger", "My pony is called Star" / "my pony is a
+    star": a name in one fact, and in the other the same word said of it small, a description.
+    (Written with a capital, "my son is Tom", it is the name said plainly.)"""
+    names = [_NAMING.search(reading.text) for reading in (new, old)]
+    if bool(names[0]) == bool(names[1]):
+        return False
+    named = next(found[1] for found in names if found)
+    naming = new if names[0] else old
+    if naming.subject.relative and naming.subject.relative not in _ANIMALS:
+        return False  # a person's name is seldom a word that describes them ("my boss is priya")
+    plain = (old if names[0] else new).text
+    described = re.search(
+        rf"(?:\b(?:is|are|was)|'s)\s+(?:(?:a|an|my|our|the)\s+)?({named})\b", plain, re.I
+    )
+    return described is not None and not described[1][0].isupper()
+
+
+_ANIMALS = frozenset(("dog", "cat", "pet"))
+_NAMING = re.compile(
+    r"\b(?:called|named|nicknamed|goes by|go by|known as|name is|name's)\s+(\w+)", re.I
+)
+"""What names a thing or person, and the name after it."""
 
 _OWNER = r"\b(\w{3,})(?:'s|s'|es|s) "
 """A word as whose, as typed or as a transcript writes it: "boss's", "bosses"."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
@@ -135,12 +136,20 @@ def covered(term: Term, others: Sequence[Term]) -> bool:
 
 def unmatched(terms: Sequence[Term], others: Sequence[Term], other: Reading) -> tuple[Term, ...]:
     """Terms the other side does not say; a state counts as said when the other side negates
-    everything it implies ("vegetarian" / "I don't eat meat")."""
-    return tuple(
-        term
-        for term in terms
-        if not covered(term, others) and not implied_by_negations(term, other)
-    )
+    everything it implies ("vegetarian" / "I don't eat meat"). A number said again is said
+    again only if the other side says it as often ("six foot six" / "six foot")."""
+    said: Counter[str] = Counter()
+    left = []
+    for term in terms:
+        if term.kind is TermKind.NUMBER:
+            said[term.text] += 1
+            times = sum(1 for o in others if o.kind is TermKind.NUMBER and agrees(term, o))
+            if times and said[term.text] > times:
+                left.append(term)
+                continue
+        if not covered(term, others) and not implied_by_negations(term, other):
+            left.append(term)
+    return tuple(left)
 
 
 def implied_by_negations(term: Term, other: Reading) -> bool:

@@ -67,6 +67,9 @@ class Reading:
     frequency: str = ""
     """How often, as written ("always", "sometimes"); see lexicon.FREQUENCIES."""
     bare_negation: bool = False
+    corrected: bool = False
+    """The speaker takes back what they began to say, further on ("i hate it no i love it"):
+    the words before the correction are not all meant, so it restates nothing word for word."""
     """Denies without negating any content ("Carlos is not my boss"); see Walker."""
     tense: str = ""
     """ "past", "present" or "future" when the fact's verb says so plainly ("was", "smoked",
@@ -163,6 +166,7 @@ def read(text: str) -> Reading:
         identity=shape.is_identity(tokens) or works_as,
         implying=frozenset(walker.implying),
         bare_negation=walker.bare_negation,
+        corrected=walker.corrected,
         speaker_role=_speaker_role(tokens),
         tense="" if request else _tense(tokens, subject.tokens),  # a request has no tense
         ordered=any(token.text in _ORDER_WORDS for token in tokens) or bool(_JOINED.search(text)),

@@ -13,6 +13,10 @@ from memory.judging.words import PREPOSITIONS, STOP_WORDS, SUBJECT_PRONOUNS, Tok
 _CLAUSE_ENDS = frozenset("but although though because while whereas except so".split())
 _CORRECTED_OPENINGS = frozenset("my our i we he she they his her their the".split())
 """Words after an opening "no" that begin the fact itself."""
+_RESTARTS = frozenset("i we he she they".split())
+"""Words after a "no" or "not really" further on that begin the fact again."""
+_CORRECTING_NEGATIONS = frozenset(("no", "not", "never"))
+_CORRECTING_FILLERS = frozenset(("no", "not", "really", "sorry", "wait"))
 _SEQUENCE_WORDS = frozenset(("then", "before", "after", "because", "if", "whenever"))
 """Words that put what comes before them and what comes after in a sequence, or make one the
 cause of the other."""
@@ -68,6 +72,7 @@ class Walker:
         self.preferring = False
         self.implying: list[str] = []
         self.bare_negation = False
+        self.corrected = False  # the speaker took back what they had begun to say
         """A negation that fell on no content ("Carlos is not my boss": the words after it name
         who the fact is about)."""
         self._clause = 0
@@ -189,7 +194,15 @@ class Walker:
             self._moved = False
         elif word in lexicon.NEGATIONS:
             if self._correcting(index):
-                return  # "no, my husband wants sugar": the speaker correcting, no negation
+                # "no, my husband wants sugar": the speaker correcting, no negation; further
+                # on ("i'm not allergic no i am") it takes back what was said before it
+                self.corrected = self.corrected or any(
+                    token.kind is TokenKind.WORD
+                    and token.text not in STOP_WORDS
+                    and token.text not in _CORRECTING_FILLERS
+                    for token in self.tokens[:index]
+                )
+                return
             self._negate()
             if word == "without":
                 self._slot = "with"
@@ -234,15 +247,21 @@ class Walker:
 
     def _correcting(self, index: int) -> bool:
         """A "no" that opens the fact before who it is about ("no my husband wants sugar", "no,
-        I said Tuesday"): the speaker setting something right, not a negation."""
+        I said Tuesday"), or a "no", "not really" or "never" before a speaker taking it up again
+        ("i hate sushi actually no i love it now", "not really i hate sushi"): the speaker setting
+        something right, or answering, not a negation."""
         first = next(i for i, token in enumerate(self.tokens) if token.kind is TokenKind.WORD)
-        following = self._neighbour(1)
-        return (
-            index == first
-            and self.tokens[index].text == "no"
-            and following is not None
-            and (following.kind is TokenKind.BREAK or following.text in _CORRECTED_OPENINGS)
-        )
+        word = self.tokens[index].text
+        after = index + 1
+        while after < len(self.tokens) and self.tokens[after].text in _CORRECTING_FILLERS:
+            after += 1
+        following = self.tokens[after] if after < len(self.tokens) else None
+        if following is None or word not in _CORRECTING_NEGATIONS:
+            return False
+        if following.kind is TokenKind.BREAK:
+            return word == "no" and index == first
+        opening = _CORRECTED_OPENINGS if word == "no" and index == first else _RESTARTS
+        return following.text in opening
 
     def _negate(self) -> None:
         self._negating = True

@@ -783,6 +783,26 @@ def test_the_same_words_saying_another_thing_are_never_merged(first: str, second
         # who with, against where
         ("my mum lives with victoria", "my mum lives in victoria"),
         ("I'm going to victoria for my operation", "i'm going with victoria for my operation"),
+        # a name against the same word describing it
+        ("My cat is called Ginger", "my cat is ginger"),
+        ("My pony is called Star", "my pony is a star"),
+        ("The tortoise goes by Speedy", "the tortoise is speedy"),
+        ("My dog's name is Rusty", "my dog is rusty"),
+        # a speaker correcting themselves, or answering, before the fact said again
+        ("I hate sushi.", "i hate sushi actually no i love it now"),
+        ("I love sushi.", "not really i hate sushi"),
+        ("I love sushi.", "no no no i hate sushi"),
+        ("I'm not allergic to cats.", "i'm not allergic to cats no i am"),
+        ("My son hates school.", "my son hates school no he loves it now"),
+        # a try, or a wish to feel, against the deed or the feeling
+        ("I tried to fix the dishwasher", "i fixed the dishwasher"),
+        ("I've been trying to fix the gate", "i fixed the gate"),
+        ("I like jazz.", "i want to like jazz"),
+        ("I love jazz.", "i'd love to love jazz"),
+        # a number said twice against once
+        ("The doorway is six foot six", "the doorway is six foot"),
+        ("The sofa weighs 10 stone 10", "the sofa weighs 10 stone"),
+        ("We have two sofas and two armchairs", "we have two sofas and an armchair"),
     ],
 )
 def test_one_spelling_saying_two_things_is_never_merged(first: str, second: str) -> None:
@@ -1062,6 +1082,14 @@ def test_a_comparison_is_never_merged_with_an_equality() -> None:
         ("Tom must be at the dentist by 9.", "tom has to be at the dentist by nine"),
         # a transcript's "'s" for "is" written without its apostrophe, no plural
         ("The thermostat is in the hallway", "the thermostats in the hallway"),
+        # a name said plainly, or a person's (a name is seldom a word describing a person)
+        ("My cat is called Ginger", "my cat's name is Ginger"),
+        ("My son is called Tom", "my son is Tom"),
+        ("My manager is called Priya", "um my boss is priya"),
+        # a "no" that opens a fact is no negation, however many
+        ("I love sushi.", "no no i love sushi"),
+        # a number said as often on both sides
+        ("The shed is 6 by 6 feet", "the shed is six by six feet"),
     ],
 )
 def test_the_same_fact_with_its_words_moved_still_merges(first: str, second: str) -> None:
