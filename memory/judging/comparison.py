@@ -295,6 +295,7 @@ class _Pair:
             or self._persons_swapped()
             or self._called_otherwise()
             or self._speaker_deed()
+            or self._passive_turned()
             or self._how_many()
             or self._partner_or_place()
             or self._modifiers_moved()
@@ -622,6 +623,27 @@ class _Pair:
         if deeds == {True, False} and (_speaker_passive(self.new) or _speaker_passive(self.old)):
             return "roles differ: the speaker does it in one and has it done in the other"
         return ""
+
+    def _passive_turned(self) -> str:
+        """ "Rex was chased by my neighbour's dog" / "rex chased my neighbour's dog": the same
+        words, the one who did it (after "by") standing after the deed in the active fact, where
+        the one it was done to stood ("my neighbour's dog chased rex" says it again)."""
+        if self.new.passive == self.old.passive or not self._alike():
+            return ""
+        passive, active = (self.new, self.old) if self.new.passive else (self.old, self.new)
+        tokens = passive.said_tokens
+        by = tokens.index("by")
+        be = max((i for i, word in enumerate(tokens[:by]) if word in markers.BE), default=-1)
+        after = [term for term in passive.terms if term.at > by]
+        # the deed straight after "was", and the doer straight after "by" ("by my neighbour")
+        if be < 0 or not after or after[0].at > by + 2:
+            return ""
+        deed = stem(tokens[be + 1])
+        deed_at = next((i for i, word in enumerate(active.said_tokens) if stem(word) == deed), -1)
+        doer = next((term for term in active.terms if agrees(after[0], term)), None)
+        if deed_at < 0 or doer is None or doer.at < deed_at:
+            return ""
+        return f"roles differ: {after[0].surface} does it in one and has it done in the other"
 
     def _done_to(self) -> str:
         """ "Dave owes me £50" / "dave owes him fifty pounds": the same words, another person
@@ -1026,7 +1048,7 @@ class _Pair:
             return False
         if self.new_only and self.old_only:
             return False  # "thriller novels" / "thriller films": broad words that differ
-        if bool(new.negated) != bool(old.negated) or new.corrected != old.corrected:
+        if bool(new.negated) != bool(old.negated):
             return False
         orders_agree = new.order is None or old.order is None or self._orders_equal()
         return (
@@ -1038,9 +1060,54 @@ class _Pair:
             and self._slots_agree()
             and self._times_agree()
             and self._places_agree()
-            and not _named_or_described(new, old)
-            and _striving(new) == _striving(old)
+            and not self._worded_apart()
         )
+
+    def _worded_apart(self) -> str:
+        """Why two facts of the same words are two all the same: a small word or form that says
+        another thing (no likeness an embedder finds makes them one)."""
+        new, old = self.new, self.old
+        if new.corrected != old.corrected:
+            return "said differently: one takes back what it began to say"
+        if _named_or_described(new, old):
+            return "said differently: a name against a description"
+        if _striving(new) != _striving(old):
+            return "said differently: a try or a wish against the deed"
+        if not self._owners_agree():
+            return "whose differs: someone's own against one of many"
+        if not self._counts_agree():
+            return "said differently: a place in a row against how many"
+        if not _joined_alike(new, old):
+            return "said differently: the clauses joined by other words"
+        if _alone_or_together(new, old):
+            return "said differently: alone against together"
+        return ""
+
+    def _owners_agree(self) -> bool:
+        """ "I was bitten by a dog" / "I was bitten by my dog": who did it, said with "a" in one
+        fact, is not the speaker's own in the other."""
+        for term, other in self._matched():
+            if term.slot != "by" or other.slot != "by":
+                continue  # "has a ladder" / "his ladder": the subject's own, however said
+            articles = {_token_at(self.new, term.at - 1), _token_at(self.old, other.at - 1)}
+            if len(articles & _INDEFINITE) == 1 and len(articles & _OWNING) == 1:
+                return False
+        return True
+
+    def _counts_agree(self) -> bool:
+        """ "This is my third cat" / "i have three cats": a number before a thing, in its place
+        in a row in one fact and how many in the other (dates, "the third of May", and "every
+        fourth week" aside)."""
+        for term, other in self._matched():
+            if term.kind is not TermKind.NUMBER or other.kind is not TermKind.NUMBER:
+                continue
+            if _ordinal(term.surface) == _ordinal(other.surface):
+                continue
+            things = (_token_at(self.new, term.at + 1), _token_at(self.old, other.at + 1))
+            before = {_token_at(self.new, term.at - 1), _token_at(self.old, other.at - 1)}
+            if "every" not in before and all(_a_thing(thing) for thing in things):
+                return False
+        return True
 
     def _times_agree(self) -> bool:
         """Whether each time both facts name stands in the same part of them: "until Tuesday"
@@ -1226,6 +1293,8 @@ class _Pair:
             return f"said differently: {self.new.attitude} / {self.old.attitude}"
         if alike := self._two_facts_alike():
             return alike
+        if apart := self._worded_apart():
+            return apart
         return f"different content: {surfaces(self.new_only)} / {surfaces(self.old_only)}"
 
     def hint(self) -> str:
@@ -1259,6 +1328,8 @@ class _Pair:
             return "said differently"
         if alike := self._two_facts_alike():
             return alike
+        if apart := self._worded_apart():
+            return apart
         if any(map(_known_thing, self.new_only)) and any(map(_known_thing, self.old_only)):
             return "different things"  # "my mom" / "my dad": related, never one fact
         return ""
@@ -1603,10 +1674,11 @@ def _being_as_said(text: str) -> Iterator[re.Match[str]]:
 
 
 def _one_occasion_and_each(new: Reading, old: Reading) -> str:
-    """ "This weekend" in one fact, "every weekend" in the other."""
+    """ "This weekend" in one fact, "every weekend" (or "some weekends") in the other."""
     for how, time in new.occasions:
-        if any(when == time and other != how for other, when in old.occasions):
-            return f"one occasion against each: {time}"
+        for other, when in old.occasions:
+            if when == time and other != how:
+                return f"which occasions differ: {how} / {other} {time}"
     return ""
 
 
@@ -1844,6 +1916,60 @@ _MEASURES = frozenset(
 """Words a number measures, so a number before it counts things of that size."""
 
 
+def _alone_or_together(new: Reading, old: Reading) -> bool:
+    """ "I do bedtime on my own" / "we both do bedtime", "We both help Tom with homework" / "i
+    help tom with homework": done alone in one fact and shared in the other."""
+    alone = [bool(_ALONE.search(reading.text)) for reading in (new, old)]
+    if alone[0] != alone[1]:
+        return True
+    shared = [bool(_SHARED.search(reading.text)) for reading in (new, old)]
+    if shared[0] == shared[1]:
+        return False
+    return "i" in (old if shared[0] else new).said_tokens
+
+
+_ALONE = re.compile(
+    r"\b(?:on (?:my|our|his|her|their) own|by (?:myself|ourselves|himself|herself|themselves))\b",
+    re.I,
+)
+_SHARED = re.compile(r"\b(?:we both|both of us|us both|we all|all of us|together)\b", re.I)
+
+
+def _joined_alike(new: Reading, old: Reading) -> bool:
+    """ "The dog barks when the postman comes" / "... until the postman comes": two clauses
+    joined by words that say another thing of how the one bears on the other."""
+    joins = [{_JOINS[w] for w in reading.said_tokens if w in _JOINS} for reading in (new, old)]
+    return not (joins[0] and joins[1] and joins[0] != joins[1])
+
+
+_JOINS = {
+    **dict.fromkeys(("when", "whenever", "if", "once"), "when"),
+    **dict.fromkeys(("until", "till", "til"), "until"),
+    "unless": "unless",
+    "while": "while",
+    "because": "because",
+}
+
+
+def _ordinal(surface: str) -> bool:
+    """ "3rd", "third", "twentieth": a place in a row, not how many."""
+    word = surface.lower()
+    return bool(_ORDINAL_DIGITS.fullmatch(word)) or word in _ORDINAL_WORDS or word.endswith("ieth")
+
+
+def _a_thing(word: str) -> bool:
+    """A word after a number naming what is counted, not a month nor "of" (a date)."""
+    return (
+        word.isalpha() and word not in STOP_WORDS and not lexicon.groups_of(word) and word != "of"
+    )
+
+
+_ORDINAL_DIGITS = re.compile(r"\d+(?:st|nd|rd|th)")
+_ORDINAL_WORDS = frozenset(
+    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split()
+)
+_INDEFINITE = frozenset(("a", "an"))
+_OWNING = frozenset("my our your his her their".split())
 _DETERMINERS = frozenset("the a an my our your his her their this that these those 's".split())
 
 

@@ -211,8 +211,9 @@ def excess(words: Sequence[str]) -> bool:
 
 
 def occasions(words: Sequence[str]) -> frozenset[tuple[str, str]]:
-    """The times a fact names as one occasion ("this weekend", "next Friday") or as every one of
-    them ("every weekend", "each Friday"): pairs of how ("one" or "each") and the time."""
+    """The times a fact names as one occasion ("this weekend", "next Friday"), as every one of
+    them ("every weekend", "each Friday") or as some ("some mornings", "most days"): pairs of
+    how ("one", "each" or "some") and the time."""
     found = set()
     for word, following in _with_next(words):
         how = _OCCASION_WORDS.get(word)
@@ -236,6 +237,7 @@ _SPANS = frozenset("week fortnight month year decade".split())
 _OCCASION_WORDS = {
     **dict.fromkeys(("this", "next", "last", "that"), "one"),
     **dict.fromkeys(("every", "each"), "each"),
+    **dict.fromkeys(("some", "most", "few", "occasional"), "some"),
 }
 _OCCASIONS = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday weekend week month year morning "
@@ -282,7 +284,7 @@ def passive(words: Sequence[str]) -> bool:
     if "by" not in words:
         return False
     return any(
-        word in _BE
+        word in BE
         and following not in _PLACING
         and (following.endswith(_PASSIVE_ENDINGS) or following in lexicon.IRREGULAR)
         for word, following in _with_next(words)
@@ -321,7 +323,8 @@ def participle(word: str) -> bool:
 _SHORTEST_REGULAR = 3
 
 
-_BE = frozenset("am is are was were been being be get gets got".split())
+BE = frozenset("am is are was were been being be get gets got".split())
+"""Forms of "be", and "get" as a passive says it ("got bitten")."""
 
 
 CLASHING_ASPECTS = (frozenset(("future", "perfect")), frozenset(("progressive", "perfect")))
