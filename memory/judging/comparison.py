@@ -1081,6 +1081,8 @@ class _Pair:
             return "said differently: the clauses joined by other words"
         if _alone_or_together(new, old):
             return "said differently: alone against together"
+        if bool(_DENIED_FEELING.search(new.text)) != bool(_DENIED_FEELING.search(old.text)):
+            return "feeling differs: one denied, not its opposite"
         return ""
 
     def _owners_agree(self) -> bool:
@@ -1941,6 +1943,14 @@ def _joined_alike(new: Reading, old: Reading) -> bool:
     joins = [{_JOINS[w] for w in reading.said_tokens if w in _JOINS} for reading in (new, old)]
     return not (joins[0] and joins[1] and joins[0] != joins[1])
 
+
+_DENIED_FEELING = re.compile(
+    r"\b(?:don'?t|do not|doesn'?t|does not|didn'?t|did not|never|not)\s+(?:really\s+)?"
+    r"(?:hate|hates|dislike|dislikes|detest|loathe|mind|minds|love|loves|adore|adores)\b",
+    re.I,
+)
+"""A feeling denied, which is not its opposite: "I don't hate sushi" is no "I love sushi"
+("don't like", said as often as "dislike", is read as it)."""
 
 _JOINS = {
     **dict.fromkeys(("when", "whenever", "if", "once"), "when"),

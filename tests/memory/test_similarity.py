@@ -856,6 +856,9 @@ def test_one_spelling_saying_two_things_is_never_merged(first: str, second: str)
         # alone against together
         ("I do bedtime on my own.", "we both do bedtime"),
         ("We both help Tom with homework.", "i help tom with homework"),
+        # a feeling denied, against its opposite
+        ("I love sushi.", "i don't hate sushi"),
+        ("I like sushi.", "i don't dislike sushi"),
     ],
 )
 def test_the_same_words_saying_two_facts_that_may_both_hold_stay_apart(
