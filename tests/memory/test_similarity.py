@@ -371,11 +371,15 @@ TESTERS_SETS = [
     ("memory-pairs-probe-twenty-second.tsv", 306),  # health; names that are words or places
     ("memory-pairs-probe-twenty-third.tsv", 212),  # pastimes, money, whose things are whose
     ("memory-pairs-probe-twenty-fourth.tsv", 272),  # time and dates in every form
-    ("memory-pairs-probe-twenty-fifth.tsv", 259),  # work and study, who did what to whom
+    ("memory-pairs-probe-twenty-fifth.tsv", 260),  # work and study, who did what to whom
     ("memory-pairs-probe-twenty-sixth.tsv", 263),  # the household's logistics, comparisons
     ("memory-pairs-probe-twenty-seventh.tsv", 241),  # people, relations, names and nicknames
     ("memory-pairs-probe-twenty-eighth.tsv", 278),  # travel, places, directions and routes
     ("memory-pairs-probe-twenty-ninth.tsv", 287),  # food, diets, who cooks what for whom
+    ("memory-pairs-probe-thirtieth.tsv", 319),  # pets, animals, the garden
+    ("memory-pairs-probe-thirty-first.tsv", 240),  # children and school
+    ("memory-pairs-probe-thirty-second.tsv", 258),  # the house, its things and measures
+    ("memory-pairs-probe-thirty-third.tsv", 245),  # speech as it is really transcribed
 ]
 
 
