@@ -1081,6 +1081,8 @@ class _Pair:
             return "said differently: the clauses joined by other words"
         if _alone_or_together(new, old):
             return "said differently: alone against together"
+        if _compound_reversed(new, old) or _compound_reversed(old, new):
+            return "said differently: two words naming one thing, the other way round"
         if bool(_DENIED_FEELING.search(new.text)) != bool(_DENIED_FEELING.search(old.text)):
             return "feeling differs: one denied, not its opposite"
         return ""
@@ -1916,6 +1918,34 @@ _MEASURES = frozenset(
     "days week weeks month months year years mile miles km seater bed bedroom storey".split()
 )
 """Words a number measures, so a number before it counts things of that size."""
+
+
+def _compound_reversed(new: Reading, old: Reading) -> bool:
+    """ "milk chocolate" / "chocolate milk": two words side by side naming one thing, side by
+    side the other way round in the other fact, and not this way round."""
+
+    def side_by_side(reading: Reading) -> set[tuple[str, str]]:
+        words = [term for term in reading.terms if _a_noun_maybe(term)]
+        return {
+            (first.text, then.text) for first, then in pairwise(words) if then.at == first.at + 1
+        }
+
+    pairs, other = side_by_side(new), side_by_side(old)
+    return any((then, first) in other and (first, then) not in other for first, then in pairs)
+
+
+def _a_noun_maybe(term: Term) -> bool:
+    """A word that may name a thing: not a word like "runny", "fully" nor "upstairs", which
+    describe one on either side of it ("runny eggs", "eggs runny")."""
+    word = term.surface.lower()
+    return (
+        term.kind is TermKind.WORD and not word.endswith(("ly", "y")) and word not in _PLACE_ADVERBS
+    )
+
+
+_PLACE_ADVERBS = frozenset(
+    "upstairs downstairs inside outside indoors outdoors home abroad overseas nearby".split()
+)
 
 
 def _alone_or_together(new: Reading, old: Reading) -> bool:

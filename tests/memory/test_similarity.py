@@ -860,6 +860,9 @@ def test_one_spelling_saying_two_things_is_never_merged(first: str, second: str)
         # alone against together
         ("I do bedtime on my own.", "we both do bedtime"),
         ("We both help Tom with homework.", "i help tom with homework"),
+        # two words naming one thing, the other way round
+        ("I like milk chocolate", "i like chocolate milk"),
+        ("Gran loves the garden flowers", "Gran loves the flower garden"),
         # a feeling denied, against its opposite
         ("I love sushi.", "i don't hate sushi"),
         ("I like sushi.", "i don't dislike sushi"),
@@ -1119,6 +1122,12 @@ def test_a_comparison_is_never_merged_with_an_equality() -> None:
         ("My flat is on the 3rd floor", "my flat is on the third floor"),
         ("The window cleaner comes every four weeks", "the window cleaner comes every fourth week"),
         ("We both do the school run.", "we do the school run"),
+        # words that describe on either side of a thing
+        ("I like my eggs runny.", "i like runny eggs"),
+        (
+            "The passports are in the safe in the upstairs study.",
+            "the passports are in the safe in the study upstairs",
+        ),
     ],
 )
 def test_the_same_fact_with_its_words_moved_still_merges(first: str, second: str) -> None:
