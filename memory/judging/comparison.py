@@ -301,6 +301,7 @@ class _Pair:
             or self._modifiers_moved()
             or self._sides_swapped()
             or _relatives_reordered(self.new, self.old)
+            or _joined_the_other_way(self.new, self.old)
             or (self._alike() and _role_of_role(self.new, self.old))
             or self._owner_moved()
             or _whose_role(self.new, self.old, self._matched())
@@ -638,8 +639,11 @@ class _Pair:
         # the deed straight after "was", and the doer straight after "by" ("by my neighbour")
         if be < 0 or not after or after[0].at > by + 2:
             return ""
-        deed = stem(tokens[be + 1])
-        deed_at = next((i for i, word in enumerate(active.said_tokens) if stem(word) == deed), -1)
+        deed = _verb_base(tokens[be + 1])
+        said = active.said_tokens
+        deed_at = next((i for i, word in enumerate(said) if _verb_base(word) == deed), -1)
+        if deed_at > 0 and said[deed_at - 1] in markers.BE:
+            return ""  # a passive of its own ("i got hired anna hired me")
         doer = next((term for term in active.terms if agrees(after[0], term)), None)
         if deed_at < 0 or doer is None or doer.at < deed_at:
             return ""
@@ -1067,8 +1071,8 @@ class _Pair:
         """Why two facts of the same words are two all the same: a small word or form that says
         another thing (no likeness an embedder finds makes them one)."""
         new, old = self.new, self.old
-        if new.corrected != old.corrected:
-            return "said differently: one takes back what it began to say"
+        if (new.corrected or old.corrected) and _plain(new.text) != _plain(old.text):
+            return "said differently: what is taken back midway"
         if _named_or_described(new, old):
             return "said differently: a name against a description"
         if _striving(new) != _striving(old):
@@ -1081,9 +1085,12 @@ class _Pair:
             return "said differently: the clauses joined by other words"
         if _alone_or_together(new, old):
             return "said differently: alone against together"
+        if _into_or_over(new) != _into_or_over(old):
+            return f"said differently: {_into_or_over(new) or '-'} / {_into_or_over(old) or '-'}"
         if _compound_reversed(new, old) or _compound_reversed(old, new):
             return "said differently: two words naming one thing, the other way round"
-        if bool(_DENIED_FEELING.search(new.text)) != bool(_DENIED_FEELING.search(old.text)):
+        denied = [_DENIED_FEELING.search(_plain(reading.text)) for reading in (new, old)]
+        if bool(denied[0]) != bool(denied[1]):
             return "feeling differs: one denied, not its opposite"
         return ""
 
@@ -1205,7 +1212,7 @@ class _Pair:
         return (
             _being_and_having(self.new, self.old)
             or _being_and_having(self.old, self.new)
-            or _one_occasion_and_each(self.new, self.old)
+            or _occasions_differ(self.new, self.old)
             or _becoming_and_having(self.new, self.old)
             or _becoming_and_having(self.old, self.new)
         )
@@ -1644,16 +1651,21 @@ _TRADES = frozenset(
 _AGENT_ENDINGS = ("er", "or", "ist", "ian")
 
 
+def _plain(text: str) -> str:
+    """A fact's words as compared letter for letter: small, straight apostrophes, no stops."""
+    return " ".join(re.findall(r"[\w']+", text.lower().replace("\u2019", "'")))
+
+
 def _striving(reading: Reading) -> bool:
     """ "I tried to fix the dishwasher", "I want to like jazz": a try, or a wish to feel, is not
-    the deed or the feeling ("I fixed the dishwasher", "I like jazz")."""
-    return _STRIVING.search(reading.text) is not None
+    the deed or the feeling ("I fixed the dishwasher", "I like jazz"); "I tried sushi" is."""
+    return _STRIVING.search(_plain(reading.text)) is not None
 
 
 _STRIVING = re.compile(
-    r"\b(?:try|tries|tried|trying|attempt(?:s|ed|ing)?)\b"
-    r"|\b(?:wants?|wanted|wish|hope|'d (?:like|love)|would (?:like|love)) to (?:like|love|enjoy)\b",
-    re.I,
+    r"\b(?:try|tries|tried|trying|attempts?|attempted|attempting) (?:to|\w+ing)\b"
+    r"|\b(?:wants?|wanted|wanna|wish|hope|'d (?:like|love)|would (?:like|love)) (?:to )?"
+    r"(?:like|love|enjoy)\b"
 )
 
 _ANIMALS = frozenset(
@@ -1677,7 +1689,7 @@ def _being_as_said(text: str) -> Iterator[re.Match[str]]:
             yield found
 
 
-def _one_occasion_and_each(new: Reading, old: Reading) -> str:
+def _occasions_differ(new: Reading, old: Reading) -> str:
     """ "This weekend" in one fact, "every weekend" (or "some weekends") in the other."""
     for how, time in new.occasions:
         for other, when in old.occasions:
@@ -1722,16 +1734,17 @@ def _named_or_described(new: Reading, old: Reading) -> bool:
         return False
     named = next(found[1] for found in names if found)
     naming = new if names[0] else old
-    if naming.subject.relative and naming.subject.relative not in _ANIMALS:
+    if naming.subject.relative and naming.subject.relative not in _PETS:
         return False  # a person's name is seldom a word that describes them ("my boss is priya")
-    plain = (old if names[0] else new).text
+    plain = (old if names[0] else new).text.replace("\u2019", "'")
     described = re.search(
         rf"(?:\b(?:is|are|was)|'s)\s+(?:(?:a|an|my|our|the)\s+)?({named})\b", plain, re.I
     )
     return described is not None and not described[1][0].isupper()
 
 
-_ANIMALS = frozenset(("dog", "cat", "pet"))
+_PETS = frozenset(("dog", "cat", "pet"))
+"""Relatives that are animals, whose names may be words that describe them ("Lucky")."""
 _NAMING = re.compile(
     r"\b(?:called|named|nicknamed|goes by|go by|known as|name is|name's)\s+(\w+)", re.I
 )
@@ -1934,6 +1947,25 @@ def _compound_reversed(new: Reading, old: Reading) -> bool:
     return any((then, first) in other and (first, then) not in other for first, then in pairs)
 
 
+def _into_or_over(reading: Reading) -> str:
+    """ "Sam is into football", "Sam is over football", "Tom is through with smoking": a liking
+    begun or ended, said with a small word after "is"."""
+    found = _INTO_OR_OVER.search(reading.text)
+    return found[1].lower() if found else ""
+
+
+_INTO_OR_OVER = re.compile(
+    r"(?:\b(?:is|are|am|was|were)|'s|'m|'re)\s+(?:really\s+|so\s+|well\s+)?"
+    r"(into|over|through with)\b",
+    re.I,
+)
+
+
+def _verb_base(word: str) -> str:
+    """A verb's stem, an irregular one's from its base ("taken", "takes": "take")."""
+    return stem(lexicon.lookup(lexicon.IRREGULAR, word, stem(word)) or word)
+
+
 def _a_noun_maybe(term: Term) -> bool:
     """A word that may name a thing: not a word like "runny", "fully" nor "upstairs", which
     describe one on either side of it ("runny eggs", "eggs runny")."""
@@ -1951,7 +1983,7 @@ _PLACE_ADVERBS = frozenset(
 def _alone_or_together(new: Reading, old: Reading) -> bool:
     """ "I do bedtime on my own" / "we both do bedtime", "We both help Tom with homework" / "i
     help tom with homework": done alone in one fact and shared in the other."""
-    alone = [bool(_ALONE.search(reading.text)) for reading in (new, old)]
+    alone = [_alone(_plain(reading.text)) for reading in (new, old)]
     if alone[0] != alone[1]:
         return True
     shared = [bool(_SHARED.search(reading.text)) for reading in (new, old)]
@@ -1960,11 +1992,46 @@ def _alone_or_together(new: Reading, old: Reading) -> bool:
     return "i" in (old if shared[0] else new).said_tokens
 
 
+def _alone(text: str) -> bool:
+    """Done alone: "on my own" (not "on my own land"), "by myself", "alone"."""
+    for found in _ALONE.finditer(text):
+        following = text[found.end() :].split(maxsplit=1)
+        if not found[0].startswith("on ") or not following or following[0] in STOP_WORDS:
+            return True
+    return False
+
+
 _ALONE = re.compile(
-    r"\b(?:on (?:my|our|his|her|their) own|by (?:myself|ourselves|himself|herself|themselves))\b",
-    re.I,
+    r"\b(?:on (?:my|our|his|her|their) own|by (?:myself|ourselves|himself|herself|themselves)"
+    r"|alone)\b"
 )
 _SHARED = re.compile(r"\b(?:we both|both of us|us both|we all|all of us|together)\b", re.I)
+
+
+def _joined_the_other_way(new: Reading, old: Reading) -> str:
+    """ "We moved because Dad got a new job" / "Dad got a new job because we moved": the same two
+    clauses either side of one joining word, each where the other stood."""
+    sides = [_either_side_of_join(reading) for reading in (new, old)]
+    if sides[0] is None or sides[1] is None:
+        return ""
+    (join, before, after), (join_before, before_old, after_old) = sides[0], sides[1]
+    if join != join_before or before == after or (before, after) != (after_old, before_old):
+        return ""
+    return f"roles differ: the two sides of '{join}' change places"
+
+
+def _either_side_of_join(reading: Reading) -> tuple[str, frozenset[str], frozenset[str]] | None:
+    """The one joining word in a fact and the words of weight before and after it."""
+    tokens = reading.said_tokens
+    joins = [index for index, word in enumerate(tokens) if word in _JOINS]
+    if len(joins) != 1 or joins[0] == 0:
+        return None
+    at = joins[0]
+
+    def weighty(words: Sequence[str]) -> frozenset[str]:
+        return frozenset(_verb_base(word) for word in words if word not in STOP_WORDS)
+
+    return _JOINS[tokens[at]], weighty(tokens[:at]), weighty(tokens[at + 1 :])
 
 
 def _joined_alike(new: Reading, old: Reading) -> bool:
@@ -1983,12 +2050,12 @@ _DENIED_FEELING = re.compile(
 ("don't like", said as often as "dislike", is read as it)."""
 
 _JOINS = {
-    **dict.fromkeys(("when", "whenever", "if", "once"), "when"),
+    **dict.fromkeys(("when", "whenever", "if", "while", "because"), "when"),
     **dict.fromkeys(("until", "till", "til"), "until"),
     "unless": "unless",
-    "while": "while",
-    "because": "because",
 }
+"""Words joining two clauses, by what they say of how one bears on the other ("because it
+rains" is "when it rains" near enough; "until" and "unless" are not)."""
 
 
 def _ordinal(surface: str) -> bool:

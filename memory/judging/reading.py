@@ -67,10 +67,10 @@ class Reading:
     frequency: str = ""
     """How often, as written ("always", "sometimes"); see lexicon.FREQUENCIES."""
     bare_negation: bool = False
+    """Denies without negating any content ("Carlos is not my boss"); see Walker."""
     corrected: bool = False
     """The speaker takes back what they began to say, further on ("i hate it no i love it"):
     the words before the correction are not all meant, so it restates nothing word for word."""
-    """Denies without negating any content ("Carlos is not my boss"); see Walker."""
     tense: str = ""
     """ "past", "present" or "future" when the fact's verb says so plainly ("was", "smoked",
     "will"); "" when it cannot be told (two clauses, "has lived")."""

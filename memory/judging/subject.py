@@ -196,8 +196,8 @@ def _with_name(tokens: Sequence[Token], holder: Subject) -> Subject:
     written_as_name = candidate.capitalised and not candidate.initial
     # Written small, a word after "my dentist" is what it is for ("my dentist appointment").
     service = holder.relative in lexicon.SERVICE_RELATIONS
-    said_as_deed = verb_ending(candidate.text) or not _verb_like(following)
-    if not written_as_name and (service or said_as_deed):
+    no_name_before_a_verb = verb_ending(candidate.text) or not _verb_like(following)
+    if not written_as_name and (service or no_name_before_a_verb):
         return holder
     taken = {end}
     if following is not None and following.kind is TokenKind.POSSESSIVE:

@@ -16,7 +16,10 @@ _CORRECTED_OPENINGS = frozenset("my our i we he she they his her their the".spli
 _RESTARTS = frozenset("i we he she they".split())
 """Words after a "no" or "not really" further on that begin the fact again."""
 _CORRECTING_NEGATIONS = frozenset(("no", "not", "never"))
-_CORRECTING_FILLERS = frozenset(("no", "not", "really", "sorry", "wait"))
+_CORRECTING_FILLERS = frozenset(
+    "no not really sorry wait well oh ok okay yeah yes actually um uh er erm so".split()
+)
+"""Words of no weight around a correction ("well no", "no no", "actually no, sorry")."""
 _SEQUENCE_WORDS = frozenset(("then", "before", "after", "because", "if", "whenever"))
 """Words that put what comes before them and what comes after in a sequence, or make one the
 cause of the other."""
@@ -72,9 +75,9 @@ class Walker:
         self.preferring = False
         self.implying: list[str] = []
         self.bare_negation = False
-        self.corrected = False  # the speaker took back what they had begun to say
         """A negation that fell on no content ("Carlos is not my boss": the words after it name
         who the fact is about)."""
+        self.corrected = False  # the speaker took back what they had begun to say
         self._clause = 0
         self._possessing = False
         self._said_anything = False
@@ -194,15 +197,7 @@ class Walker:
             self._moved = False
         elif word in lexicon.NEGATIONS:
             if self._correcting(index):
-                # "no, my husband wants sugar": the speaker correcting, no negation; further
-                # on ("i'm not allergic no i am") it takes back what was said before it
-                self.corrected = self.corrected or any(
-                    token.kind is TokenKind.WORD
-                    and token.text not in STOP_WORDS
-                    and token.text not in _CORRECTING_FILLERS
-                    for token in self.tokens[:index]
-                )
-                return
+                return  # "no, my husband wants sugar": the speaker correcting, no negation
             self._negate()
             if word == "without":
                 self._slot = "with"
@@ -248,20 +243,33 @@ class Walker:
     def _correcting(self, index: int) -> bool:
         """A "no" that opens the fact before who it is about ("no my husband wants sugar", "no,
         I said Tuesday"), or a "no", "not really" or "never" before a speaker taking it up again
-        ("i hate sushi actually no i love it now", "not really i hate sushi"): the speaker setting
-        something right, or answering, not a negation."""
-        first = next(i for i, token in enumerate(self.tokens) if token.kind is TokenKind.WORD)
+        ("not really, I hate sushi", "i hate sushi actually no i love it now"): the speaker
+        answering, or setting right what they began to say (then :attr:`corrected`), not a
+        negation. After words of no weight alone ("i do not i swear smoke") it negates."""
         word = self.tokens[index].text
+        if word not in _CORRECTING_NEGATIONS:
+            return False
+        before = [token for token in self.tokens[:index] if token.kind is TokenKind.WORD]
+        opening = all(token.text in _CORRECTING_FILLERS for token in before)
+        taking_back = any(token.text not in STOP_WORDS for token in before)
+        if not opening and not taking_back:
+            return False
         after = index + 1
-        while after < len(self.tokens) and self.tokens[after].text in _CORRECTING_FILLERS:
+        while after < len(self.tokens) and (
+            self.tokens[after].text in _CORRECTING_FILLERS
+            or self.tokens[after].kind is TokenKind.BREAK
+        ):
             after += 1
         following = self.tokens[after] if after < len(self.tokens) else None
-        if following is None or word not in _CORRECTING_NEGATIONS:
+        if following is None:
             return False
-        if following.kind is TokenKind.BREAK:
-            return word == "no" and index == first
-        opening = _CORRECTED_OPENINGS if word == "no" and index == first else _RESTARTS
-        return following.text in opening
+        broken = self.tokens[index + 1].kind is TokenKind.BREAK
+        restarting = following.text in _RESTARTS or (
+            word == "no" and opening and (broken or following.text in _CORRECTED_OPENINGS)
+        )
+        if restarting and taking_back and not opening:
+            self.corrected = True
+        return restarting
 
     def _negate(self) -> None:
         self._negating = True

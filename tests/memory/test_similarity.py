@@ -791,11 +791,21 @@ def test_the_same_words_saying_another_thing_are_never_merged(first: str, second
         ("I hate sushi.", "i hate sushi actually no i love it now"),
         ("I love sushi.", "not really i hate sushi"),
         ("I love sushi.", "no no no i hate sushi"),
+        ("I love sushi.", "Not really, I hate sushi."),
+        ("i smoke", "i do not i swear smoke"),  # a "not" after words of no weight negates
+        ("I hate sushi.", "I hate sushi, actually no, I love it now"),
         ("My son hates school.", "my son hates school no he loves it now"),
         # who did it after "by", standing where the one done to stood in the active fact
         ("My dog was attacked by the neighbour's dog", "my dog attacked the neighbour's dog"),
         ("Rex was adopted by my sister", "Rex adopted my sister"),
         ("My hens were scared by the dog", "my hens scared the dog"),
+        ("Gran is taken to church by Tom", "Gran takes Tom to church"),
+        # the two sides of "because" or "when", each where the other stood
+        ("we moved because Dad got a new job", "Dad got a new job because we moved"),
+        (
+            "the heating comes on when the temperature drops",
+            "the temperature drops when the heating comes on",
+        ),
     ],
 )
 def test_one_spelling_saying_two_things_is_never_merged(first: str, second: str) -> None:
@@ -860,9 +870,18 @@ def test_one_spelling_saying_two_things_is_never_merged(first: str, second: str)
         # alone against together
         ("I do bedtime on my own.", "we both do bedtime"),
         ("We both help Tom with homework.", "i help tom with homework"),
+        # a liking begun against one ended
+        ("Sam is over football", "Sam is into football"),
+        ("Tom is through with smoking", "Tom is into smoking"),
+        ("Dad is over the flu", "Dad has the flu"),
         # two words naming one thing, the other way round
         ("I like milk chocolate", "i like chocolate milk"),
         ("Gran loves the garden flowers", "Gran loves the flower garden"),
+        # a review's finds: both facts taken back midway, the other way round; an animal one
+        # is against one one has
+        ("i take the bus no i walk", "i walk no i take the bus"),
+        ("Luna is a collie", "luna has a collie"),
+        ("I love sushi", "I don\u2019t hate sushi"),
         # a feeling denied, against its opposite
         ("I love sushi.", "i don't hate sushi"),
         ("I like sushi.", "i don't dislike sushi"),
@@ -1122,6 +1141,13 @@ def test_a_comparison_is_never_merged_with_an_equality() -> None:
         ("My flat is on the 3rd floor", "my flat is on the third floor"),
         ("The window cleaner comes every four weeks", "the window cleaner comes every fourth week"),
         ("We both do the school run.", "we do the school run"),
+        ("Gran is taken to church by Tom", "Tom takes Gran to church"),
+        # a review's finds: restatements the newer rules must leave alone
+        ("I tried sushi in Japan", "I had sushi in Japan"),
+        ("I want to like jazz", "I wanna like jazz"),
+        ("I can't sleep when it's hot", "I can't sleep while it's hot"),
+        ("I built a shed on my own land", "I built a shed on my land"),
+        ("I was hired by Anna", "i got hired anna hired me"),
         # words that describe on either side of a thing
         ("I like my eggs runny.", "i like runny eggs"),
         (
