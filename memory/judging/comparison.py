@@ -1076,7 +1076,9 @@ class _Pair:
         if _named_or_described(new, old):
             return "said differently: a name against a description"
         if _striving(new) != _striving(old):
-            return "said differently: a try or a wish against the deed"
+            return "said differently: a try, or a deed meant, against the deed"
+        if _in_place_of(new, old) or _in_place_of(old, new):
+            return "said differently: one thing in place of another"
         if not self._owners_agree():
             return "whose differs: someone's own against one of many"
         if not self._counts_agree():
@@ -1657,8 +1659,9 @@ def _plain(text: str) -> str:
 
 
 def _striving(reading: Reading) -> bool:
-    """ "I tried to fix the dishwasher", "I want to like jazz": a try, or a wish to feel, is not
-    the deed or the feeling ("I fixed the dishwasher", "I like jazz"); "I tried sushi" is."""
+    """ "I tried to fix the dishwasher", "I was going to cancel Netflix", "I want to like jazz": a
+    try, a deed meant and not done, or a wish to feel, is not the deed or the feeling ("I fixed
+    the dishwasher", "I like jazz"); "I tried sushi" is."""
     return _STRIVING.search(_plain(reading.text)) is not None
 
 
@@ -1666,6 +1669,7 @@ _STRIVING = re.compile(
     r"\b(?:try|tries|tried|trying|attempts?|attempted|attempting) (?:to|\w+ing)\b"
     r"|\b(?:wants?|wanted|wanna|wish|hope|'d (?:like|love)|would (?:like|love)) (?:to )?"
     r"(?:like|love|enjoy)\b"
+    r"|\b(?:was|were) (?:going to|gonna|about to)\b|\b(?:would|'d) have\b"
 )
 
 _ANIMALS = frozenset(
@@ -1742,6 +1746,16 @@ def _named_or_described(new: Reading, old: Reading) -> bool:
     )
     return described is not None and not described[1][0].isupper()
 
+
+def _in_place_of(reading: Reading, other: Reading) -> bool:
+    """ "wine instead of beer" / "wine and beer", "the quiz instead of Pete" / "the quiz with
+    Pete": one thing in place of another, and in the other fact no choice at all ("rather than",
+    "over" say it too)."""
+    return bool(_INSTEAD.search(reading.text)) and not _CHOSEN.search(other.text)
+
+
+_INSTEAD = re.compile(r"\b(?:instead of|in place of)\b", re.I)
+_CHOSEN = re.compile(r"\b(?:instead of|in place of|rather than|over|than)\b", re.I)
 
 _PETS = frozenset(("dog", "cat", "pet"))
 """Relatives that are animals, whose names may be words that describe them ("Lucky")."""

@@ -11,6 +11,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import Decimal
 from enum import StrEnum
 from functools import lru_cache
 
@@ -157,7 +158,7 @@ _KEEP_ENDINGS = frozenset(
 # Symbols that are part of a value, said as words before the punctuation is dropped: "£5" and
 # "$5" are two prices, "B+" and "B-" two blood types, "-18" and "18" two temperatures.
 _SYMBOLS = (
-    (re.compile(r"([£$€¥])\s?(\d+(?:[.,]\d+)*)"), lambda m: f"{m[2]} {_CURRENCIES[m[1]]}"),
+    (re.compile(r"([£$€¥])\s?(\d+(?:[.,]\d+)*)(?:\s?(k|m|bn)\b)?", re.I), lambda m: _money(m)),
     (re.compile(r"(\d)\s?%"), r"\1 percent"),
     (re.compile(r"\b(\d+):(\d)\b"), r"\1 to \2"),  # a ratio "3:1"; "7:30" is a time
     (re.compile(r"(?<![\w.,])-(?=\d)"), "\u2212"),  # a sign, not a hyphen: part of the number
@@ -170,6 +171,25 @@ _SYMBOLS = (
     (re.compile(r"\b([A-Za-z]{1,2})\*(?![\w*])"), r"\1 star"),
 )
 _CURRENCIES = {"£": "pounds", "$": "dollars", "€": "euros", "¥": "yen"}
+_THOUSANDS = {"k": 1_000, "m": 1_000_000, "bn": 1_000_000_000}
+
+
+_SCALED = re.compile(r"\b(\d+\.\d+) (1000|1000000|1000000000)\b")
+"""What text2num leaves of "two and a half thousand": "2.5 1000"."""
+
+
+def _scaled(found: re.Match[str]) -> str:
+    return f"{(Decimal(found[1]) * int(found[2])).normalize():f}"
+
+
+def _money(found: re.Match[str]) -> str:
+    """ "£5" as "5 pounds", "£20k" as "20000 pounds" (a "k" after a price is thousands)."""
+    amount, scale = found[2], found[3]
+    if scale:
+        value = Decimal(amount.replace(",", "")) * _THOUSANDS[scale.lower()]
+        amount = f"{value.normalize():f}"
+    return f"{amount} {_CURRENCIES[found[1]]}"
+
 
 # Said before text2num reads the numbers: "two and a half" is "two point five", which it reads
 # as 2.5 (it leaves "and a half" as words).
@@ -302,6 +322,7 @@ def tokenize(text: str) -> tuple[Token, ...]:
     for pattern, words in _FRACTIONS:
         text = pattern.sub(_fraction(words), text)
     text = _SPOKEN_YEAR.sub(_year, alpha2digit(text, "en"))
+    text = _SCALED.sub(_scaled, text)
     text = _LETTER_AFTER_NUMBER.sub(_number_and_letter, text)
     tokens: list[Token] = []
     sentence_start = True

@@ -348,16 +348,16 @@ TESTERS_SETS = [
     # aimed at wrong merges: symbols that are values ("£5" / "$5"), two people changing places
     # ("Alice owes Bob" / "Bob owes Alice"), a state said and denied, how often
     ("memory-pairs-probe.tsv", 301),
-    ("memory-pairs-probe-blind.tsv", 303),
-    ("memory-pairs-probe-third.tsv", 267),
+    ("memory-pairs-probe-blind.tsv", 306),
+    ("memory-pairs-probe-third.tsv", 268),
     ("memory-pairs-probe-fourth.tsv", 271),
     ("memory-pairs-probe-fifth.tsv", 234),
     ("memory-pairs-probe-sixth.tsv", 218),  # one small word that flips a fact
     ("memory-pairs-probe-seventh.tsv", 277),  # who is whose, sequences, lists, other families
     ("memory-pairs-probe-eighth.tsv", 188),  # as a voice brings facts
-    ("memory-pairs-probe-ninth.tsv", 231),  # typed, spoken and extracted by a model
+    ("memory-pairs-probe-ninth.tsv", 232),  # typed, spoken and extracted by a model
     ("memory-pairs-probe-tenth.tsv", 293),  # the everyday running of a home
-    ("memory-pairs-probe-eleventh.tsv", 240),  # health, money and people
+    ("memory-pairs-probe-eleventh.tsv", 242),  # health, money and people
     ("memory-pairs-probe-twelfth.tsv", 178),  # sentence structure
     ("memory-pairs-probe-thirteenth.tsv", 191),  # plans, appointments and routines
     ("memory-pairs-probe-fourteenth.tsv", 224),  # preferences, tastes and opinions
@@ -793,6 +793,7 @@ def test_the_same_words_saying_another_thing_are_never_merged(first: str, second
         ("I love sushi.", "no no no i hate sushi"),
         ("I love sushi.", "Not really, I hate sushi."),
         ("i smoke", "i do not i swear smoke"),  # a "not" after words of no weight negates
+        ("The car cost £20k", "the car cost £20"),  # thousands after a price
         ("I hate sushi.", "I hate sushi, actually no, I love it now"),
         ("My son hates school.", "my son hates school no he loves it now"),
         # who did it after "by", standing where the one done to stood in the active fact
@@ -882,6 +883,12 @@ def test_one_spelling_saying_two_things_is_never_merged(first: str, second: str)
         ("i take the bus no i walk", "i walk no i take the bus"),
         ("Luna is a collie", "luna has a collie"),
         ("I love sushi", "I don\u2019t hate sushi"),
+        # a deed meant and not done, against the deed
+        ("I cancelled Netflix", "i was gonna cancel netflix"),
+        ("I paid the broadband bill", "I would have paid the broadband bill"),
+        # one thing in place of another, against both
+        ("I'm bringing wine instead of beer", "i'm bringing wine and beer"),
+        ("I'm organising the quiz with Pete", "i'm organising the quiz instead of pete"),
         # a feeling denied, against its opposite
         ("I love sushi.", "i don't hate sushi"),
         ("I like sushi.", "i don't dislike sushi"),
@@ -1144,6 +1151,11 @@ def test_a_comparison_is_never_merged_with_an_equality() -> None:
         ("Gran is taken to church by Tom", "Tom takes Gran to church"),
         # a review's finds: restatements the newer rules must leave alone
         ("I tried sushi in Japan", "I had sushi in Japan"),
+        ("I'm bringing wine instead of beer", "i'm bringing wine rather than beer"),
+        # thousands after a price, and a fraction of thousands said
+        ("The car cost £18k.", "the car cost eighteen thousand pounds"),
+        ("The loan is $2.5k.", "the loan is two and a half thousand dollars"),
+        ("I've saved £1.5m", "i've saved one and a half million pounds"),
         ("I want to like jazz", "I wanna like jazz"),
         ("I can't sleep when it's hot", "I can't sleep while it's hot"),
         ("I built a shed on my own land", "I built a shed on my land"),
