@@ -116,6 +116,7 @@ _TOKEN = re.compile(
     r"""
     (?P<time>\d{1,2}(?:[:.]\d{2})?\s*[ap]\.?\s?m\b\.?|\d{1,2}:\d{2}\b|\d{1,2}\s+o'?clock\b)
     |(?P<joined>\d+(?:/\d+){1,2}\b)
+    |(?P<address>[^\W_][\w.+\-]*@[^\W_][\w\-]*(?:\.[\w\-]+)+)
     |(?P<number>\u2212?\d+(?:[.,]\d+)?(?:st|nd|rd|th)?\b)
     |(?P<word>[^\W_]+(?:['\-][^\W_]+)*(?:(?<=[sS])'(?![^\W_]))?)
     |(?P<stop>[.!?;:()]|,)
@@ -338,6 +339,11 @@ def tokenize(text: str) -> tuple[Token, ...]:
             # a date "3/4", "24/7": one value whose parts keep their order ("4/3" is another
             # day); a score or a phone number with dashes is numbers in an order (see reading)
             tokens.append(Token(surface, surface, TokenKind.NUMBER))
+            sentence_start = False
+        elif match.lastgroup == "address":
+            # an email address is one value, its parts in their order ("jones.sam@" is another),
+            # its case no part of it
+            tokens.append(Token(surface.lower(), surface.lower(), TokenKind.WORD))
             sentence_start = False
         elif match.lastgroup == "number":
             digits = _ORDINAL_SUFFIX.sub("", surface).replace(",", "").replace("\u2212", "-")

@@ -794,6 +794,9 @@ def test_the_same_words_saying_another_thing_are_never_merged(first: str, second
         ("I love sushi.", "Not really, I hate sushi."),
         ("i smoke", "i do not i swear smoke"),  # a "not" after words of no weight negates
         ("The car cost £20k", "the car cost £20"),  # thousands after a price
+        # an email address, its parts in another order or joined otherwise
+        ("My email is sam.jones@outlook.com", "my email is jones.sam@outlook.com"),
+        ("My email is amy.lee@gmail.com", "my email is amy-lee@gmail.com"),
         ("I hate sushi.", "I hate sushi, actually no, I love it now"),
         ("My son hates school.", "my son hates school no he loves it now"),
         # who did it after "by", standing where the one done to stood in the active fact
