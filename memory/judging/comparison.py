@@ -783,8 +783,10 @@ class _Pair:
         if _NOTE.match(self.new.text) or _NOTE.match(self.old.text):
             differ = _letters(new_typed) != _letters(old_typed)  # a note's words are no value
         else:
-            new_values = sorted(_as_written(t) for t in self.new_side if not t.in_subject)
-            old_values = sorted(_as_written(t) for t in self.old_side if not t.in_subject)
+            # in the order said: "blue cat 42" is not "cat blue 42", "07700 900123" not "900123
+            # 07700"
+            new_values = [_as_written(t) for t in _in_order(self.new_side) if not t.in_subject]
+            old_values = [_as_written(t) for t in _in_order(self.old_side) if not t.in_subject]
             differ = bool(new_values and old_values) and new_values != old_values
         # Typed on both sides (a transcript is all small letters, with no symbols), its case
         # and symbols are part of it: "BlueFrog42" / "bluefrog42", "1234#" / "1234*".
@@ -1077,6 +1079,8 @@ class _Pair:
             return "said differently: a name against a description"
         if _striving(new) != _striving(old):
             return "said differently: a try, or a deed meant, against the deed"
+        if _digits_reordered(new, old):
+            return "said differently: the same digits in another order"
         if _in_place_of(new, old) or _in_place_of(old, new):
             return "said differently: one thing in place of another"
         if not self._owners_agree():
@@ -1747,6 +1751,28 @@ def _named_or_described(new: Reading, old: Reading) -> bool:
     return described is not None and not described[1][0].isupper()
 
 
+def _digits_reordered(new: Reading, old: Reading) -> bool:
+    """ "My phone number is 07700 900123" / "... 900123 07700": numbers said one after another
+    are one value, its groups in their order."""
+    runs = [[run for run in _number_runs(reading) if len(run) > 1] for reading in (new, old)]
+    groups = [sorted(tuple(sorted(run)) for run in side) for side in runs]
+    return bool(runs[0]) and groups[0] == groups[1] and runs[0] != runs[1]
+
+
+def _number_runs(reading: Reading) -> list[tuple[str, ...]]:
+    """The numbers of a fact, those said one straight after another in one run."""
+    runs: list[list[str]] = []
+    previous = False
+    for word in reading.said_tokens:
+        number = word[:1].isdigit()
+        if number and previous:
+            runs[-1].append(word)
+        elif number:
+            runs.append([word])
+        previous = number
+    return [tuple(run) for run in runs]
+
+
 def _in_place_of(reading: Reading, other: Reading) -> bool:
     """ "wine instead of beer" / "wine and beer", "the quiz instead of Pete" / "the quiz with
     Pete": one thing in place of another, and in the other fact no choice at all ("rather than",
@@ -1847,6 +1873,10 @@ def _bears_a_role(term: Term) -> bool:
 def _as_written(term: Term) -> str:
     """A value as typed: a number as its digits (however it was said), a word letter for letter."""
     return term.text if term.kind in _UNKEYED else _letters(term.surface)
+
+
+def _in_order(terms: Sequence[Term]) -> list[Term]:
+    return sorted(terms, key=lambda term: term.at)
 
 
 def _typed_value(text: str) -> str:

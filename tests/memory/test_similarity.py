@@ -797,6 +797,10 @@ def test_the_same_words_saying_another_thing_are_never_merged(first: str, second
         # an email address, its parts in another order or joined otherwise
         ("My email is sam.jones@outlook.com", "my email is jones.sam@outlook.com"),
         ("My email is amy.lee@gmail.com", "my email is amy-lee@gmail.com"),
+        # a password's words, or a number's groups, in another order
+        ("The wifi password is blue cat forty two", "the wifi password is cat blue forty two"),
+        ("My phone number is 07700 900123", "my phone number is 900123 07700"),
+        ("My landline is 01632 960 123", "my landline is 01632 123 960"),
         ("I hate sushi.", "I hate sushi, actually no, I love it now"),
         ("My son hates school.", "my son hates school no he loves it now"),
         # who did it after "by", standing where the one done to stood in the active fact
