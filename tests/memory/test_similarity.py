@@ -380,6 +380,9 @@ TESTERS_SETS = [
     ("memory-pairs-probe-thirty-first.tsv", 240),  # children and school
     ("memory-pairs-probe-thirty-second.tsv", 258),  # the house, its things and measures
     ("memory-pairs-probe-thirty-third.tsv", 245),  # speech as it is really transcribed
+    ("memory-pairs-probe-thirty-fourth.tsv", 277),  # technology and accounts
+    ("memory-pairs-probe-thirty-fifth.tsv", 228),  # social life and the community
+    ("memory-pairs-probe-thirty-sixth.tsv", 285),  # vehicles and contracts
 ]
 
 
