@@ -122,9 +122,11 @@ def _speaker_at(reading: Reading) -> int:
 _PIVOTS = (
     "than", "above", "below", "under", "underneath", "beneath", "behind", "owe", "top", "love",
     "jealous", "afraid", "scared", "frightened", "proud", "fond", "north", "south", "east",
-    "west", "past", "there",
+    "west", "past", "there", "to", "into", "onto",
 )  # fmt: skip
-"""Words with one side before and another after that are not the same both ways."""
+"""Words with one side before and another after that are not the same both ways ("I back up
+my laptop to the NAS")."""
+_TOWARDS = frozenset(("to", "into", "onto"))
 _EXCHANGING = frozenset(
     "replace replaced replaces replacing trade traded trades trading exchange exchanged".split()
 )
@@ -743,6 +745,8 @@ class _Pair:
         for pivot in _PIVOTS + (("with", "for") if exchanging else ()):
             if tokens.count(pivot) != 1 or tokens_old.count(pivot) != 1:
                 continue  # no side to cross without the word once in each
+            if pivot in _TOWARDS and (_symmetric(self.new) or _symmetric(self.old)):
+                continue  # "Jo is married to Ann's brother": the same both ways
             new_before, new_after = _sides(self.new, tokens, pivot)
             old_before, old_after = _sides(self.old, tokens_old, pivot)
             crossed = (new_before - old_before) & (old_after - new_after)

@@ -366,7 +366,7 @@ TESTERS_SETS = [
     ("memory-pairs-probe-seventeenth.tsv", 297),  # built to be merged wrongly
     ("memory-pairs-probe-eighteenth.tsv", 310),  # work, pets, food, travel, accounts, units
     ("memory-pairs-probe-nineteenth.tsv", 249),  # a household of several, care, guests, rotas
-    ("memory-pairs-probe-twentieth.tsv", 301),  # the house's systems, garden, conditions
+    ("memory-pairs-probe-twentieth.tsv", 302),  # the house's systems, garden, conditions
     ("memory-pairs-probe-twenty-first.tsv", 221),  # facts dictated in passing
     ("memory-pairs-probe-twenty-second.tsv", 306),  # health; names that are words or places
     ("memory-pairs-probe-twenty-third.tsv", 212),  # pastimes, money, whose things are whose
@@ -380,7 +380,7 @@ TESTERS_SETS = [
     ("memory-pairs-probe-thirty-first.tsv", 240),  # children and school
     ("memory-pairs-probe-thirty-second.tsv", 258),  # the house, its things and measures
     ("memory-pairs-probe-thirty-third.tsv", 245),  # speech as it is really transcribed
-    ("memory-pairs-probe-thirty-fourth.tsv", 277),  # technology and accounts
+    ("memory-pairs-probe-thirty-fourth.tsv", 278),  # technology and accounts
     ("memory-pairs-probe-thirty-fifth.tsv", 228),  # social life and the community
     ("memory-pairs-probe-thirty-sixth.tsv", 285),  # vehicles and contracts
 ]
@@ -800,6 +800,9 @@ def test_the_same_words_saying_another_thing_are_never_merged(first: str, second
         # an email address, its parts in another order or joined otherwise
         ("My email is sam.jones@outlook.com", "my email is jones.sam@outlook.com"),
         ("My email is amy.lee@gmail.com", "my email is amy-lee@gmail.com"),
+        # what goes to what, turned round
+        ("I back up my laptop to the NAS", "I back up the NAS to my laptop"),
+        ("I forward my work email to my Gmail", "I forward my Gmail to my work email"),
         # a password's words, or a number's groups, in another order
         ("The wifi password is blue cat forty two", "the wifi password is cat blue forty two"),
         ("My phone number is 07700 900123", "my phone number is 900123 07700"),
@@ -1161,6 +1164,7 @@ def test_a_comparison_is_never_merged_with_an_equality() -> None:
         ("Gran is taken to church by Tom", "Tom takes Gran to church"),
         # a review's finds: restatements the newer rules must leave alone
         ("I tried sushi in Japan", "I had sushi in Japan"),
+        ("Uncle Jim is married to Aunt Sue", "Aunt Sue is married to Uncle Jim"),
         ("I'm bringing wine instead of beer", "i'm bringing wine rather than beer"),
         # thousands after a price, and a fraction of thousands said
         ("The car cost £18k.", "the car cost eighteen thousand pounds"),
