@@ -11,6 +11,7 @@ import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import pairwise
 
 from memory.judging import lexicon, markers
@@ -1070,14 +1071,15 @@ class _Pair:
             and self._slots_agree()
             and self._times_agree()
             and self._places_agree()
-            and not self._worded_apart()
+            and not self._worded_apart
         )
 
+    @cached_property
     def _worded_apart(self) -> str:
         """Why two facts of the same words are two all the same: a small word or form that says
         another thing (no likeness an embedder finds makes them one)."""
         new, old = self.new, self.old
-        if (new.corrected or old.corrected) and _plain(new.text) != _plain(old.text):
+        if (new.corrected or old.corrected) and new.plain != old.plain:
             return "said differently: what is taken back midway"
         if _named_or_described(new, old):
             return "said differently: a name against a description"
@@ -1099,7 +1101,7 @@ class _Pair:
             return f"said differently: {_into_or_over(new) or '-'} / {_into_or_over(old) or '-'}"
         if _compound_reversed(new, old) or _compound_reversed(old, new):
             return "said differently: two words naming one thing, the other way round"
-        denied = [_DENIED_FEELING.search(_plain(reading.text)) for reading in (new, old)]
+        denied = [_DENIED_FEELING.search(reading.plain) for reading in (new, old)]
         if bool(denied[0]) != bool(denied[1]):
             return "feeling differs: one denied, not its opposite"
         return ""
@@ -1314,7 +1316,7 @@ class _Pair:
             return f"said differently: {self.new.attitude} / {self.old.attitude}"
         if alike := self._two_facts_alike():
             return alike
-        if apart := self._worded_apart():
+        if apart := self._worded_apart:
             return apart
         return f"different content: {surfaces(self.new_only)} / {surfaces(self.old_only)}"
 
@@ -1349,7 +1351,7 @@ class _Pair:
             return "said differently"
         if alike := self._two_facts_alike():
             return alike
-        if apart := self._worded_apart():
+        if apart := self._worded_apart:
             return apart
         if any(map(_known_thing, self.new_only)) and any(map(_known_thing, self.old_only)):
             return "different things"  # "my mom" / "my dad": related, never one fact
@@ -1661,16 +1663,11 @@ _TRADES = frozenset(
 _AGENT_ENDINGS = ("er", "or", "ist", "ian")
 
 
-def _plain(text: str) -> str:
-    """A fact's words as compared letter for letter: small, straight apostrophes, no stops."""
-    return " ".join(re.findall(r"[\w']+", text.lower().replace("\u2019", "'")))
-
-
 def _striving(reading: Reading) -> bool:
     """ "I tried to fix the dishwasher", "I was going to cancel Netflix", "I want to like jazz": a
     try, a deed meant and not done, or a wish to feel, is not the deed or the feeling ("I fixed
     the dishwasher", "I like jazz"); "I tried sushi" is."""
-    return _STRIVING.search(_plain(reading.text)) is not None
+    return _STRIVING.search(reading.plain) is not None
 
 
 _STRIVING = re.compile(
@@ -2031,7 +2028,7 @@ _PLACE_ADVERBS = frozenset(
 def _alone_or_together(new: Reading, old: Reading) -> bool:
     """ "I do bedtime on my own" / "we both do bedtime", "We both help Tom with homework" / "i
     help tom with homework": done alone in one fact and shared in the other."""
-    alone = [_alone(_plain(reading.text)) for reading in (new, old)]
+    alone = [_alone(reading.plain) for reading in (new, old)]
     if alone[0] != alone[1]:
         return True
     shared = [bool(_SHARED.search(reading.text)) for reading in (new, old)]

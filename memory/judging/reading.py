@@ -100,6 +100,8 @@ class Reading:
     """Says who did it after "by" ("was hired by Sara"); see markers.passive."""
     said: str = ""
     """The text as it means it (``words.as_said``): "'s" for "is" written so, and the like."""
+    plain: str = ""
+    """The words as compared letter for letter: small, straight apostrophes, no stops."""
     scope: str = ""
     """What "only" bounds: "doer" or "deed"; see markers.scope."""
     everyone: str = ""
@@ -180,6 +182,7 @@ def read(text: str) -> Reading:
         last_spans=markers.last_spans(re.findall(r"[a-z]+", text.lower())),
         passive=markers.passive([_as_said_first(token) for token in tokens]),
         said=as_said(text),
+        plain=" ".join(re.findall(r"[\w']+", text.lower().replace("\u2019", "'"))),
         scope=markers.scope(words),
         everyone=markers.everyone(words),
         choice=markers.choice(words),
