@@ -70,6 +70,10 @@ _AUXILIARIES = (
     "there's what's who's where's i'd i'll i've you're we're they're let's"
 ).split()
 _FILLERS = "um uh er erm hmm mm ah eh".split()
+HESITATIONS = frozenset(_FILLERS + "m mmm hm umm uhm uhh err ahh ehm".split())
+"""Sounds a speaker makes while looking for the words, as Whisper writes them ("Um" is often
+"M"). Words that are nothing else are a request yet to begin: trailing. A bare "m" or "err" is
+not trailing after other words, where it is as often a letter spelled ("V I M") or cut short."""
 TRAILING_WORDS = frozenset(_CONJUNCTIONS + _ARTICLES + _PREPOSITIONS + _AUXILIARIES + _FILLERS)
 """A request whose last word is one of these is unfinished, whatever mark Whisper put after it
 (it writes "What's the weather like in?" for a speaker who stopped after "in")."""
@@ -223,6 +227,8 @@ def _shape_of_words(transcript: str, wake_phrase_only: bool) -> TurnShape:
     ended = text.endswith(_COMPLETE_MARKS) and not text.endswith(("...", "\u2026"))
     last = said[-1]
     if text.endswith(_TRAILING_MARKS) or last in TRAILING_WORDS:
+        return TurnShape.TRAILING
+    if all(word in HESITATIONS for word in said):
         return TurnShape.TRAILING
     if " ".join(said[-2:]) in TRAILING_ENDINGS:
         return TurnShape.TRAILING

@@ -299,8 +299,8 @@ def outcomes(events: list[dict[str, Any]], placed: list[Placed]) -> list[Outcome
             f"{e['text']!r} ({e['shape']})"
             for pause in cut_at
             for e in judged
-            if item.start + pause.start <= e["t"] <= item.start + pause.end
-        ]
+            if item.start + pause.start - 0.1 <= e["t"] <= item.start + pause.end
+        ]  # the tolerance of a cut: the VAD may call the pause a frame or two early
         heard = " ".join(u["text"] for u in mine)
         results.append(Outcome(cut_at, wait, shapes, heard_at_cuts, heard))
     return results

@@ -40,6 +40,7 @@ COMPLETE = [
     "The child almost hurt the small dog",
     "Turn off the lights",
     "Tell me the joke",
+    "V I M",  # spelled: its last letter is no hesitation
 ]
 TRAILING = [
     # As tiny.en writes a speaker who stopped mid-request (Piper saying the unfinished words):
@@ -69,6 +70,10 @@ TRAILING = [
     "Uh, what about",
     "the number is twenty",
     "Remind me",
+    # A hesitation alone, as Whisper writes "Um" at a speaker's first pause:
+    "M",
+    "Mm.",
+    "Hm, umm.",
 ]
 UNSURE = [
     "",
