@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from itertools import pairwise
 
-from memory.judging import lexicon, markers
+from memory.judging import lexicon, markers, small_words
 from memory.judging.judgement import Relation
 from memory.judging.matching import (
     agrees,
@@ -364,6 +364,9 @@ class _Pair:
         ):
             said = ", ".join(f"{owner} {thing}" for owner, thing in owned_now.items())
             return f"whose differs: {said}"
+        if _owners_traded(self.new, self.old):
+            said = ", ".join(f"{owner} {thing}" for owner, thing in _owned_in_turn(self.new))
+            return f"whose differs: {said}, the other way round"
         pairs = ((new, self.new, self.old, old), (old, self.old, self.new, new))
         for owners, theirs, ours, ours_owners in pairs:
             if len(owners) != 1 or "speaker" not in ours.owners or ours_owners:
@@ -1104,7 +1107,24 @@ class _Pair:
         denied = [_DENIED_FEELING.search(reading.plain) for reading in (new, old)]
         if bool(denied[0]) != bool(denied[1]):
             return "feeling differs: one denied, not its opposite"
+        if self._plural_value():
+            return "said differently: one thing named against several"
+        for check, why in _SMALL_WORD_CHECKS:
+            if check(new, old):
+                return f"said differently: {why}"
         return ""
+
+    def _plural_value(self) -> bool:
+        """ "My favourite film is Alien" / "... is Aliens", "we're watching Ghosts" / "... ghost":
+        a thing named at the end of both facts, in the singular in one and the plural in the
+        other."""
+        for term, other in self._matched():
+            one, many = term.surface.lower(), other.surface.lower()
+            if not (_plural_of(one, many) or _plural_of(many, one)):
+                continue
+            if _a_value_named(self.new, term) and _a_value_named(self.old, other):
+                return True
+        return False
 
     def _owners_agree(self) -> bool:
         """ "I was bitten by a dog" / "I was bitten by my dog": who did it, said with "a" in one
@@ -1120,10 +1140,12 @@ class _Pair:
     def _counts_agree(self) -> bool:
         """ "This is my third cat" / "i have three cats": a number before a thing, in its place
         in a row in one fact and how many in the other (dates, "the third of May", and "every
-        fourth week" aside)."""
+        fourth week" aside); or after it, a label ("season two" / "2 seasons")."""
         for term, other in self._matched():
             if term.kind is not TermKind.NUMBER or other.kind is not TermKind.NUMBER:
                 continue
+            if _label_and_count(self.new, term, self.old, other):
+                return False
             if _ordinal(term.surface) == _ordinal(other.surface):
                 continue
             things = (_token_at(self.new, term.at + 1), _token_at(self.old, other.at + 1))
@@ -1168,9 +1190,15 @@ class _Pair:
         "works for Ann", nor "lives near Ann"."""
 
         def parts(side: Sequence[Term]) -> set[str]:
-            return {t.slot for t in side if t.kind is TermKind.NAME or t.text in _RELATIVES}
+            return {t.slot for t in side if _someone(t)}
 
-        return not any(
+        # A name written small in one fact ("about springsteen") is its match's person.
+        matched = any(
+            frozenset((term.slot, other.slot)) in _PARTS_APART
+            and (_someone(term) or _someone(other))
+            for term, other in self._matched()
+        )
+        return not matched and not any(
             frozenset((new, old)) in _PARTS_APART
             for new in parts(self.new_side)
             for old in parts(self.old_side)
@@ -1374,10 +1402,12 @@ def _voice_changed(
     )
     if done.slot == "by":
         (done, done_active), (doer, doer_active) = (doer, doer_active), (done, done_active)
+    # The passive's words in the order said: a relative it is about stands first among its
+    # terms wherever it was said ("The dog is looked after by my mum").
     return (
         doer.slot == "by"
         and not done.slot
-        and done.position < doer.position
+        and done.at < doer.at
         and doer_active.position < done_active.position
     )
 
@@ -1393,15 +1423,39 @@ def _done_to_in_one(term: Term, other: Term) -> bool:
 
 
 def _whose_things(reading: Reading) -> dict[str, str]:
-    """Each owner a fact names with the thing it owns ("our car", "pete's garage"); "our" for
-    the household's."""
+    """Each owner a fact names with the (first) thing it owns ("our car", "pete's garage")."""
     found: dict[str, str] = {}
-    for owned in _OWNED_THING.finditer(reading.said.lower()):
-        found.setdefault("our" if owned[1] else f"{owned[2]}'s", owned[3])
+    for owner, thing in _owned_in_turn(reading):
+        found.setdefault(owner, thing)
     return found
 
 
+def _owned_in_turn(reading: Reading) -> list[tuple[str, str]]:
+    """Each owner and thing owned in the order said ("our car", "pete's garage"); "our" for the
+    household's."""
+    return [
+        ("our" if owned[1] else f"{owned[2]}'s", owned[3])
+        for owned in _OWNED_THING.finditer(reading.said.lower())
+    ]
+
+
+def _owners_traded(new: Reading, old: Reading) -> bool:
+    """ "My car hit Tom's car" / "Tom's car hit my car": the same things with the same owners,
+    whose stands where changing; not a list ("my car and Tom's car") nor a relation the same
+    both ways ("my choir sang with Sue's choir")."""
+    now, before = _owned_in_turn(new), _owned_in_turn(old)
+    if len(now) < _TRADED or now == before or sorted(now) != sorted(before):
+        return False
+    if [thing for _, thing in now] != [thing for _, thing in before]:
+        return False  # the things said in another order, each still its owner's
+    readings = (new, old)
+    return not any(_symmetric(r) or _OWNED_LIST.search(r.said.lower()) for r in readings)
+
+
+_TRADED = 2
 _OWNED_THING = re.compile(r"\b(?:(my|our)|(\w+)'s)\s+(\w+)")
+_OWNED_LIST = re.compile(r"\b(?:my|our|\w+'s)\s+\w+\s*(?:,|\band\b|\bor\b|&)\s*(?:my|our|\w+'s)\s")
+"""Things of two owners listed: "my car and Tom's car", "Tom's, my ..."."""
 
 _OPENING_OWNER = re.compile(r"\W*(?:(?:my|our|the|your)\s+)?\w+(?:\s+\w+)?'s\b")
 """A fact that opens with whose it is ("My best friend's name is ...")."""
@@ -1798,8 +1852,8 @@ _DOUBLED = re.compile(_OWNER + r"\1\b")
 _WHOSE = re.compile(_OWNER + r"\w")
 """A chain of whose, and the first in it: "boss" of "boss's manager"."""
 
-_CHAIN = re.compile(r"\b\w+(?:'s \w+){2,}")
-"""A chain of whose: "jack's friend's mum"."""
+_CHAIN = re.compile(r"\b\w+(?:'s \w+)+")
+"""A chain of whose: "jack's friend's mum", "my aunt's son"."""
 
 
 def _whose_role(speaking: Reading, owning: Reading, matched: Sequence[tuple[Term, Term]]) -> str:
@@ -1980,16 +2034,35 @@ _MEASURES = frozenset(
 
 def _compound_reversed(new: Reading, old: Reading) -> bool:
     """ "milk chocolate" / "chocolate milk": two words side by side naming one thing, side by
-    side the other way round in the other fact, and not this way round."""
+    side the other way round in the other fact, and not this way round. A word of a group (a
+    colour, a size) counts only where one fact makes it a name ("our hen Brown" / "our brown
+    hen"): after a noun it is as often said of it ("keep your answers short")."""
 
-    def side_by_side(reading: Reading) -> set[tuple[str, str]]:
+    def side_by_side(reading: Reading) -> dict[tuple[str, str], bool]:
         words = [term for term in reading.terms if _a_noun_maybe(term)]
         return {
-            (first.text, then.text) for first, then in pairwise(words) if then.at == first.at + 1
+            (first.text, then.text): _a_group_named(first) or _a_group_named(then)
+            for first, then in pairwise(words)
+            if then.at == first.at + 1
         }
 
     pairs, other = side_by_side(new), side_by_side(old)
-    return any((then, first) in other and (first, then) not in other for first, then in pairs)
+    return any(
+        (then, first) in other
+        and (first, then) not in other
+        and (not _a_group_word(new, first, then) or named or other[then, first])
+        for (first, then), named in pairs.items()
+    )
+
+
+def _a_group_word(reading: Reading, *texts: str) -> bool:
+    """Whether any of ``texts`` is a word of an exclusive group in ``reading``."""
+    return any(term.kind is TermKind.GROUP and term.text in texts for term in reading.terms)
+
+
+def _a_group_named(term: Term) -> bool:
+    """A word of a group said as a name, capitalised after the first word ("hen Brown")."""
+    return term.kind is TermKind.GROUP and term.at > 0 and term.surface[:1].isupper()
 
 
 def _into_or_over(reading: Reading) -> str:
@@ -2016,13 +2089,60 @@ def _a_noun_maybe(term: Term) -> bool:
     describe one on either side of it ("runny eggs", "eggs runny")."""
     word = term.surface.lower()
     return (
-        term.kind is TermKind.WORD and not word.endswith(("ly", "y")) and word not in _PLACE_ADVERBS
+        term.kind in (TermKind.WORD, TermKind.GROUP)
+        and not word.endswith(("ly", "y"))
+        and word not in _PLACE_ADVERBS
     )
 
 
 _PLACE_ADVERBS = frozenset(
     "upstairs downstairs inside outside indoors outdoors home abroad overseas nearby".split()
 )
+
+
+_SMALL_WORD_CHECKS = (
+    (small_words.speaker_in_group, "the speaker one of a group in one fact only"),
+    (small_words.speaker_done_to, "the speaker done to in one fact only"),
+    (small_words.whose_relative, "whose relative, said by another word"),
+    (small_words.pronoun_placed_otherwise, "someone placed by another word"),
+    (small_words.generations_differ, "how many generations back"),
+    (small_words.vaguely_many, "a number against many"),
+    (small_words.each_or_all, "a price for each against one for all"),
+    (small_words.small_word_values, "a value of small words, another"),
+)
+
+
+def _label_and_count(new: Reading, number: Term, old: Reading, other: Term) -> bool:
+    """ "season two" / "2 seasons": one number after the thing it labels in one fact, before
+    the same thing it counts in the other."""
+    for label, at, count, count_at in (
+        (new, number.at, old, other.at),
+        (old, other.at, new, number.at),
+    ):
+        named = _token_at(label, at - 1)
+        counted = _token_at(count, count_at + 1)
+        if named and counted and named != counted and stem(named) == stem(counted):
+            return True
+    return False
+
+
+def _a_value_named(reading: Reading, term: Term) -> bool:
+    """Whether ``term`` is a thing named at the end of a fact ("is Alien", "watching ghost"):
+    its last word, a word or a name, after anything but who does it ("I cook") or "a" ("hates
+    a bath" is "hates baths")."""
+    before = _token_at(reading, term.at - 1)
+    return (
+        term.kind in (TermKind.WORD, TermKind.NAME)
+        and term.at == len(reading.said_tokens) - 1
+        and not (term.kind is TermKind.WORD and term.surface.lower() in _MEASURES)
+        and before not in _NOT_NAMING
+        and not before.isdigit()
+    )
+
+
+_NOT_NAMING = frozenset("i we you he she they user a an all every any some of no many".split())
+"""Words before a last word that make it no thing named: who does it ("I cook"), a thing of a
+kind ("hates a bath", "all nuts", "every kind of nut")."""
 
 
 def _alone_or_together(new: Reading, old: Reading) -> bool:
@@ -2354,9 +2474,13 @@ _RELATIVES = frozenset(lexicon.RELATIONS.values())
 _OPPOSITE_SLOTS = ({"to", "from"}, {"into", "from"})
 _PARTS_APART = frozenset(
     frozenset(pair)
-    for pair in (("with", "for"), ("with", "near"), ("for", "near"), ("by", "for"), ("for", "from"))
-)
-"""What a person after each of two words is to the fact differs: with, for, near, by."""
+    for pair in (
+        ("with", "for"), ("with", "near"), ("for", "near"), ("by", "for"), ("for", "from"),
+        ("by", "about"), ("to", "about"), ("from", "about"),
+    )
+)  # fmt: skip
+"""What a person after each of two words is to the fact differs: with, for, near, by; a book
+"by" someone is not one "about" them."""
 _TIME_BOUNDS = {"since": "start", "from": "start", "until": "end", "till": "end"}
 _TIME_SLOT_CLASHES = frozenset(
     frozenset(pair)

@@ -66,7 +66,13 @@ RELATIONS: dict[str, str] = _table(
         "girlfriend": "gf",
         "boyfriend": "bf",
         "fiance": "fiancee fiancé fiancée",
-        "ex-partner": "ex ex-wife ex-husband ex-girlfriend ex-boyfriend ex-fiance ex-spouse",
+        # an ex, a relative by marriage, is a man or a woman as the plain word is
+        "ex-partner": "ex ex-spouse",
+        "ex-wife": "",
+        "ex-husband": "",
+        "ex-girlfriend": "",
+        "ex-boyfriend": "",
+        "ex-fiance": "ex-fiancee",
         "grandmother": "grandma granny gran nana",
         "grandfather": "grandpa granddad grandad gramps",
         "grandparent": "grandparents",
@@ -82,10 +88,14 @@ RELATIONS: dict[str, str] = _table(
         "roommate": "flatmate housemate roomie roommates flatmates housemates",
         "colleague": "coworker co-worker colleagues coworkers",
         "boss": "manager",
-        "parent-in-law": "in-laws in-law mother-in-law father-in-law",
-        "sibling-in-law": "sister-in-law brother-in-law",
-        "child-in-law": "son-in-law daughter-in-law",
-        # a step-, half-, god- or grand- relative is a man or a woman as the plain word is
+        "parent-in-law": "in-laws in-law",
+        "mother-in-law": "mothers-in-law",
+        "father-in-law": "fathers-in-law",
+        "sister-in-law": "sisters-in-law",
+        "brother-in-law": "brothers-in-law",
+        "son-in-law": "sons-in-law",
+        "daughter-in-law": "daughters-in-law",
+        # a step-, half-, god- or grand- relative is too
         "stepparent": "stepparents",
         "stepmother": "stepmom stepmum",
         "stepfather": "stepdad",
@@ -257,6 +267,31 @@ IRREGULAR: dict[str, str] = _table(
         "sit": "sat",
         "stand": "stood",
         "spend": "spent",
+        "bite": "bit bitten",
+        "steal": "stole stolen",
+        "choose": "chose chosen",
+        "break": "broke broken",
+        "forget": "forgot forgotten",
+        "hide": "hid hidden",
+        "shake": "shook shaken",
+        "freeze": "froze frozen",
+        "catch": "caught",
+        "lose": "lost",
+        "pay": "paid",
+        "lend": "lent",
+        "send": "sent",
+        "build": "built",
+        "hold": "held",
+        "feed": "fed",
+        "fight": "fought",
+        "win": "won",
+        "sing": "sang sung",
+        "draw": "drew drawn",
+        "throw": "threw thrown",
+        "tell": "told",
+        "sting": "stung",
+        "tear": "tore torn",
+        "forgive": "forgave forgiven",
     }
 )
 
@@ -407,7 +442,8 @@ GROUP_WORDS = frozenset(EXCLUSIVE_GROUPS)
 IRREGULAR_PAST = frozenset(
     "went ate drank drove flew took got ran swam taught bought met spoke wrote woke wore made "
     "sold gave felt became began left slept kept rode grew knew thought brought saw sat stood "
-    "spent did".split()
+    "spent did bit stole chose broke forgot hid shook froze caught lost paid lent sent built "
+    "held fed fought won sang drew threw told stung tore forgave".split()
 )
 
 # Words around a "left" that is a direction, not the past of "leave": "turn left", "my left

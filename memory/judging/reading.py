@@ -140,7 +140,9 @@ def read(text: str) -> Reading:
     if subject.holder != SELF:
         # The relative is part of what the fact says: "My cat is called Luna" names a cat.
         at = min(subject.tokens, default=0)
-        walker.terms.append(Term(subject.relative, subject.surface, TermKind.WORD, at=at))
+        # "by my mum" after a passive: the relative is who does it, as "by Mum" would be
+        slot = "by" if at and tokens[at - 1].text == "by" else ""
+        walker.terms.append(Term(subject.relative, subject.surface, TermKind.WORD, slot, at=at))
     walker.walk()
     walker.imply()
     request = shape.is_request(tokens)
@@ -228,8 +230,22 @@ def _senses(tokens: list[Token]) -> list[Token]:
             token = replace(token, text="only")  # "just Tom walks the dog"
         elif words[index] in ("too", "also") and _clause_end(tokens, index):
             token = replace(token, text="as-well")  # "Tom walks the dog too"; not "too hot"
+        elif words[index] in _HEDGES and before in _BEFORE_A_STATE and _a_state_word(after):
+            # "I'm mostly vegan", "a near native speaker": a degree of the state, not how often
+            # nor where ("I'm near Leeds", "is near the school")
+            token = replace(token, text=_HEDGES[words[index]])
         result.append(token)
     return result
+
+
+_HEDGES = {"mostly": "largely", "near": "nearly"}
+_BEFORE_A_STATE = frozenset("am is are was were be a an i'm".split())
+
+
+def _a_state_word(word: str) -> bool:
+    """A word that may say a state after a hedge ("vegan", "native"), not a place's article, a
+    pronoun or a number."""
+    return bool(word) and word.isalpha() and word not in STOP_WORDS
 
 
 def _converse(terms: Sequence[Term]) -> list[Term]:
@@ -272,7 +288,9 @@ def _split_hyphens(tokens: Sequence[Token]) -> list[Token]:
             split.append(token)
             continue
         for index, part in enumerate(token.surface.split("-")):
-            # Each part is a word of its own: "five-a-side" says the number 5.
+            # Each part is a word of its own: "five-a-side" says the number 5; "near-" hedges
+            # what follows ("near-native", "near-fluent"), as "nearly" does.
+            part = "nearly" if index == 0 and part.lower() == "near" else part
             split.extend(word_tokens(part, token.initial and not index))
     return split
 

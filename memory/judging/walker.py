@@ -42,6 +42,11 @@ _LEAVE_FOR = frozenset(("to", "back", "abroad", "away", "in", "into", "out"))
 # Auxiliaries between a person and "moved": "she has moved to Leeds".
 _AUXILIARIES = frozenset("has have had just recently finally".split())
 # Prepositions after which a word written small may be a name ("in leeds", "at siemens").
+_WHEN = frozenset("when whenever after before since until till once".split())
+"""Words that open a clause saying when."""
+_MOVED_TO = frozenset("to into from over on back across onto".split())
+"""Words after "moved" that lead to the new value ("moved to SQLite", "moved over to Linux")."""
+_MOVED_REACH = 4
 _NAMING_PREPOSITIONS = frozenset("in at to from near for with".split())
 # Possessive pronouns that stand for a home after a preposition ("at ours", "to theirs").
 _PLACE_PRONOUNS = frozenset("ours mine yours theirs hers his".split())
@@ -209,7 +214,8 @@ class Walker:
                 self._negate()
             self.change = token.surface
         elif word in lexicon.CHANGES and not (token.capitalised and not token.initial):
-            self.change = token.surface
+            if not self._a_time_clause(index):
+                self.change = token.surface
             if word == "moved" and self._moved_home(index):
                 self._add(_LIVE, token.surface, TermKind.WORD)
                 self._moved = True
@@ -290,6 +296,18 @@ class Walker:
         if self._last_content is None or following is None or following.kind is not TokenKind.WORD:
             return
         self._pending_order = (self._last_content, lexicon.ORDER_MARKERS[word])
+
+    def _a_time_clause(self, index: int) -> bool:
+        """Whether the word at ``index`` says when, not a change of what the fact says: it ends a
+        clause that says when ("when we moved", "after I switched"), or it is a move that names
+        no new value ("we moved here")."""
+        before = [token.text for token in self.tokens[max(0, index - 2) : index]]
+        if any(word in _WHEN for word in before):
+            return True
+        # "I moved here when I was 35": a move with no new value named ("moved to SQLite",
+        # "moved our broadband to Virgin")
+        after = {token.text for token in self.tokens[index + 1 : index + 1 + _MOVED_REACH]}
+        return self.tokens[index].text == "moved" and not after & _MOVED_TO
 
     def _moved_home(self, index: int) -> bool:
         """ "I moved to Porto": a person moving says where they live; a meeting moving does not."""

@@ -352,7 +352,7 @@ TESTERS_SETS = [
     ("memory-pairs-probe-third.tsv", 268),
     ("memory-pairs-probe-fourth.tsv", 271),
     ("memory-pairs-probe-fifth.tsv", 234),
-    ("memory-pairs-probe-sixth.tsv", 218),  # one small word that flips a fact
+    ("memory-pairs-probe-sixth.tsv", 219),  # one small word that flips a fact
     ("memory-pairs-probe-seventh.tsv", 277),  # who is whose, sequences, lists, other families
     ("memory-pairs-probe-eighth.tsv", 188),  # as a voice brings facts
     ("memory-pairs-probe-ninth.tsv", 232),  # typed, spoken and extracted by a model
@@ -362,27 +362,32 @@ TESTERS_SETS = [
     ("memory-pairs-probe-thirteenth.tsv", 191),  # plans, appointments and routines
     ("memory-pairs-probe-fourteenth.tsv", 224),  # preferences, tastes and opinions
     ("memory-pairs-probe-fifteenth.tsv", 179),  # places and things
-    ("memory-pairs-probe-sixteenth.tsv", 240),  # people and relationships
-    ("memory-pairs-probe-seventeenth.tsv", 297),  # built to be merged wrongly
-    ("memory-pairs-probe-eighteenth.tsv", 310),  # work, pets, food, travel, accounts, units
+    # people and relationships; one fewer since an ex-husband is no ex-boyfriend: "Peter is
+    # Jane's ex-husband" / "... her ex boyfriend's brother" now asks which (labelled apart)
+    ("memory-pairs-probe-sixteenth.tsv", 239),
+    ("memory-pairs-probe-seventeenth.tsv", 301),  # built to be merged wrongly
+    ("memory-pairs-probe-eighteenth.tsv", 311),  # work, pets, food, travel, accounts, units
     ("memory-pairs-probe-nineteenth.tsv", 249),  # a household of several, care, guests, rotas
     ("memory-pairs-probe-twentieth.tsv", 302),  # the house's systems, garden, conditions
     ("memory-pairs-probe-twenty-first.tsv", 221),  # facts dictated in passing
-    ("memory-pairs-probe-twenty-second.tsv", 306),  # health; names that are words or places
+    ("memory-pairs-probe-twenty-second.tsv", 308),  # health; names that are words or places
     ("memory-pairs-probe-twenty-third.tsv", 212),  # pastimes, money, whose things are whose
     ("memory-pairs-probe-twenty-fourth.tsv", 272),  # time and dates in every form
-    ("memory-pairs-probe-twenty-fifth.tsv", 260),  # work and study, who did what to whom
+    ("memory-pairs-probe-twenty-fifth.tsv", 261),  # work and study, who did what to whom
     ("memory-pairs-probe-twenty-sixth.tsv", 263),  # the household's logistics, comparisons
     ("memory-pairs-probe-twenty-seventh.tsv", 241),  # people, relations, names and nicknames
     ("memory-pairs-probe-twenty-eighth.tsv", 278),  # travel, places, directions and routes
     ("memory-pairs-probe-twenty-ninth.tsv", 287),  # food, diets, who cooks what for whom
     ("memory-pairs-probe-thirtieth.tsv", 319),  # pets, animals, the garden
-    ("memory-pairs-probe-thirty-first.tsv", 240),  # children and school
-    ("memory-pairs-probe-thirty-second.tsv", 258),  # the house, its things and measures
+    ("memory-pairs-probe-thirty-first.tsv", 241),  # children and school
+    ("memory-pairs-probe-thirty-second.tsv", 259),  # the house, its things and measures
     ("memory-pairs-probe-thirty-third.tsv", 245),  # speech as it is really transcribed
     ("memory-pairs-probe-thirty-fourth.tsv", 278),  # technology and accounts
     ("memory-pairs-probe-thirty-fifth.tsv", 228),  # social life and the community
     ("memory-pairs-probe-thirty-sixth.tsv", 285),  # vehicles and contracts
+    ("memory-pairs-probe-thirty-seventh.tsv", 243),  # family across generations
+    ("memory-pairs-probe-thirty-eighth.tsv", 235),  # tastes in music, books, films and sport
+    ("memory-pairs-probe-thirty-ninth.tsv", 277),  # origins and identity
 ]
 
 
@@ -820,10 +825,60 @@ def test_the_same_words_saying_another_thing_are_never_merged(first: str, second
             "the heating comes on when the temperature drops",
             "the temperature drops when the heating comes on",
         ),
+        # an irregular deed, passive and active, the doer where the one done to stood
+        ("Rex was bitten by my neighbour's dog", "rex bit my neighbour's dog"),
+        ("My bike was stolen by a neighbour", "my bike stole a neighbour"),
+        # a word of a group made a name, against the word describing
+        ("Our hen Brown lays every day", "our brown hen lays every day"),
+        # the same things with the same owners, whose stands where changing
+        ("My car hit Tom's car", "Tom's car hit my car"),
+        ("My choir beat Sue's choir in the festival", "sue's choir beat my choir in the festival"),
+        # a chain of whose in another order, after "my"
+        ("I'm staying with my aunt's son this weekend", "I'm staying with my son's aunt"),
+        ("We're visiting my wife's sister on Saturday", "We're visiting my sister's wife"),
+        # a relative by marriage, or an ex, a man in one and a woman in the other
+        ("My son-in-law is a builder", "my daughter in law is a builder"),
+        ("My father-in-law plays golf", "My mother-in-law plays golf"),
+        ("My ex-wife is a dentist", "my ex husband is a dentist"),
+        ("My ex-wife is a nurse", "My ex-girlfriend is a nurse"),
+        # a state hedged, against the state
+        ("I'm a native Spanish speaker.", "I'm a near-native Spanish speaker."),
+        ("I'm a native English speaker.", "i'm a near native english speaker"),
+        ("I'm vegan", "I'm mostly vegan"),
+        # a state said as it was when something happened, against it now
+        ("I'm 35.", "I was 35 when I moved here."),
+        ("My son is seven.", "My son was seven when we moved."),
+        ("I'm 35.", "I moved here when I was 35."),
+        # a title named in the singular and the plural, or made of small words
+        ("My favourite film is Alien", "My favourite film is Aliens"),
+        ("We're watching Ghosts", "we're watching ghost"),
+        ("My favourite film is Her", "My favourite film is It"),
+        ("My favourite band is The The", "my favourite band is the who"),
+        ("My dad's favourite band is The Who", "my dad's favourite band is the band"),
+        ("I'm watching This Is Us", "I'm watching Us"),
+        # the speaker one of a group, or done to, in one fact only
+        ("My husband loves ABBA", "My husband and I both love ABBA"),
+        ("My brother supports Leeds", "me and my brother support leeds"),
+        ("My husband got me into cricket", "my husband got into cricket"),
+        # whose relative, and where someone named by a pronoun is
+        ("My sister bought her son a Leeds season ticket", "my sister bought my son a ticket"),
+        ("My daughter reads to her brother every night", "my daughter reads to my brother"),
+        ("My grandma lives with us", "my grandma lives near us"),
+        ("My dad lives with me", "my dad lives near me"),
+        # how many generations back
+        ("My great-grandfather was a blacksmith", "My great-great-grandfather was a blacksmith"),
+        ("my great great aunt lived to a hundred", "my great aunt lived to a hundred"),
+        # a number against many, a price for each against one for all, a label against a count
+        ("I own a hundred vinyl records", "i own hundreds of vinyl records"),
+        ("Our two season tickets cost £500 each", "our two season tickets cost £500"),
+        ("I've watched 2 seasons of The Wire", "i've watched season two of the wire"),
+        # a book by someone against one about them
+        ("I'm reading a book by Springsteen", "i'm reading a book about springsteen"),
     ],
 )
 def test_one_spelling_saying_two_things_is_never_merged(first: str, second: str) -> None:
     assert relation(first, second) is not SAME, reason(first, second)
+    assert relation(second, first) is not SAME
 
 
 @pytest.mark.parametrize(
@@ -1123,6 +1178,9 @@ def test_a_comparison_is_never_merged_with_an_equality() -> None:
         # a passive said actively, with words between its verb and "by"
         ("Ella is driven to school by Jo", "Jo drives Ella to school"),
         ("Liam is looked after by Nana", "Nana looks after Liam"),
+        ("The dog is looked after by my mum", "my mum looks after the dog"),
+        ("The dog was walked by my dad", "my dad walked the dog"),
+        ("Rex was bitten by a fox", "a fox bit Rex"),
         ("Tom was talked into the job by Ben", "Ben talked Tom into the job"),
         # working as one, and being one
         ("I work as a teacher", "I'm a teacher"),
@@ -1162,6 +1220,21 @@ def test_a_comparison_is_never_merged_with_an_equality() -> None:
         ("The window cleaner comes every four weeks", "the window cleaner comes every fourth week"),
         ("We both do the school run.", "we do the school run"),
         ("Gran is taken to church by Tom", "Tom takes Gran to church"),
+        # relatives by marriage and moves, as typed and as transcribed
+        ("My mother-in-law lives in Leeds", "my mother in law lives in leeds"),
+        ("I live in Leeds", "I moved to Leeds"),
+        ("My car and Tom's car are in the garage", "My car and Tom's car are in the garage."),
+        # the small words that now tell two facts apart, where they say the same
+        ("Kevin and I share an office", "i share an office with kevin"),
+        ("Zara lives two doors down", "zara lives 2 doors down from me"),
+        (
+            "The user's emergency contact is her sister Kate",
+            "my emergency contact is my sister kate",
+        ),
+        ("I water the tomatoes every morning", "i water the tomatoes each morning"),
+        ("My dog hates baths", "The user's dog hates having a bath."),
+        ("The drive to Nan's takes 1.5 hours", "the drive to nan's takes an hour and a half"),
+        ("The Volvo is mine", "the volvo's mine"),
         # a review's finds: restatements the newer rules must leave alone
         ("I tried sushi in Japan", "I had sushi in Japan"),
         ("Uncle Jim is married to Aunt Sue", "Aunt Sue is married to Uncle Jim"),

@@ -1,0 +1,167 @@
+"""Small words that make two alike facts two: checks over the words of two readings.
+
+The judge compares content terms; function words are no terms, so "lives with us" and "lives
+near us", "a book by Springsteen" and "a book about Springsteen", "My favourite film is Her" and
+"... is It" read alike. Each check here looks at the small words one fact says and the other
+does not, where they change what the fact says. Each is pure: two readings in, a yes or no out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from memory.judging.reading import Attitude, Reading
+from memory.judging.words import PREPOSITIONS, STOP_WORDS
+
+
+def speaker_in_group(new: Reading, old: Reading) -> bool:
+    """ "My husband loves ABBA" / "My husband and I both love ABBA", "me and my brother support
+    Leeds": the speaker one of who does it in one fact, and not named in the other ("Kevin and I
+    share an office" is "I share an office with Kevin")."""
+    grouped = [bool(_WITH_THE_SPEAKER.search(reading.plain)) for reading in (new, old)]
+    if grouped[0] == grouped[1]:
+        return False
+    alone = old if grouped[0] else new
+    return not {"i", "we", "me", "us"} & set(alone.said_tokens)
+
+
+_WITH_THE_SPEAKER = re.compile(
+    r"\b(?:and|&) (?:i|me)\b|\bme and\b|\bi and\b|\bso do i\b|\bas do i\b|\bme too\b"
+)
+
+
+def speaker_done_to(new: Reading, old: Reading) -> bool:
+    """ "My husband got me into cricket" / "my husband got into cricket": the speaker done to in
+    one fact, and nobody in the other. Not "from me" nor "with us", a place or a partner, and
+    not in a request ("Call me Liz")."""
+    if Attitude.WISH in (new.attitude, old.attitude):
+        return False
+    done_to = [_speaker_object(reading.plain) for reading in (new, old)]
+    return done_to[0] != done_to[1] and {new.speaker_role, old.speaker_role} == {"object", ""}
+
+
+def _speaker_object(plain: str) -> bool:
+    """Whether the speaker is done to: "me", "us", or a model's "the user ... them"."""
+    words = plain.split()
+    speaker = {"me", "us", "them"} if _THE_USER.search(plain) else {"me", "us"}
+    return any(
+        word in speaker and (not index or words[index - 1] not in PREPOSITIONS)
+        for index, word in enumerate(words)
+    )
+
+
+_THE_USER = re.compile(r"\buser\b")
+
+
+def whose_relative(new: Reading, old: Reading) -> bool:
+    """ "My sister bought her son a ticket" / "... bought my son a ticket": one relative, whose
+    said by another possessive."""
+    mine, theirs = _possessed(new), _possessed(old)
+    return any(mine[kin] != theirs[kin] for kin in mine.keys() & theirs.keys())
+
+
+def _possessed(reading: Reading) -> dict[str, str]:
+    # A model's "the user ... her sister" is the speaker's "my sister".
+    user = _THE_USER.search(reading.plain) is not None
+    found: dict[str, str] = {}
+    for owner, kin in _POSSESSED.findall(reading.plain):
+        owner = "my" if owner == "our" or (user and owner != "my") else owner
+        found.setdefault(kin, owner)
+    return found
+
+
+_POSSESSED = re.compile(
+    r"\b(my|our|his|her|their)\s+(son|daughter|brother|sister|mum|mom|mother|dad|father|"
+    r"wife|husband|partner|child|kids|children|niece|nephew|cousin|aunt|uncle|friend)\b"
+)
+
+
+def pronoun_placed_otherwise(new: Reading, old: Reading) -> bool:
+    """ "My grandma lives with us" / "... near us": the same person named by a pronoun, placed
+    by another word ("by", "near" and "beside" say one place)."""
+    mine, theirs = _placed_pronouns(new), _placed_pronouns(old)
+    return any(
+        mine[pronoun] != theirs[pronoun] and not {mine[pronoun], theirs[pronoun]} <= _BESIDE
+        for pronoun in mine.keys() & theirs.keys()
+    )
+
+
+def _placed_pronouns(reading: Reading) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for word, pronoun in _PLACED_PRONOUN.findall(reading.plain):
+        found.setdefault(pronoun, word)
+    return found
+
+
+_PLACED_PRONOUN = re.compile(
+    r"\b(with|without|near|beside|by|next to|opposite|behind|for|from|to|against)\s+"
+    r"(us|me|them|him|her|you)\b"
+)
+_BESIDE = frozenset(("by", "near", "beside", "next to"))
+
+
+def generations_differ(new: Reading, old: Reading) -> bool:
+    """ "my great-grandfather" / "my great-great-grandfather": how many generations back."""
+    return _greats(new) != _greats(old)
+
+
+def _greats(reading: Reading) -> int:
+    return len(_GREAT.findall(reading.text.lower()))
+
+
+_GREAT = re.compile(r"\bgreat(?=[\s-]+(?:great|grand|aunt|uncle|niece|nephew))")
+
+
+def vaguely_many(new: Reading, old: Reading) -> bool:
+    """ "I own a hundred records" / "i own hundreds of records": a number, against many."""
+    return bool(_MANY.search(new.plain)) != bool(_MANY.search(old.plain))
+
+
+_MANY = re.compile(r"\b(?:hundreds|thousands|dozens|millions|scores|tens) of\b")
+
+
+def each_or_all(new: Reading, old: Reading) -> bool:
+    """ "Our two season tickets cost £500 each" / "... cost £500": a price for each, against
+    one for all."""
+    return bool(_EACH.search(new.plain)) != bool(_EACH.search(old.plain))
+
+
+_EACH = re.compile(r"\b(?:each|apiece|per person|per head|a head|per ticket|a piece)$")
+"""A price for each, said after it ("£500 each"); not "each morning"."""
+
+
+def small_word_values(new: Reading, old: Reading) -> bool:
+    """ "My favourite film is Her" / "... is It", "my favourite band is The Who" / "... is the
+    band", "I'm watching This Is Us" / "... Us": a value made of small words (a title), which no
+    term says, another in the other fact."""
+    values = [_value_after_copula(reading) for reading in (new, old)]
+    small = [all(word in STOP_WORDS for word in value) for value in values]
+    if all(values) and any(small) and values[0] != values[1]:
+        return True
+    titled = [_titled_small_words(reading) for reading in (new, old)]
+    return all(titled) and titled[0] != titled[1]
+
+
+def _value_after_copula(reading: Reading) -> tuple[str, ...]:
+    """The words after a fact's last "is" or "are", without an article before them ("The The"
+    keeps its second)."""
+    words = reading.plain.split()
+    at = max((i for i, word in enumerate(words) if word in ("is", "are")), default=-1)
+    if at < 0:
+        return ()
+    value = words[at + 1 :]
+    return tuple(value[1:] if value[:1] in (["a"], ["an"], ["the"]) else value)
+
+
+def _titled_small_words(reading: Reading) -> Counter[str]:
+    """Small words written with a capital after a fact's first word ("This Is Us"), a title's."""
+    words = re.findall(r"[A-Za-z']+", reading.text)
+    return Counter(
+        word.lower()
+        for word in words[1:]
+        if word[:1].isupper() and word.lower() in STOP_WORDS and word.lower() not in _I
+    )
+
+
+_I = frozenset(("i", "i'm", "i've", "i'd", "i'll"))
