@@ -2109,6 +2109,7 @@ _SMALL_WORD_CHECKS = (
     (small_words.vaguely_many, "a number against many"),
     (small_words.each_or_all, "a price for each against one for all"),
     (small_words.small_word_values, "a value of small words, another"),
+    (small_words.modifiers_traded, "two words before two things, traded"),
 )
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from itertools import pairwise
 
 from memory.judging.reading import Attitude, Reading
 from memory.judging.words import PREPOSITIONS, STOP_WORDS
@@ -165,3 +166,35 @@ def _titled_small_words(reading: Reading) -> Counter[str]:
 
 
 _I = frozenset(("i", "i'm", "i've", "i'd", "i'll"))
+
+
+def modifiers_traded(new: Reading, old: Reading) -> bool:
+    """ "My old bike is in the new shed" / "my new bike is in the old shed": two words said
+    before two things, each before the other's thing in the other fact ("new" and "old" name
+    no value of their own, so no term says them)."""
+    mine, theirs = _said_before(new), _said_before(old)
+    return any(
+        first != second
+        and thing != other_thing
+        and (second, thing) in theirs
+        and (first, other_thing) in theirs
+        and (first, thing) not in theirs
+        for first, thing in mine
+        for second, other_thing in mine
+    )
+
+
+def _said_before(reading: Reading) -> set[tuple[str, str]]:
+    """Each word said before a thing after a determiner or an owner ("the old bike", "Tom's new
+    phone"), neither a small word."""
+    words = ["", *reading.plain.split()]
+    return {
+        (first, then)
+        for before, (first, then) in zip(words, pairwise(words[1:]), strict=False)
+        if (before in _DETERMINING or before.endswith("'s"))
+        and first not in STOP_WORDS
+        and then not in STOP_WORDS
+    }
+
+
+_DETERMINING = frozenset("the a an my our your his her their this that these those".split())
