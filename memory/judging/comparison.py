@@ -467,6 +467,9 @@ class _Pair:
             return ""
         if _clauses_reordered(self.new, self.old):
             return ""  # "Ben drives the Honda and Ann drives the Ford", said the other way
+        doerless = [markers.doerless_passive(r.said_tokens) >= 0 for r in (self.new, self.old)]
+        if doerless[0] != doerless[1]:
+            return ""  # "the bill is paid quarterly" / "I pay the bill every quarter"
         matched = self._matched()
         ordered = self.new.ordered or self.old.ordered
         for index, (first, first_old) in enumerate(matched):
@@ -1109,6 +1112,8 @@ class _Pair:
             return "feeling differs: one denied, not its opposite"
         if self._plural_value():
             return "said differently: one thing named against several"
+        if _done_to_or_doing(new, old):
+            return "said differently: done to in one fact, doing it in the other"
         for check, why in _SMALL_WORD_CHECKS:
             if check(new, old):
                 return f"said differently: {why}"
@@ -2098,6 +2103,34 @@ def _a_noun_maybe(term: Term) -> bool:
 _PLACE_ADVERBS = frozenset(
     "upstairs downstairs inside outside indoors outdoors home abroad overseas nearby".split()
 )
+
+
+def _done_to_or_doing(new: Reading, old: Reading) -> bool:
+    """ "Tom was chosen as captain" / "Tom chose the captain", "I was paid £50" / "I paid £50":
+    one fact a passive that names no doer, the other the same deed said actively, the same word
+    before both, done to in one and doing it in the other ("my bill is paid" / "I pay my bill"
+    says it again)."""
+    for passive, active in ((new, old), (old, new)):
+        said, doing = passive.said_tokens, active.said_tokens
+        be = markers.doerless_passive(said)
+        if be < 1 or passive.passive or active.passive or markers.doerless_passive(doing) >= 0:
+            continue
+        participle = said[be + 1]
+        if participle in markers.BE or participle in _HELD_STATES or _symmetric(passive):
+            continue  # "tom's been learning", "got divorced" (they divorced)
+        deed = _verb_base(participle)
+        for at, word in enumerate(doing):
+            if _verb_base(word) != deed or not at:
+                continue
+            # the deed straight after the same word, no "had" before it ("had the roof replaced")
+            helped = any(helper in _CAUSING for helper in doing[:at])
+            return not helped and said[be - 1] == doing[at - 1]
+    return False
+
+
+_HELD_STATES = frozenset("married divorced engaged separated retired".split())
+"""Participles that say a state two hold together or one reached, as the active does."""
+_CAUSING = frozenset("had have has having got get gets getting".split())
 
 
 _SMALL_WORD_CHECKS = (

@@ -291,6 +291,21 @@ def passive(words: Sequence[str]) -> bool:
     )
 
 
+def doerless_passive(words: Sequence[str]) -> int:
+    """Where a passive that names no doer says "is" ("my water bill is paid quarterly"), -1 if
+    the fact is none: what is done to stands first, where an active fact has who does it."""
+    if "by" in words:
+        return -1
+    return next(
+        (
+            index
+            for index, (word, following) in enumerate(_with_next(words))
+            if word in BE and following not in _PLACING and participle(following)
+        ),
+        -1,
+    )
+
+
 _PASSIVE_ENDINGS = ("ed", "en", "t")
 _PLACING = frozenset(
     "kept left parked stored hung placed put found located situated hidden buried".split()

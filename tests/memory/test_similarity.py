@@ -877,6 +877,10 @@ def test_the_same_words_saying_another_thing_are_never_merged(first: str, second
         # two words before two things, traded (neither a value of its own)
         ("My old bike is in the new shed", "my new bike is in the old shed"),
         ("the new tv is in the old lounge", "the old tv is in the new lounge"),
+        # done to in one fact (a passive naming no doer), doing it in the other
+        ("Tom was chosen as captain", "Tom chose the captain"),
+        ("I was paid £50", "I paid £50"),
+        ("Sam was hired at Google", "Sam hired at Google"),
     ],
 )
 def test_one_spelling_saying_two_things_is_never_merged(first: str, second: str) -> None:
@@ -1238,6 +1242,10 @@ def test_a_comparison_is_never_merged_with_an_equality() -> None:
         ("My dog hates baths", "The user's dog hates having a bath."),
         ("The drive to Nan's takes 1.5 hours", "the drive to nan's takes an hour and a half"),
         ("The Volvo is mine", "the volvo's mine"),
+        ("My water bill is paid quarterly", "i pay the water bill every quarter"),
+        ("The roof was replaced in 2019", "we had the roof replaced in 2019"),
+        ("Ben and Priya got divorced in 2019.", "Ben and Priya divorced in 2019."),
+        ("My cat is neutered", "my cat's been neutered"),
         # a review's finds: restatements the newer rules must leave alone
         ("I tried sushi in Japan", "I had sushi in Japan"),
         ("Uncle Jim is married to Aunt Sue", "Aunt Sue is married to Uncle Jim"),
