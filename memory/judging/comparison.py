@@ -32,7 +32,14 @@ from memory.judging.matching import (
 from memory.judging.reading import OBJECT_PRONOUNS, Attitude, Reading, read
 from memory.judging.subject import verb_ending
 from memory.judging.terms import Term, TermKind, is_known
-from memory.judging.words import COPULAS, STOP_WORDS, SUBJECT_PRONOUNS, TIME_PREPOSITIONS, stem
+from memory.judging.words import (
+    COPULAS,
+    PREPOSITIONS,
+    STOP_WORDS,
+    SUBJECT_PRONOUNS,
+    TIME_PREPOSITIONS,
+    stem,
+)
 
 MAX_SUBSTITUTED_WORDS = 3
 """A fact with more new words than this is a different fact, not a different value."""
@@ -374,8 +381,14 @@ class _Pair:
             (owner,) = owners
             if _OPENING_OWNER.match(theirs.said.lower()):
                 continue  # whose the fact is about, or "'s" for "is": "biscuit's our dog"
-            side = self.old_side if ours is self.old else self.new_side
-            if any(term.surface.lower() == owner and _someone(term) for term in side):
+            side, their_side = (
+                (self.old_side, self.new_side)
+                if ours is self.old
+                else (self.new_side, self.old_side)
+            )
+            # a name written small in one fact is the name the other writes ("Sarah's shift")
+            named = any(t.kind is TermKind.NAME and t.surface.lower() == owner for t in their_side)
+            if any(term.surface.lower() == owner and (_someone(term) or named) for term in side):
                 return f"whose differs: ours / {owner}'s"
         return ""
 
@@ -1119,14 +1132,37 @@ class _Pair:
                 return f"said differently: {why}"
         return ""
 
+    def _names_apart(self, term: Term, other: Term) -> bool:
+        """Whether two matched words, one with an "s" more, are two people's names: a name
+        (no relative, no animal) on one side at least, the longer before a verb or at the end
+        ("carlos is cooking"), not a transcript's whose without its apostrophe ("dads
+        favourite")."""
+        if TermKind.NAME not in (term.kind, other.kind):
+            return False
+        if any(t.text in _RELATIVES or t.text in _ANIMALS for t in (term, other)):
+            return False
+        longer, reading = (term, self.new) if len(term.surface) > len(other.surface) else (
+            other, self.old)  # fmt: skip
+        shorter, other_reading = (other, self.old) if longer is term else (term, self.new)
+        if (
+            _spelled(longer) in other_reading.plain.split()
+            or _spelled(shorter) in reading.plain.split()
+        ):
+            return False  # each said in both ("Rose waters the roses"): matched across
+        after = _token_at(reading, longer.at + 1)
+        family = _token_at(reading, longer.at - 1) == "the"  # "with the evans"
+        return family or after in _AFTER_A_NAME or after in PREPOSITIONS
+
     def _plural_value(self) -> bool:
         """ "My favourite film is Alien" / "... is Aliens", "we're watching Ghosts" / "... ghost":
         a thing named at the end of both facts, in the singular in one and the plural in the
-        other."""
+        other; or a person's name with an "s" more ("Carlo" / "carlos")."""
         for term, other in self._matched():
-            one, many = term.surface.lower(), other.surface.lower()
+            one, many = _spelled(term), _spelled(other)
             if not (_plural_of(one, many) or _plural_of(many, one)):
                 continue
+            if self._names_apart(term, other):
+                return True  # "Carlo" / "carlos", "William" / "the williams": two people
             if _a_value_named(self.new, term) and _a_value_named(self.old, other):
                 return True
         return False
@@ -2143,6 +2179,11 @@ _SMALL_WORD_CHECKS = (
     (small_words.each_or_all, "a price for each against one for all"),
     (small_words.small_word_values, "a value of small words, another"),
     (small_words.modifiers_traded, "two words before two things, traded"),
+    (small_words.thing_or_its_lessons, "a thing against lessons in it or parts of it"),
+    (small_words.each_or_together, "one each against one for all"),
+    (small_words.amounts_differ, "how much, another"),
+    (small_words.titles_differ, "another title before a name"),
+    (small_words.once_or_every, "a day once against every week"),
 )
 
 
@@ -2160,6 +2201,11 @@ def _label_and_count(new: Reading, number: Term, old: Reading, other: Term) -> b
     return False
 
 
+def _spelled(term: Term) -> str:
+    """A term as written, small, without a "'s" of whose ("Tom's": "tom")."""
+    return re.sub(r"'s?$", "", term.surface.lower())
+
+
 def _a_value_named(reading: Reading, term: Term) -> bool:
     """Whether ``term`` is a thing named at the end of a fact ("is Alien", "watching ghost"):
     its last word, a word or a name, after anything but who does it ("I cook") or "a" ("hates
@@ -2174,6 +2220,8 @@ def _a_value_named(reading: Reading, term: Term) -> bool:
     )
 
 
+_AFTER_A_NAME = frozenset(("", "is", "are", "was", "were", "has", "have", "and", "will"))
+"""Words after a name that is a person's or a family's ("Carlos is", "the Williams are")."""
 _NOT_NAMING = frozenset("i we you he she they user a an all every any some of no many".split())
 """Words before a last word that make it no thing named: who does it ("I cook"), a thing of a
 kind ("hates a bath", "all nuts", "every kind of nut")."""
@@ -2520,6 +2568,7 @@ _TIME_SLOT_CLASHES = frozenset(
     frozenset(pair)
     for pair in (
         ("until", "by"), ("till", "by"), ("until", "on"), ("till", "on"), ("by", "on"),
+        ("by", "from"),
         ("for", "in"),
     )
 )  # fmt: skip

@@ -30,6 +30,8 @@ def agrees_text(first: str, second: str) -> bool:
     shorter, longer = (first, second) if len(first) <= len(second) else (second, first)
     if not shorter.isalpha() or not longer.startswith(shorter):
         return False
+    if longer[len(shorter)] == "-":
+        return False  # a word of its own joined on: "mother" / "mother-in-law"
     agent = longer[len(shorter) :] in _AGENT_ENDINGS and len(shorter) >= INDEX_KEY_CHARS
     return len(shorter) >= PREFIX_MIN_CHARS or agent
 

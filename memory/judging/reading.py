@@ -140,8 +140,10 @@ def read(text: str) -> Reading:
     if subject.holder != SELF:
         # The relative is part of what the fact says: "My cat is called Luna" names a cat.
         at = min(subject.tokens, default=0)
-        # "by my mum" after a passive: the relative is who does it, as "by Mum" would be
-        slot = "by" if at and tokens[at - 1].text == "by" else ""
+        # "by my mum", "a present to my sister": the relative's part in the fact, as the
+        # word before a name says it ("by Mum", "to Jo")
+        before = tokens[at - 1].text if at else ""
+        slot = before if before in PREPOSITIONS else ""
         walker.terms.append(Term(subject.relative, subject.surface, TermKind.WORD, slot, at=at))
     walker.walk()
     walker.imply()

@@ -198,3 +198,87 @@ def _said_before(reading: Reading) -> set[tuple[str, str]]:
 
 
 _DETERMINING = frozenset("the a an my our your his her their this that these those".split())
+
+
+def thing_or_its_lessons(new: Reading, old: Reading) -> bool:
+    """ "My son wants a guitar" / "... guitar lessons", "Dave has my drill" / "... my drill
+    bits": a thing in one fact, and lessons in it or parts of it in the other (broad words,
+    which alone would say nothing more: "I do piano" / "I have piano lessons")."""
+    things = [set(_THING.findall(reading.plain)) for reading in (new, old)]
+    kinds = [set(_OF_A_THING.findall(reading.plain)) for reading in (new, old)]
+    return bool(things[0] & (kinds[1] - kinds[0]) or things[1] & (kinds[0] - kinds[1]))
+
+
+_AFTER_A_THING = r"(?:lessons?|class(?:es)?|sessions?|bits|course)"
+_THING = re.compile(rf"\b(?:a|an|the|my|our|his|her|their) (\w+)\b(?! {_AFTER_A_THING}\b)")
+_OF_A_THING = re.compile(rf"\b(\w+)(?: \w+ing)? {_AFTER_A_THING}\b")
+"""A thing lessons are in ("guitar lessons", "horse riding lessons")."""
+
+
+def each_or_together(new: Reading, old: Reading) -> bool:
+    """ "I bought each of the kids a book" / "i bought the kids a book", "Both girls got a
+    phone" / "the girls got a phone": one each, against one for all (not "each morning")."""
+    return bool(_EACH_ONE.search(new.plain)) != bool(_EACH_ONE.search(old.plain))
+
+
+_TIMES = (
+    r"(?:day|week|month|year|morning|afternoon|evening|night|weekend|time|other|hour|minute|"
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|summer|winter|spring|autumn|"
+    r"term|season|quarter|fortnight|christmas|birthday)s?"
+)
+_EACH_ONE = re.compile(
+    rf"\b(?:each|every)\b(?! (?:single |kind of |type of |sort of )?{_TIMES}\b)"
+    rf"(?! (?:kind|type|sort)s? of\b)"
+    r"|\bboth (?:of|the|my|our|his|her|their|\w+s)\b"
+)
+"""One each: "each of", "every nephew", "both girls"; not a time ("each morning"), all of a
+kind ("every kind of nut"), nor two doing it alike ("Ann and Ben both like sushi")."""
+
+
+def amounts_differ(new: Reading, old: Reading) -> bool:
+    """ "Tom still owes me a bit" / "... a lot", "Dave has all of my tools" / "a lot of my
+    tools": how much, said in words in both facts, another."""
+    amounts = [set(_AMOUNT.findall(reading.plain)) for reading in (new, old)]
+    return all(amounts) and amounts[0] != amounts[1]
+
+
+_AMOUNT = re.compile(r"\b(a bit|a little|a lot|lots|loads|the lot|all of|all the|it all|half)\b")
+
+
+def titles_differ(new: Reading, old: Reading) -> bool:
+    """ "Dr Khan owes me £30" / "Mr Khan ...", "Miss Jones" / "Mrs Jones": one name, another
+    title before it."""
+    mine, theirs = _titled(new), _titled(old)
+    return any(mine[name] != theirs[name] for name in mine.keys() & theirs.keys())
+
+
+def _titled(reading: Reading) -> dict[str, str]:
+    return {name: _TITLE_SPELLED.get(title, title) for title, name in _TITLE.findall(reading.plain)}
+
+
+_TITLE = re.compile(r"\b(dr|doctor|prof|professor|mr|mister|mrs|missus|ms|miss) (\w+)")
+_TITLE_SPELLED = {"doctor": "dr", "professor": "prof", "mister": "mr", "missus": "mrs"}
+
+
+def once_or_every(new: Reading, old: Reading) -> bool:
+    """ "We're going to the cinema on Friday" / "we go to the cinema every friday": a day once,
+    a plan under way or this or next week's, against the same day every week."""
+    for once, every in ((new, old), (old, new)):
+        days = set(_ONE_DAY.findall(once.plain))
+        planned = (
+            once.aspect in ("progressive", "future")
+            or _UNDER_WAY.search(once.plain)  # "we're eating out", read as one phrase
+            or _THIS_OR_NEXT.search(once.plain)
+        )
+        weekly = {*_EVERY_DAY.findall(every.plain), *_DAYS_SAID_MANY.findall(every.plain)}
+        if planned and days & weekly:
+            return True
+    return False
+
+
+_DAYS = r"(monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+_ONE_DAY = re.compile(rf"\b(?:on|this|next) {_DAYS}\b")
+_EVERY_DAY = re.compile(rf"\bevery {_DAYS}\b")
+_DAYS_SAID_MANY = re.compile(rf"\b{_DAYS}s\b")
+_UNDER_WAY = re.compile(r"\b(?:is|are|am|we're|they're|i'm|he's|she's) \w+ing\b")
+_THIS_OR_NEXT = re.compile(rf"\b(?:this|next) {_DAYS}\b")
