@@ -1490,7 +1490,17 @@ def _owners_traded(new: Reading, old: Reading) -> bool:
     if [thing for _, thing in now] != [thing for _, thing in before]:
         return False  # the things said in another order, each still its owner's
     readings = (new, old)
-    return not any(_symmetric(r) or _OWNED_LIST.search(r.said.lower()) for r in readings)
+    if any(reading.passive for reading in readings):
+        return False  # "Tom's dog was bitten by my dog" says "my dog bit Tom's dog" again
+    return not any(
+        _symmetric(r) or _OWNED_LIST.search(r.said.lower()) or _ALIKE_BOTH_WAYS.search(r.plain)
+        for r in readings
+    )
+
+
+_ALIKE_BOTH_WAYS = re.compile(r"\b(?:same|like|as|than|against|versus|vs)\b")
+"""Words of a relation that holds both ways, or a comparison: "in the same class as", "looks
+like"."""
 
 
 _TRADED = 2
@@ -1809,9 +1819,15 @@ def _relatives_reordered(new: Reading, old: Reading) -> str:
     for chain in chains[0]:
         for other in chains[1]:
             said, said_before = chain.split("'s "), other.split("'s ")
-            if said != said_before and sorted(said) == sorted(said_before):
+            if said == said_before or sorted(said) != sorted(said_before):
+                continue
+            # two words, both relatives ("my aunt's son"): "swimming's Tuesday" is "is"
+            if len(said) > _PAIR or all(word in _RELATIVE_WORDS for word in said):
                 return f"whose person differs: {chain} / {other}"
     return ""
+
+
+_PAIR = 2
 
 
 def _role_of_role(new: Reading, old: Reading) -> str:
@@ -2142,10 +2158,13 @@ _PLACE_ADVERBS = frozenset(
 
 
 def _done_to_or_doing(new: Reading, old: Reading) -> bool:
-    """ "Tom was chosen as captain" / "Tom chose the captain", "I was paid £50" / "I paid £50":
-    one fact a passive that names no doer, the other the same deed said actively, the same word
-    before both, done to in one and doing it in the other ("my bill is paid" / "I pay my bill"
-    says it again)."""
+    """ "Tom was chosen as captain" / "Tom chose the captain", "My bike was stolen" / "I stole a
+    bike": one fact a passive that names no doer, the other the same deed said actively, and
+    what was done to not the same: said before the deed in both (done to in one, doing it in the
+    other), missing from the active, or "my" thing against "a" thing. "The smoke alarm battery
+    was changed" / "we changed the smoke alarm battery" says it again."""
+    if Attitude.WISH in (new.attitude, old.attitude):
+        return False  # "Wake me up at 6:30" / "I want to be woken at 6:30"
     for passive, active in ((new, old), (old, new)):
         said, doing = passive.said_tokens, active.said_tokens
         be = markers.doerless_passive(said)
@@ -2155,16 +2174,28 @@ def _done_to_or_doing(new: Reading, old: Reading) -> bool:
         if participle in markers.BE or participle in _HELD_STATES or _symmetric(passive):
             continue  # "tom's been learning", "got divorced" (they divorced)
         deed = _verb_base(participle)
-        for at, word in enumerate(doing):
-            if _verb_base(word) != deed or not at:
-                continue
-            # the deed straight after the same word, no "had" before it ("had the roof replaced")
-            helped = any(helper in _CAUSING for helper in doing[:at])
-            return not helped and said[be - 1] == doing[at - 1]
+        at = next(
+            (
+                i
+                for i, word in enumerate(doing)
+                if _verb_base(word) == deed and _token_at(active, i - 1) not in _DETERMINERS
+            ),
+            -1,
+        )  # a deed, not a thing ("goes in for a service", "a packed lunch")
+        if at < 0 or any(word in _CAUSING or word in _BE_SAID for word in doing[:at]):
+            continue  # "we had the roof replaced", "our landlord's actually called"
+        done_to = said[be - 1]
+        after = doing[at + 1 :]
+        if done_to not in after:
+            return True  # "I was paid late" / "I paid late", "Tom was chosen" / "Tom chose"
+        whose = {said[0], after[0]} if after else set()
+        if whose & _INDEFINITE and whose & _OWNING:
+            return True  # "My bike was stolen" / "I stole a bike"
     return False
 
 
-_HELD_STATES = frozenset("married divorced engaged separated retired".split())
+_BE_SAID = markers.BE | {"'s", "'re", "'m"}
+_HELD_STATES = frozenset("married remarried divorced engaged separated retired".split())
 """Participles that say a state two hold together or one reached, as the active does."""
 _CAUSING = frozenset("had have has having got get gets getting".split())
 
@@ -2176,7 +2207,6 @@ _SMALL_WORD_CHECKS = (
     (small_words.pronoun_placed_otherwise, "someone placed by another word"),
     (small_words.generations_differ, "how many generations back"),
     (small_words.vaguely_many, "a number against many"),
-    (small_words.each_or_all, "a price for each against one for all"),
     (small_words.small_word_values, "a value of small words, another"),
     (small_words.modifiers_traded, "two words before two things, traded"),
     (small_words.thing_or_its_lessons, "a thing against lessons in it or parts of it"),
@@ -2211,8 +2241,10 @@ def _a_value_named(reading: Reading, term: Term) -> bool:
     its last word, a word or a name, after anything but who does it ("I cook") or "a" ("hates
     a bath" is "hates baths")."""
     before = _token_at(reading, term.at - 1)
+    named = term.kind is TermKind.NAME or before in ("the", *COPULAS)  # "is Alien", "the Lions"
     return (
-        term.kind in (TermKind.WORD, TermKind.NAME)
+        named
+        and term.kind in (TermKind.WORD, TermKind.NAME)
         and term.at == len(reading.said_tokens) - 1
         and not (term.kind is TermKind.WORD and term.surface.lower() in _MEASURES)
         and before not in _NOT_NAMING
@@ -2558,7 +2590,7 @@ _PARTS_APART = frozenset(
     frozenset(pair)
     for pair in (
         ("with", "for"), ("with", "near"), ("for", "near"), ("by", "for"), ("for", "from"),
-        ("by", "about"), ("to", "about"), ("from", "about"),
+        ("by", "about"), ("to", "about"), ("from", "about"), ("with", "about"), ("for", "about"),
     )
 )  # fmt: skip
 """What a person after each of two words is to the fact differs: with, for, near, by; a book

@@ -89,8 +89,8 @@ RELATIONS: dict[str, str] = _table(
         "colleague": "coworker co-worker colleagues coworkers",
         "boss": "manager",
         "parent-in-law": "in-laws in-law",
-        "mother-in-law": "mothers-in-law",
-        "father-in-law": "fathers-in-law",
+        "mother-in-law": "mothers-in-law mum-in-law mom-in-law",
+        "father-in-law": "fathers-in-law dad-in-law",
         "sister-in-law": "sisters-in-law",
         "brother-in-law": "brothers-in-law",
         "son-in-law": "sons-in-law",
@@ -443,7 +443,7 @@ IRREGULAR_PAST = frozenset(
     "went ate drank drove flew took got ran swam taught bought met spoke wrote woke wore made "
     "sold gave felt became began left slept kept rode grew knew thought brought saw sat stood "
     "spent did bit stole chose broke forgot hid shook froze caught lost paid lent sent built "
-    "held fed fought won sang drew threw told stung tore forgave".split()
+    "held fed fought won sang threw told stung tore forgave".split()
 )
 
 # Words around a "left" that is a direction, not the past of "leave": "turn left", "my left
@@ -667,7 +667,7 @@ PHRASES: dict[tuple[str, ...], tuple[str, ...]] = {
     # relatives by marriage as a transcript writes them, without hyphens
     **{
         (relative, "in", "law"): (f"{relative}-in-law",)
-        for relative in "mother father sister brother son daughter".split()
+        for relative in "mother father sister brother son daughter mum mom dad".split()
     },
     ("take", "after"): ("take-after",),
     ("half", "brother"): ("half-brother",),

@@ -174,7 +174,7 @@ def read(text: str) -> Reading:
         bare_negation=walker.bare_negation,
         corrected=walker.corrected,
         speaker_role=_speaker_role(tokens),
-        tense="" if request else _tense(tokens, subject.tokens),  # a request has no tense
+        tense="" if request else _tense(tokens, subject.tokens, walker.change),  # none asked
         ordered=any(token.text in _ORDER_WORDS for token in tokens) or bool(_JOINED.search(text)),
         frequency=next((t.text for t in tokens if t.text in lexicon.FREQUENCIES), ""),
         modality=markers.modality(words),
@@ -232,9 +232,9 @@ def _senses(tokens: list[Token]) -> list[Token]:
             token = replace(token, text="only")  # "just Tom walks the dog"
         elif words[index] in ("too", "also") and _clause_end(tokens, index):
             token = replace(token, text="as-well")  # "Tom walks the dog too"; not "too hot"
-        elif words[index] in _HEDGES and before in _BEFORE_A_STATE and _a_state_word(after):
+        elif _hedging(words[index], before, after):
             # "I'm mostly vegan", "a near native speaker": a degree of the state, not how often
-            # nor where ("I'm near Leeds", "is near the school")
+            # nor where ("I'm near Leeds", "is near Tesco")
             token = replace(token, text=_HEDGES[words[index]])
         result.append(token)
     return result
@@ -242,12 +242,25 @@ def _senses(tokens: list[Token]) -> list[Token]:
 
 _HEDGES = {"mostly": "largely", "near": "nearly"}
 _BEFORE_A_STATE = frozenset("am is are was were be a an i'm".split())
+_NEAR_STATES = frozenset(
+    "native fluent perfect total complete vegan vegetarian blind deaf certain impossible "
+    "identical constant normal full empty new".split()
+)
+"""States "near" hedges when said without its hyphen ("a near native speaker"); before
+anything else it says where ("near Tesco")."""
 
 
-def _a_state_word(word: str) -> bool:
-    """A word that may say a state after a hedge ("vegan", "native"), not a place's article, a
-    pronoun or a number."""
-    return bool(word) and word.isalpha() and word not in STOP_WORDS
+def _hedging(word: str, before: str, after: str) -> bool:
+    """Whether ``word`` hedges the state after it: "mostly" after "is" or "a" before a word of
+    content ("I'm mostly vegan"), "near" before a state ("near native", "near perfect")."""
+    if word == "near":
+        return after in _NEAR_STATES
+    return (
+        word == "mostly"
+        and before in _BEFORE_A_STATE
+        and after.isalpha()
+        and after not in STOP_WORDS
+    )
 
 
 def _converse(terms: Sequence[Term]) -> list[Term]:
@@ -404,10 +417,10 @@ _PRESENT_COPULAS = frozenset(("am", "is", "are"))
 _PAST_COPULAS = frozenset(("was", "were"))
 _STILL_PERFECT = frozenset(("been", "used-to"))
 _NO_VERB_BEFORE = frozenset(
-    "get gets getting be being a an the my our your his her their its this that".split()
+    "get gets getting be being a an the my our your his her their its this that for during".split()
 )
 """Before a participle or an adjective that is no past: "the plants get watered", "a registered
-nurse"."""
+nurse"; or a noun spelled as one ("for lent", a transcript's Lent)."""
 
 
 def _present_form(token: Token) -> bool:
@@ -426,8 +439,9 @@ _TIMELESS = frozenset(("born", "called", "named", "known", "based", "grow-up"))
 """Words whose past says nothing of now ("I was born on March 3rd", "where I grew up")."""
 
 
-def _tense(tokens: Sequence[Token], subject: frozenset[int]) -> str:
-    """The tense of a one-clause fact, told by its copula, "will", or a verb in the past."""
+def _tense(tokens: Sequence[Token], subject: frozenset[int], change: str = "") -> str:
+    """The tense of a one-clause fact, told by its copula, "will", or a verb in the past (the
+    change word among them: "I changed jobs")."""
     words = [token.text for token in tokens if token.kind is TokenKind.WORD]
     if _perfect(words) or any(word in _TIMELESS for word in words):
         return ""
@@ -440,6 +454,8 @@ def _tense(tokens: Sequence[Token], subject: frozenset[int]) -> str:
         return "past" if copulas <= _PAST_COPULAS else ""
     if "will" in words:
         return "future"
+    if change.lower().endswith("ed") or change.lower() in lexicon.IRREGULAR_PAST:
+        return "past"
     past = any(
         index not in subject
         and _past_form(token)

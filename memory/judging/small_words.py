@@ -28,7 +28,8 @@ def speaker_in_group(new: Reading, old: Reading) -> bool:
 
 
 _WITH_THE_SPEAKER = re.compile(
-    r"\b(?:and|&) (?:i|me)\b|\bme and\b|\bi and\b|\bso do i\b|\bas do i\b|\bme too\b"
+    r"\b(?:and|&) (?:i|me|us|myself)\b|\b(?:me|us|myself) and\b|\bi and\b|\bso do i\b"
+    r"|\bas do i\b|\bme too\b"
 )
 
 
@@ -39,7 +40,14 @@ def speaker_done_to(new: Reading, old: Reading) -> bool:
     if Attitude.WISH in (new.attitude, old.attitude):
         return False
     done_to = [_speaker_object(reading.plain) for reading in (new, old)]
-    return done_to[0] != done_to[1] and {new.speaker_role, old.speaker_role} == {"object", ""}
+    if done_to[0] == done_to[1] or {new.speaker_role, old.speaker_role} != {"object", ""}:
+        return False
+    # "Tom helps me with my homework" / "tom helps with my homework": the speaker still there
+    other = (old if done_to[0] else new).plain.split()
+    return not {"my", "our", "mine", "ours"} & set(other[_SUBJECT_WORDS:])
+
+
+_SUBJECT_WORDS = 2
 
 
 def _speaker_object(plain: str) -> bool:
@@ -47,7 +55,9 @@ def _speaker_object(plain: str) -> bool:
     words = plain.split()
     speaker = {"me", "us", "them"} if _THE_USER.search(plain) else {"me", "us"}
     return any(
-        word in speaker and (not index or words[index - 1] not in PREPOSITIONS)
+        word in speaker
+        and (not index or words[index - 1] not in PREPOSITIONS | {"and"})
+        and words[index + 1 : index + 2] != ["and"]  # "us and the Smiths go camping"
         for index, word in enumerate(words)
     )
 
@@ -58,23 +68,24 @@ _THE_USER = re.compile(r"\buser\b")
 def whose_relative(new: Reading, old: Reading) -> bool:
     """ "My sister bought her son a ticket" / "... bought my son a ticket": one relative, whose
     said by another possessive."""
+    if any(_THE_USER.search(reading.plain) for reading in (new, old)):
+        return False  # a model's "her" or "their" may be the user's, or another's: unknown
     mine, theirs = _possessed(new), _possessed(old)
     return any(mine[kin] != theirs[kin] for kin in mine.keys() & theirs.keys())
 
 
 def _possessed(reading: Reading) -> dict[str, str]:
-    # A model's "the user ... her sister" is the speaker's "my sister".
-    user = _THE_USER.search(reading.plain) is not None
     found: dict[str, str] = {}
     for owner, kin in _POSSESSED.findall(reading.plain):
-        owner = "my" if owner == "our" or (user and owner != "my") else owner
-        found.setdefault(kin, owner)
+        found.setdefault(kin, "my" if owner == "our" else owner)
     return found
 
 
 _POSSESSED = re.compile(
     r"\b(my|our|his|her|their)\s+(son|daughter|brother|sister|mum|mom|mother|dad|father|"
-    r"wife|husband|partner|child|kids|children|niece|nephew|cousin|aunt|uncle|friend)\b"
+    r"wife|husband|partner|boyfriend|girlfriend|child|kid|kids|children|niece|nephew|cousin|"
+    r"aunt|uncle|friend|gran|granny|grandma|grandpa|grandad|grandson|granddaughter|dog|cat|"
+    r"stepson|stepdaughter)\b"
 )
 
 
@@ -111,7 +122,7 @@ def _greats(reading: Reading) -> int:
     return len(_GREAT.findall(reading.text.lower()))
 
 
-_GREAT = re.compile(r"\bgreat(?=[\s-]+(?:great|grand|aunt|uncle|niece|nephew))")
+_GREAT = re.compile(r"\bgreat(?=[\s-]+(?:great|grand|gran|nan|aunt|uncle|niece|nephew))")
 
 
 def vaguely_many(new: Reading, old: Reading) -> bool:
@@ -122,32 +133,32 @@ def vaguely_many(new: Reading, old: Reading) -> bool:
 _MANY = re.compile(r"\b(?:hundreds|thousands|dozens|millions|scores|tens) of\b")
 
 
-def each_or_all(new: Reading, old: Reading) -> bool:
-    """ "Our two season tickets cost £500 each" / "... cost £500": a price for each, against
-    one for all."""
-    return bool(_EACH.search(new.plain)) != bool(_EACH.search(old.plain))
-
-
-_EACH = re.compile(r"\b(?:each|apiece|per person|per head|a head|per ticket|a piece)$")
-"""A price for each, said after it ("£500 each"); not "each morning"."""
-
-
 def small_word_values(new: Reading, old: Reading) -> bool:
     """ "My favourite film is Her" / "... is It", "my favourite band is The Who" / "... is the
     band", "I'm watching This Is Us" / "... Us": a value made of small words (a title), which no
     term says, another in the other fact."""
     values = [_value_after_copula(reading) for reading in (new, old)]
-    small = [all(word in STOP_WORDS for word in value) for value in values]
+    small = [all(word in _TITLE_WORDS for word in value) for value in values]
     if all(values) and any(small) and values[0] != values[1]:
         return True
     titled = [_titled_small_words(reading) for reading in (new, old)]
     return all(titled) and titled[0] != titled[1]
 
 
+_TITLE_WORDS = frozenset(
+    "her him it its us them me you they we she he this that these those who what the a an "
+    "can our your their my his".split()
+)
+"""Small words a title may be made of ("Her", "It", "The Who", "This Is Us"); not a name
+that is also a word ("Will", "May") nor a place or a time ("here", "now")."""
+_SPOKEN_FILLERS = frozenset("um uh er erm hmm like".split())
+
+
 def _value_after_copula(reading: Reading) -> tuple[str, ...]:
     """The words after a fact's last "is" or "are", without an article before them ("The The"
     keeps its second)."""
-    words = reading.plain.split()
+    words = [word.strip("'\"") for word in reading.plain.split()]
+    words = [word for word in words if word and word not in _SPOKEN_FILLERS]
     at = max((i for i, word in enumerate(words) if word in ("is", "are")), default=-1)
     if at < 0:
         return ()
@@ -157,15 +168,12 @@ def _value_after_copula(reading: Reading) -> tuple[str, ...]:
 
 def _titled_small_words(reading: Reading) -> Counter[str]:
     """Small words written with a capital after a fact's first word ("This Is Us"), a title's."""
+    if reading.text.isupper():
+        return Counter()  # written all in capitals: a capital says nothing
     words = re.findall(r"[A-Za-z']+", reading.text)
     return Counter(
-        word.lower()
-        for word in words[1:]
-        if word[:1].isupper() and word.lower() in STOP_WORDS and word.lower() not in _I
+        word.lower() for word in words[1:] if word[:1].isupper() and word.lower() in _TITLE_WORDS
     )
-
-
-_I = frozenset(("i", "i'm", "i've", "i'd", "i'll"))
 
 
 def modifiers_traded(new: Reading, old: Reading) -> bool:
@@ -217,7 +225,8 @@ _OF_A_THING = re.compile(rf"\b(\w+)(?: \w+ing)? {_AFTER_A_THING}\b")
 
 def each_or_together(new: Reading, old: Reading) -> bool:
     """ "I bought each of the kids a book" / "i bought the kids a book", "Both girls got a
-    phone" / "the girls got a phone": one each, against one for all (not "each morning")."""
+    phone" / "the girls got a phone", "Our tickets cost £500 each" / "... £500": one each,
+    against one for all (not "each morning")."""
     return bool(_EACH_ONE.search(new.plain)) != bool(_EACH_ONE.search(old.plain))
 
 
@@ -230,9 +239,11 @@ _EACH_ONE = re.compile(
     rf"\b(?:each|every)\b(?! (?:single |kind of |type of |sort of )?{_TIMES}\b)"
     rf"(?! (?:kind|type|sort)s? of\b)"
     r"|\bboth (?:of|the|my|our|his|her|their|\w+s)\b"
+    r"|\b(?:apiece|per person|per head|a head|per ticket|a person)\b"
 )
-"""One each: "each of", "every nephew", "both girls"; not a time ("each morning"), all of a
-kind ("every kind of nut"), nor two doing it alike ("Ann and Ben both like sushi")."""
+"""One each: "each of", "every nephew", "both girls", "£500 each", "£30 a person"; not a time
+("each morning"), all of a kind ("every kind of nut"), nor two doing it alike ("Ann and Ben
+both like sushi")."""
 
 
 def amounts_differ(new: Reading, old: Reading) -> bool:

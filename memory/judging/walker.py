@@ -41,12 +41,12 @@ _LIVE = "live"
 _LEAVE_FOR = frozenset(("to", "back", "abroad", "away", "in", "into", "out"))
 # Auxiliaries between a person and "moved": "she has moved to Leeds".
 _AUXILIARIES = frozenset("has have had just recently finally".split())
-# Prepositions after which a word written small may be a name ("in leeds", "at siemens").
 _WHEN = frozenset("when whenever after before since until till once".split())
 """Words that open a clause saying when."""
-_MOVED_TO = frozenset("to into from over on back across onto".split())
+_MOVED_TO = frozenset("to into from over on back across onto in".split())
 """Words after "moved" that lead to the new value ("moved to SQLite", "moved over to Linux")."""
 _MOVED_REACH = 4
+# Prepositions after which a word written small may be a name ("in leeds", "at siemens").
 _NAMING_PREPOSITIONS = frozenset("in at to from near for with".split())
 # Possessive pronouns that stand for a home after a preposition ("at ours", "to theirs").
 _PLACE_PRONOUNS = frozenset("ours mine yours theirs hers his".split())
