@@ -2213,6 +2213,7 @@ _SMALL_WORD_CHECKS = (
     (small_words.each_or_together, "one each against one for all"),
     (small_words.amounts_differ, "how much, another"),
     (small_words.titles_differ, "another title before a name"),
+    (small_words.couple_or_one, "a couple against one of them"),
     (small_words.once_or_every, "a day once against every week"),
 )
 

@@ -263,6 +263,15 @@ def titles_differ(new: Reading, old: Reading) -> bool:
     return any(mine[name] != theirs[name] for name in mine.keys() & theirs.keys())
 
 
+def couple_or_one(new: Reading, old: Reading) -> bool:
+    """ "Mr and Mrs Patel are coming to dinner" / "mrs patel is coming to dinner": a couple in
+    one fact, one of them in the other."""
+    return bool(_COUPLE.search(new.plain)) != bool(_COUPLE.search(old.plain))
+
+
+_COUPLE = re.compile(r"\b(?:mr|mister) (?:and|&) (?:mrs|missus|ms)\b")
+
+
 def _titled(reading: Reading) -> dict[str, str]:
     return {name: _TITLE_SPELLED.get(title, title) for title, name in _TITLE.findall(reading.plain)}
 

@@ -899,6 +899,7 @@ def test_the_same_words_saying_another_thing_are_never_merged(first: str, second
         ("Dave has a lot of my tools.", "Dave has all of my tools."),
         ("Dr Khan owes me £30.", "Mr Khan owes me £30."),
         ("Miss Jones borrowed our ladder.", "Mrs Jones borrowed our ladder."),
+        ("Mr and Mrs Patel are coming to dinner", "mrs patel is coming to dinner"),
         ("Carlo is cooking for the party", "carlos is cooking for the party"),
         ("We're staying with Robert in York", "we're staying with the roberts in york"),
         # the speaker and a named person trading whose thing it is
