@@ -480,9 +480,6 @@ class _Pair:
             return ""
         if _clauses_reordered(self.new, self.old):
             return ""  # "Ben drives the Honda and Ann drives the Ford", said the other way
-        doerless = [markers.doerless_passive(r.said_tokens) >= 0 for r in (self.new, self.old)]
-        if doerless[0] != doerless[1]:
-            return ""  # "the bill is paid quarterly" / "I pay the bill every quarter"
         matched = self._matched()
         ordered = self.new.ordered or self.old.ordered
         for index, (first, first_old) in enumerate(matched):
@@ -661,9 +658,9 @@ class _Pair:
         # the deed straight after "was", and the doer straight after "by" ("by my neighbour")
         if be < 0 or not after or after[0].at > by + 2:
             return ""
-        deed = _verb_base(tokens[be + 1])
+        deed = markers.verb_base(tokens[be + 1])
         said = active.said_tokens
-        deed_at = next((i for i, word in enumerate(said) if _verb_base(word) == deed), -1)
+        deed_at = next((i for i, word in enumerate(said) if markers.verb_base(word) == deed), -1)
         if deed_at > 0 and said[deed_at - 1] in markers.BE:
             return ""  # a passive of its own ("i got hired anna hired me")
         doer = next((term for term in active.terms if agrees(after[0], term)), None)
@@ -781,6 +778,8 @@ class _Pair:
         tenses = {self.new.tense, self.old.tense}
         if "" in tenses or len(tenses) == 1 or not self.shared:
             return ""
+        if tenses == {"present", "future"} and (_planned(self.new) or _planned(self.old)):
+            return ""  # "I'm bringing a salad to the picnic" is a plan, as "I will bring" is
         changes = (self.new.change.lower(), self.old.change.lower())
         said_by_one = changes[0] != changes[1]  # "a new car" in both says nothing of when
         if said_by_one and any(set(c.split()) - lexicon.PAST_MARKERS for c in changes if c):
@@ -1144,6 +1143,11 @@ class _Pair:
         longer, reading = (term, self.new) if len(term.surface) > len(other.surface) else (
             other, self.old)  # fmt: skip
         shorter, other_reading = (other, self.old) if longer is term else (term, self.new)
+        if shorter.surface.lower().endswith("'s"):
+            return False  # "at Sarah's" / "at sarahs": a transcript drops the apostrophe
+        contracted = _token_at(reading, longer.at + 1) not in ("is", "are", "'s")
+        if contracted and _token_at(other_reading, shorter.at + 1) in ("is", "'s"):
+            return False  # "Tom is at school" / "toms at school": "toms" is "Tom's"
         if (
             _spelled(longer) in other_reading.plain.split()
             or _spelled(shorter) in reading.plain.split()
@@ -1165,6 +1169,7 @@ class _Pair:
                 return True  # "Carlo" / "carlos", "William" / "the williams": two people
             if _a_value_named(self.new, term) and _a_value_named(self.old, other):
                 return True
+
         return False
 
     def _owners_agree(self) -> bool:
@@ -1490,7 +1495,7 @@ def _owners_traded(new: Reading, old: Reading) -> bool:
     if [thing for _, thing in now] != [thing for _, thing in before]:
         return False  # the things said in another order, each still its owner's
     readings = (new, old)
-    if any(reading.passive for reading in readings):
+    if new.passive != old.passive:
         return False  # "Tom's dog was bitten by my dog" says "my dog bit Tom's dog" again
     return not any(
         _symmetric(r) or _OWNED_LIST.search(r.said.lower()) or _ALIKE_BOTH_WAYS.search(r.plain)
@@ -1498,9 +1503,9 @@ def _owners_traded(new: Reading, old: Reading) -> bool:
     )
 
 
-_ALIKE_BOTH_WAYS = re.compile(r"\b(?:same|like|as|than|against|versus|vs)\b")
-"""Words of a relation that holds both ways, or a comparison: "in the same class as", "looks
-like"."""
+_ALIKE_BOTH_WAYS = re.compile(r"\bthe same \w+(?: \w+)? as\b|\blooks? like\b|\bas \w+ as\b")
+"""Words of a relation that holds both ways: "in the same class as", "looks like", "as tall
+as" (not "bigger than", "doesn't like")."""
 
 
 _TRADED = 2
@@ -2136,11 +2141,6 @@ _INTO_OR_OVER = re.compile(
 )
 
 
-def _verb_base(word: str) -> str:
-    """A verb's stem, an irregular one's from its base ("taken", "takes": "take")."""
-    return stem(lexicon.lookup(lexicon.IRREGULAR, word, stem(word)) or word)
-
-
 def _a_noun_maybe(term: Term) -> bool:
     """A word that may name a thing: not a word like "runny", "fully" nor "upstairs", which
     describe one on either side of it ("runny eggs", "eggs runny")."""
@@ -2154,6 +2154,17 @@ def _a_noun_maybe(term: Term) -> bool:
 
 _PLACE_ADVERBS = frozenset(
     "upstairs downstairs inside outside indoors outdoors home abroad overseas nearby".split()
+)
+
+
+def _planned(reading: Reading) -> bool:
+    """A plan said as under way: "I'm bringing a salad", "we're going to Tom's" (not "Tom is
+    working at Tesco", which says what holds now)."""
+    return reading.aspect == "progressive" and any(word in _PLANS for word in reading.said_tokens)
+
+
+_PLANS = frozenset(
+    "bringing going coming taking visiting meeting seeing flying leaving hosting".split()
 )
 
 
@@ -2173,12 +2184,12 @@ def _done_to_or_doing(new: Reading, old: Reading) -> bool:
         participle = said[be + 1]
         if participle in markers.BE or participle in _HELD_STATES or _symmetric(passive):
             continue  # "tom's been learning", "got divorced" (they divorced)
-        deed = _verb_base(participle)
+        deed = markers.verb_base(participle)
         at = next(
             (
                 i
                 for i, word in enumerate(doing)
-                if _verb_base(word) == deed and _token_at(active, i - 1) not in _DETERMINERS
+                if markers.verb_base(word) == deed and _token_at(active, i - 1) not in _DETERMINERS
             ),
             -1,
         )  # a deed, not a thing ("goes in for a service", "a packed lunch")
@@ -2189,12 +2200,16 @@ def _done_to_or_doing(new: Reading, old: Reading) -> bool:
         if done_to not in after:
             return True  # "I was paid late" / "I paid late", "Tom was chosen" / "Tom chose"
         whose = {said[0], after[0]} if after else set()
-        if whose & _INDEFINITE and whose & _OWNING:
-            return True  # "My bike was stolen" / "I stole a bike"
+        if whose & _INDEFINITE and whose & _OWNING and deed not in _MAKING:
+            return True  # "My bike was stolen" / "I stole a bike"; "we built a shed" made it
     return False
 
 
 _BE_SAID = markers.BE | {"'s", "'re", "'m"}
+_MAKING = frozenset(
+    markers.verb_base(word) for word in "build buy plant install fit make get adopt".split()
+)
+"""Deeds that make a thing one's own: "our shed was built" is the one "we built a shed"."""
 _HELD_STATES = frozenset("married remarried divorced engaged separated retired".split())
 """Participles that say a state two hold together or one reached, as the active does."""
 _CAUSING = frozenset("had have has having got get gets getting".split())
@@ -2214,6 +2229,9 @@ _SMALL_WORD_CHECKS = (
     (small_words.amounts_differ, "how much, another"),
     (small_words.titles_differ, "another title before a name"),
     (small_words.couple_or_one, "a couple against one of them"),
+    (small_words.feelings_traded, "two feelings, each about the other thing"),
+    (small_words.done_for_or_by_them, "done for someone against by them"),
+    (small_words.someone_kept_or_the_deed, "someone who does it kept, against the deed"),
     (small_words.once_or_every, "a day once against every week"),
 )
 
@@ -2242,7 +2260,10 @@ def _a_value_named(reading: Reading, term: Term) -> bool:
     its last word, a word or a name, after anything but who does it ("I cook") or "a" ("hates
     a bath" is "hates baths")."""
     before = _token_at(reading, term.at - 1)
-    named = term.kind is TermKind.NAME or before in ("the", *COPULAS)  # "is Alien", "the Lions"
+    # "is Alien", "the Lions", "needs new tyres"; not a thing of a kind felt about ("loves
+    # pizzas" is "loves pizza")
+    felt = lexicon.lookup(lexicon.SENTIMENT, before, stem(before)) is not None
+    named = term.kind is TermKind.NAME or before in ("the", *COPULAS) or not felt
     return (
         named
         and term.kind in (TermKind.WORD, TermKind.NAME)
@@ -2309,7 +2330,7 @@ def _either_side_of_join(reading: Reading) -> tuple[str, frozenset[str], frozens
     at = joins[0]
 
     def weighty(words: Sequence[str]) -> frozenset[str]:
-        return frozenset(_verb_base(word) for word in words if word not in STOP_WORDS)
+        return frozenset(markers.verb_base(word) for word in words if word not in STOP_WORDS)
 
     return _JOINS[tokens[at]], weighty(tokens[:at]), weighty(tokens[at + 1 :])
 

