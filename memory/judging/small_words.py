@@ -10,18 +10,29 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import lru_cache
 from itertools import pairwise
 
 from memory.judging import markers
 from memory.judging.reading import Attitude, Reading
 from memory.judging.words import PREPOSITIONS, STOP_WORDS
 
+_READINGS_KEPT = 4096
+"""Facts whose small words are kept read: a new fact is judged against many stored ones, each
+read once."""
+
+
+@lru_cache(maxsize=_READINGS_KEPT * 4)
+def _found(pattern: re.Pattern[str], plain: str) -> bool:
+    """Whether ``pattern`` is found in a fact's plain words, asked once per fact and pattern."""
+    return pattern.search(plain) is not None
+
 
 def speaker_in_group(new: Reading, old: Reading) -> bool:
     """ "My husband loves ABBA" / "My husband and I both love ABBA", "me and my brother support
     Leeds": the speaker one of who does it in one fact, and not named in the other ("Kevin and I
     share an office" is "I share an office with Kevin")."""
-    grouped = [bool(_WITH_THE_SPEAKER.search(reading.plain)) for reading in (new, old)]
+    grouped = [_found(_WITH_THE_SPEAKER, reading.plain) for reading in (new, old)]
     if grouped[0] == grouped[1]:
         return False
     alone = old if grouped[0] else new
@@ -51,6 +62,7 @@ def speaker_done_to(new: Reading, old: Reading) -> bool:
 _SUBJECT_WORDS = 2
 
 
+@lru_cache(maxsize=_READINGS_KEPT)
 def _speaker_object(plain: str) -> bool:
     """Whether the speaker is done to: "me", "us", or a model's "the user ... them"."""
     words = plain.split()
@@ -69,15 +81,16 @@ _THE_USER = re.compile(r"\buser\b")
 def whose_relative(new: Reading, old: Reading) -> bool:
     """ "My sister bought her son a ticket" / "... bought my son a ticket": one relative, whose
     said by another possessive."""
-    if any(_THE_USER.search(reading.plain) for reading in (new, old)):
+    if any(_found(_THE_USER, reading.plain) for reading in (new, old)):
         return False  # a model's "her" or "their" may be the user's, or another's: unknown
-    mine, theirs = _possessed(new), _possessed(old)
+    mine, theirs = _possessed(new.plain), _possessed(old.plain)
     return any(mine[kin] != theirs[kin] for kin in mine.keys() & theirs.keys())
 
 
-def _possessed(reading: Reading) -> dict[str, str]:
+@lru_cache(maxsize=_READINGS_KEPT)
+def _possessed(plain: str) -> dict[str, str]:
     found: dict[str, str] = {}
-    for owner, kin in _POSSESSED.findall(reading.plain):
+    for owner, kin in _POSSESSED.findall(plain):
         found.setdefault(kin, "my" if owner == "our" else owner)
     return found
 
@@ -93,16 +106,17 @@ _POSSESSED = re.compile(
 def pronoun_placed_otherwise(new: Reading, old: Reading) -> bool:
     """ "My grandma lives with us" / "... near us": the same person named by a pronoun, placed
     by another word ("by", "near" and "beside" say one place)."""
-    mine, theirs = _placed_pronouns(new), _placed_pronouns(old)
+    mine, theirs = _placed_pronouns(new.plain), _placed_pronouns(old.plain)
     return any(
         mine[pronoun] != theirs[pronoun] and not {mine[pronoun], theirs[pronoun]} <= _BESIDE
         for pronoun in mine.keys() & theirs.keys()
     )
 
 
-def _placed_pronouns(reading: Reading) -> dict[str, str]:
+@lru_cache(maxsize=_READINGS_KEPT)
+def _placed_pronouns(plain: str) -> dict[str, str]:
     found: dict[str, str] = {}
-    for word, pronoun in _PLACED_PRONOUN.findall(reading.plain):
+    for word, pronoun in _PLACED_PRONOUN.findall(plain):
         found.setdefault(pronoun, word)
     return found
 
@@ -116,11 +130,12 @@ _BESIDE = frozenset(("by", "near", "beside", "next to"))
 
 def generations_differ(new: Reading, old: Reading) -> bool:
     """ "my great-grandfather" / "my great-great-grandfather": how many generations back."""
-    return _greats(new) != _greats(old)
+    return _greats(new.text) != _greats(old.text)
 
 
-def _greats(reading: Reading) -> int:
-    return len(_GREAT.findall(reading.text.lower()))
+@lru_cache(maxsize=_READINGS_KEPT)
+def _greats(text: str) -> int:
+    return len(_GREAT.findall(text.lower()))
 
 
 _GREAT = re.compile(r"\bgreat(?=[\s-]+(?:great|grand|gran|nan|aunt|uncle|niece|nephew))")
@@ -128,7 +143,7 @@ _GREAT = re.compile(r"\bgreat(?=[\s-]+(?:great|grand|gran|nan|aunt|uncle|niece|n
 
 def vaguely_many(new: Reading, old: Reading) -> bool:
     """ "I own a hundred records" / "i own hundreds of records": a number, against many."""
-    return bool(_MANY.search(new.plain)) != bool(_MANY.search(old.plain))
+    return _found(_MANY, new.plain) != _found(_MANY, old.plain)
 
 
 _MANY = re.compile(r"\b(?:hundreds|thousands|dozens|millions|scores|tens) of\b")
@@ -138,11 +153,11 @@ def small_word_values(new: Reading, old: Reading) -> bool:
     """ "My favourite film is Her" / "... is It", "my favourite band is The Who" / "... is the
     band", "I'm watching This Is Us" / "... Us": a value made of small words (a title), which no
     term says, another in the other fact."""
-    values = [_value_after_copula(reading) for reading in (new, old)]
+    values = [_value_after_copula(reading.plain) for reading in (new, old)]
     small = [all(word in _TITLE_WORDS for word in value) for value in values]
     if all(values) and any(small) and values[0] != values[1]:
         return True
-    titled = [_titled_small_words(reading) for reading in (new, old)]
+    titled = [_titled_small_words(reading.text) for reading in (new, old)]
     return all(titled) and titled[0] != titled[1]
 
 
@@ -155,10 +170,11 @@ that is also a word ("Will", "May") nor a place or a time ("here", "now")."""
 _SPOKEN_FILLERS = frozenset("um uh er erm hmm like".split())
 
 
-def _value_after_copula(reading: Reading) -> tuple[str, ...]:
+@lru_cache(maxsize=_READINGS_KEPT)
+def _value_after_copula(plain: str) -> tuple[str, ...]:
     """The words after a fact's last "is" or "are", without an article before them ("The The"
     keeps its second)."""
-    words = [word.strip("'\"") for word in reading.plain.split()]
+    words = [word.strip("'\"") for word in plain.split()]
     words = [word for word in words if word and word not in _SPOKEN_FILLERS]
     at = max((i for i, word in enumerate(words) if word in ("is", "are")), default=-1)
     if at < 0:
@@ -167,11 +183,12 @@ def _value_after_copula(reading: Reading) -> tuple[str, ...]:
     return tuple(value[1:] if value[:1] in (["a"], ["an"], ["the"]) else value)
 
 
-def _titled_small_words(reading: Reading) -> Counter[str]:
+@lru_cache(maxsize=_READINGS_KEPT)
+def _titled_small_words(text: str) -> Counter[str]:
     """Small words written with a capital after a fact's first word ("This Is Us"), a title's."""
-    if reading.text.isupper():
+    if text.isupper():
         return Counter()  # written all in capitals: a capital says nothing
-    words = re.findall(r"[A-Za-z']+", reading.text)
+    words = re.findall(r"[A-Za-z']+", text)
     return Counter(
         word.lower() for word in words[1:] if word[:1].isupper() and word.lower() in _TITLE_WORDS
     )
@@ -181,7 +198,7 @@ def modifiers_traded(new: Reading, old: Reading) -> bool:
     """ "My old bike is in the new shed" / "my new bike is in the old shed": two words said
     before two things, each before the other's thing in the other fact ("new" and "old" name
     no value of their own, so no term says them)."""
-    mine, theirs = _said_before(new), _said_before(old)
+    mine, theirs = _said_before(new.plain), _said_before(old.plain)
     return any(
         first != second
         and thing != other_thing
@@ -193,17 +210,20 @@ def modifiers_traded(new: Reading, old: Reading) -> bool:
     )
 
 
-def _said_before(reading: Reading) -> set[tuple[str, str]]:
+@lru_cache(maxsize=_READINGS_KEPT)
+def _said_before(plain: str) -> frozenset[tuple[str, str]]:
     """Each word said before a thing after a determiner or an owner ("the old bike", "Tom's new
     phone"), neither a small word."""
-    words = ["", *reading.plain.split()]
-    return {
-        (first, then)
-        for before, (first, then) in zip(words, pairwise(words[1:]), strict=False)
-        if (before in _DETERMINING or before.endswith("'s"))
-        and first not in STOP_WORDS
-        and then not in STOP_WORDS
-    }
+    words = ["", *plain.split()]
+    return frozenset(
+        {
+            (first, then)
+            for before, (first, then) in zip(words, pairwise(words[1:]), strict=False)
+            if (before in _DETERMINING or before.endswith("'s"))
+            and first not in STOP_WORDS
+            and then not in STOP_WORDS
+        }
+    )
 
 
 _DETERMINING = frozenset("the a an my our your his her their this that these those".split())
@@ -227,7 +247,7 @@ _OF_A_THING = re.compile(rf"\b(\w+)(?: \w+ing)? {_AFTER_A_THING}\b")
 def each_or_together(new: Reading, old: Reading) -> bool:
     """ "I bought each of the kids a book" / "i bought the kids a book", "Our tickets cost £500
     each" / "... £500": one each, against one for all (not "each morning")."""
-    return bool(_EACH_ONE.search(new.plain)) != bool(_EACH_ONE.search(old.plain))
+    return _found(_EACH_ONE, new.plain) != _found(_EACH_ONE, old.plain)
 
 
 _TIMES = (
@@ -266,24 +286,28 @@ _AMOUNTS_ALIKE = {
 def titles_differ(new: Reading, old: Reading) -> bool:
     """ "Dr Khan owes me £30" / "Mr Khan ...", "Miss Jones" / "Mrs Jones": one name, another
     title before it."""
-    mine, theirs = _titled(new), _titled(old)
+    mine, theirs = _titled(new.plain), _titled(old.plain)
     return any(mine[name] != theirs[name] for name in mine.keys() & theirs.keys())
 
 
 def couple_or_one(new: Reading, old: Reading) -> bool:
     """ "Mr and Mrs Patel are coming to dinner" / "mrs patel is coming to dinner": a couple in
     one fact, one of them in the other."""
-    return bool(_COUPLE.search(new.plain)) != bool(_COUPLE.search(old.plain))
+    return _found(_COUPLE, new.plain) != _found(_COUPLE, old.plain)
 
 
 _COUPLE = re.compile(r"\b(?:mr|mister) (?:and|&) (?:mrs|missus|ms)\b")
 
 
-def _titled(reading: Reading) -> dict[str, str]:
-    return {name: _TITLE_SPELLED.get(title, title) for title, name in _TITLE.findall(reading.plain)}
+@lru_cache(maxsize=_READINGS_KEPT)
+def _titled(plain: str) -> dict[str, str]:
+    return {name: _TITLE_SPELLED.get(title, title) for title, name in _TITLE.findall(plain)}
 
 
-_TITLE = re.compile(r"\b(dr|doctor|prof|professor|mr|mister|mrs|missus|ms|miss) (\w+)")
+_TITLE = re.compile(
+    r"\b(dr|doctor|prof|professor|mr|mister|mrs|missus|ms|(?<!i )(?<!we )(?<!you )miss) (\w+)"
+)
+"""A title before a name; not the verb "miss" ("I miss Tom")."""
 _TITLE_SPELLED = {"doctor": "dr", "professor": "prof", "mister": "mr", "missus": "mrs"}
 
 
@@ -314,16 +338,17 @@ _THIS_OR_NEXT = re.compile(rf"\b(?:this|next) {_DAYS}\b")
 def feelings_traded(new: Reading, old: Reading) -> bool:
     """ "Dad likes the liquid but hates the tablets" / "dad likes the tablets but hates the
     liquid": two things felt about, each with the other's feeling in the other fact."""
-    mine, theirs = _felt(new), _felt(old)
+    mine, theirs = _felt(new.plain), _felt(old.plain)
     shared = mine.keys() & theirs.keys()
     return len(shared) >= _TRADED_FEELINGS and any(mine[t] != theirs[t] for t in shared)
 
 
-def _felt(reading: Reading) -> dict[str, int]:
+@lru_cache(maxsize=_READINGS_KEPT)
+def _felt(plain: str) -> dict[str, int]:
     """Each thing a fact says a feeling about, with the feeling's sign ("likes the liquid": 1,
     "hates the tablets": -1, "doesn't mind": 0)."""
     found: dict[str, int] = {}
-    for feeling, thing in _FEELING_ABOUT.findall(reading.plain):
+    for feeling, thing in _FEELING_ABOUT.findall(plain):
         found.setdefault(thing, _FEELING_SIGNS[feeling.split()[0]])
     return found
 
