@@ -1126,7 +1126,7 @@ class _Pair:
             return "said differently: one thing named against several"
         if _done_to_or_doing(new, old):
             return "said differently: done to in one fact, doing it in the other"
-        for check, why in _SMALL_WORD_CHECKS:
+        for check, why in small_words.CHECKS:
             if check(new, old):
                 return f"said differently: {why}"
         return ""
@@ -2213,27 +2213,6 @@ _MAKING = frozenset(
 _HELD_STATES = frozenset("married remarried divorced engaged separated retired".split())
 """Participles that say a state two hold together or one reached, as the active does."""
 _CAUSING = frozenset("had have has having got get gets getting".split())
-
-
-_SMALL_WORD_CHECKS = (
-    (small_words.speaker_in_group, "the speaker one of a group in one fact only"),
-    (small_words.speaker_done_to, "the speaker done to in one fact only"),
-    (small_words.whose_relative, "whose relative, said by another word"),
-    (small_words.pronoun_placed_otherwise, "someone placed by another word"),
-    (small_words.generations_differ, "how many generations back"),
-    (small_words.vaguely_many, "a number against many"),
-    (small_words.small_word_values, "a value of small words, another"),
-    (small_words.modifiers_traded, "two words before two things, traded"),
-    (small_words.thing_or_its_lessons, "a thing against lessons in it or parts of it"),
-    (small_words.each_or_together, "one each against one for all"),
-    (small_words.amounts_differ, "how much, another"),
-    (small_words.titles_differ, "another title before a name"),
-    (small_words.couple_or_one, "a couple against one of them"),
-    (small_words.feelings_traded, "two feelings, each about the other thing"),
-    (small_words.done_for_or_by_them, "done for someone against by them"),
-    (small_words.someone_kept_or_the_deed, "someone who does it kept, against the deed"),
-    (small_words.once_or_every, "a day once against every week"),
-)
 
 
 def _label_and_count(new: Reading, number: Term, old: Reading, other: Term) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from functools import lru_cache
 from itertools import pairwise
 
@@ -397,3 +398,25 @@ _KEEPS_SOMEONE = re.compile(
     r"carer|decorator|cook|walker|minder|helper|mentor)\b"
 )
 """People one keeps to do a deed, whose name is the deed's ("a cleaner" cleans)."""
+
+
+CHECKS: tuple[tuple[Callable[[Reading, Reading], bool], str], ...] = (
+    (speaker_in_group, "the speaker one of a group in one fact only"),
+    (speaker_done_to, "the speaker done to in one fact only"),
+    (whose_relative, "whose relative, said by another word"),
+    (pronoun_placed_otherwise, "someone placed by another word"),
+    (generations_differ, "how many generations back"),
+    (vaguely_many, "a number against many"),
+    (small_word_values, "a value of small words, another"),
+    (modifiers_traded, "two words before two things, traded"),
+    (thing_or_its_lessons, "a thing against lessons in it or parts of it"),
+    (each_or_together, "one each against one for all"),
+    (amounts_differ, "how much, another"),
+    (titles_differ, "another title before a name"),
+    (couple_or_one, "a couple against one of them"),
+    (feelings_traded, "two feelings, each about the other thing"),
+    (done_for_or_by_them, "done for someone against by them"),
+    (someone_kept_or_the_deed, "someone who does it kept, against the deed"),
+    (once_or_every, "a day once against every week"),
+)
+"""Each check, with why two facts it finds apart are two (the judge's reason)."""
