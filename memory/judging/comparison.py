@@ -2592,6 +2592,7 @@ _PARTS_APART = frozenset(
     for pair in (
         ("with", "for"), ("with", "near"), ("for", "near"), ("by", "for"), ("for", "from"),
         ("by", "about"), ("to", "about"), ("from", "about"), ("with", "about"), ("for", "about"),
+        ("of", "from"), ("of", "by"),
     )
 )  # fmt: skip
 """What a person after each of two words is to the fact differs: with, for, near, by; a book

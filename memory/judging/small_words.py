@@ -313,10 +313,11 @@ _TITLE_SPELLED = {"doctor": "dr", "professor": "prof", "mister": "mr", "missus":
 
 
 def once_or_every(new: Reading, old: Reading) -> bool:
-    """ "We're going to the cinema on Friday" / "we go to the cinema every friday": a day once,
-    a plan under way or this or next week's, against the same day every week."""
+    """ "We're going to the cinema on Friday" / "we go to the cinema every friday", "Tom is
+    coming Monday" / "tom comes every monday": a day once, a plan under way or this or next
+    week's, against the same day every week."""
     for once, every in ((new, old), (old, new)):
-        days = set(_ONE_DAY.findall(once.plain))
+        days = set(_ANY_DAY.findall(once.plain)) - set(_EVERY_DAY.findall(once.plain))
         planned = (
             once.aspect in ("progressive", "future")
             or _UNDER_WAY.search(once.plain)  # "we're eating out", read as one phrase
@@ -329,7 +330,7 @@ def once_or_every(new: Reading, old: Reading) -> bool:
 
 
 _DAYS = r"(monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
-_ONE_DAY = re.compile(rf"\b(?:on|this|next) {_DAYS}\b")
+_ANY_DAY = re.compile(rf"\b{_DAYS}\b")
 _EVERY_DAY = re.compile(rf"\bevery {_DAYS}\b")
 _DAYS_SAID_MANY = re.compile(rf"\b{_DAYS}s\b")
 _UNDER_WAY = re.compile(r"\b(?:is|are|am|we're|they're|i'm|he's|she's) \w+ing\b")
