@@ -269,12 +269,21 @@ says what "my parents are retired" does."""
 
 def amounts_differ(new: Reading, old: Reading) -> bool:
     """ "Tom still owes me a bit" / "... a lot", "Dave has all of my tools" / "a lot of my
-    tools": how much, said in words in both facts, another."""
-    amounts = [
-        {_AMOUNTS_ALIKE.get(said, said) for said in _AMOUNT.findall(reading.plain)}
-        for reading in (new, old)
-    ]
-    return all(amounts) and amounts[0] != amounts[1]
+    tools": how much, said in words, another; or a degree in one fact only."""
+    amounts = [_amounts(reading.plain) for reading in (new, old)]
+    if all(amounts):
+        return amounts[0] != amounts[1]
+    # "I'm a bit deaf" / "i'm deaf", "I drink a lot of coffee" / "i drink coffee": a degree said
+    # in one fact only ("all" in one only is as often said for weight: "we ate all the cake")
+    return bool((amounts[0] ^ amounts[1]) & _DEGREES)
+
+
+@lru_cache(maxsize=_READINGS_KEPT)
+def _amounts(plain: str) -> frozenset[str]:
+    return frozenset(_AMOUNTS_ALIKE.get(said, said) for said in _AMOUNT.findall(plain))
+
+
+_DEGREES = frozenset(("a bit", "a lot"))
 
 
 _AMOUNT = re.compile(r"\b(a bit|a little|a lot|lots|loads|the lot|all of|all the|it all|half)\b")
