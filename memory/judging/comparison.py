@@ -1477,10 +1477,10 @@ def _whose_things(reading: Reading) -> dict[str, str]:
 
 
 def _owned_in_turn(reading: Reading) -> list[tuple[str, str]]:
-    """Each owner and thing owned in the order said ("our car", "pete's garage"); "our" for the
-    household's."""
+    """Each owner and thing owned in the order said ("our car", "pete's garage", "their skip");
+    "our" for the household's."""
     return [
-        ("our" if owned[1] else f"{owned[2]}'s", owned[3])
+        ("our" if owned[1] else owned[2] or f"{owned[3]}'s", owned[4])
         for owned in _OWNED_THING.finditer(reading.said.lower())
     ]
 
@@ -1509,8 +1509,11 @@ as" (not "bigger than", "doesn't like")."""
 
 
 _TRADED = 2
-_OWNED_THING = re.compile(r"\b(?:(my|our)|(\w+)'s)\s+(\w+)")
-_OWNED_LIST = re.compile(r"\b(?:my|our|\w+'s)\s+\w+\s*(?:,|\band\b|\bor\b|&)\s*(?:my|our|\w+'s)\s")
+_OWNED_THING = re.compile(r"\b(?:(my|our)|(his|her|their|your)|(\w+)'s)\s+(\w+)")
+_OWNED_LIST = re.compile(
+    r"\b(?:my|our|his|her|their|your|\w+'s)\s+\w+\s*(?:,|\band\b|\bor\b|&)\s*"
+    r"(?:my|our|his|her|their|your|\w+'s)\s"
+)
 """Things of two owners listed: "my car and Tom's car", "Tom's, my ..."."""
 
 _OPENING_OWNER = re.compile(r"\W*(?:(?:my|our|the|your)\s+)?\w+(?:\s+\w+)?'s\b")

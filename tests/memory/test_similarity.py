@@ -396,6 +396,7 @@ TESTERS_SETS = [
     ("memory-pairs-probe-forty-second.tsv", 200),  # lending, borrowing and owing
     ("memory-pairs-probe-forty-third.tsv", 224),  # health and caring
     ("memory-pairs-probe-forty-fourth.tsv", 267),  # a month of household talk, transcribed
+    ("memory-pairs-probe-forty-fifth.tsv", 228),  # home improvement and tradespeople
 ]
 
 
@@ -945,6 +946,8 @@ def test_the_same_words_saying_another_thing_are_never_merged(first: str, second
         ("Tom is coming Monday", "tom comes every monday"),
         ("I'm a bit deaf", "i'm deaf"),
         ("I drink a lot of coffee", "i drink coffee"),
+        ("Our builder used their skip", "their builder used our skip"),
+        ("His van is blocking her drive", "her van is blocking his drive"),
         ("The photos of my dad are in the loft", "the photos from my dad are in the loft"),
         ("The painting of my mum is in the hall", "the painting by my mum is in the hall"),
     ],
