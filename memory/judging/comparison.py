@@ -1145,7 +1145,8 @@ class _Pair:
         shorter, other_reading = (other, self.old) if longer is term else (term, self.new)
         if shorter.surface.lower().endswith("'s"):
             return False  # "at Sarah's" / "at sarahs": a transcript drops the apostrophe
-        contracted = _token_at(reading, longer.at + 1) not in ("is", "are", "'s")
+        after = _token_at(reading, longer.at + 1)
+        contracted = after not in ("is", "are", "'s")
         if contracted and _token_at(other_reading, shorter.at + 1) in ("is", "'s"):
             return False  # "Tom is at school" / "toms at school": "toms" is "Tom's"
         if (
@@ -1153,7 +1154,6 @@ class _Pair:
             or _spelled(shorter) in reading.plain.split()
         ):
             return False  # each said in both ("Rose waters the roses"): matched across
-        after = _token_at(reading, longer.at + 1)
         family = _token_at(reading, longer.at - 1) == "the"  # "with the evans"
         return family or after in _AFTER_A_NAME or after in PREPOSITIONS
 
@@ -1169,7 +1169,6 @@ class _Pair:
                 return True  # "Carlo" / "carlos", "William" / "the williams": two people
             if _a_value_named(self.new, term) and _a_value_named(self.old, other):
                 return True
-
         return False
 
     def _owners_agree(self) -> bool:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from itertools import pairwise
 
-from memory.judging import markers
+from memory.judging import lexicon, markers
 from memory.judging.reading import Attitude, Reading
 from memory.judging.words import PREPOSITIONS, STOP_WORDS
 
@@ -96,12 +96,12 @@ def _possessed(plain: str) -> dict[str, str]:
     return found
 
 
-_POSSESSED = re.compile(
-    r"\b(my|our|his|her|their)\s+(son|daughter|brother|sister|mum|mom|mother|dad|father|"
-    r"wife|husband|partner|boyfriend|girlfriend|child|kid|kids|children|niece|nephew|cousin|"
-    r"aunt|uncle|friend|gran|granny|grandma|grandpa|grandad|grandson|granddaughter|dog|cat|"
-    r"stepson|stepdaughter)\b"
+_KIN = "|".join(
+    re.escape(word)
+    for word in sorted({*lexicon.RELATIONS, *lexicon.RELATIONS.values()}, key=len, reverse=True)
 )
+_POSSESSED = re.compile(rf"\b(my|our|his|her|their)\s+({_KIN})\b")
+"""A possessive before a relative the lexicon knows ("her son", "my mum")."""
 
 
 def pronoun_placed_otherwise(new: Reading, old: Reading) -> bool:
