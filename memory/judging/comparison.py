@@ -286,6 +286,7 @@ class _Pair:
             self._order()
             or self._sequence()
             or _clauses_traded(self.new, self.old)
+            or _denied_in_turn(self.new, self.old)
             or self._markers()
             or self._bounds()
             or _denied_there(self.new, self.old)
@@ -1608,6 +1609,37 @@ def _clauses_traded(new: Reading, old: Reading) -> str:
         for term in lost_here & gained_there
     }
     return f"clauses trade terms: {_listed(frozenset(moved))}" if moved else ""
+
+
+def _denied_in_turn(new: Reading, old: Reading) -> str:
+    """ "The walls are painted, the ceiling isn't" / "the ceiling's painted but the walls
+    aren't": each fact affirms one clause and denies another, and what one affirms the other
+    denies, both ways ("the ceiling isn't painted yet, but the walls are" moves only "painted",
+    and says the same)."""
+    sides = [_affirmed_and_denied(reading) for reading in (new, old)]
+    if sides[0] is None or sides[1] is None:
+        return ""
+    (affirmed, denied), (affirmed_before, denied_before) = sides[0], sides[1]
+    now_affirmed, now_denied = affirmed & denied_before, denied & affirmed_before
+    if not (now_affirmed and now_denied):
+        return ""
+    return f"negation differs: {_listed(now_affirmed)} / not {_listed(now_denied)}"
+
+
+def _affirmed_and_denied(reading: Reading) -> tuple[frozenset[str], frozenset[str]] | None:
+    """The terms only in a fact's affirmed clauses and those only in its denied ones, when it has
+    clauses of both."""
+    affirmed: set[str] = set()
+    denied: set[str] = set()
+    for piece in _CLAUSE_BREAK.split(reading.text):
+        clause = read(piece) if piece.strip() else None
+        if clause is None or not clause.content:
+            continue
+        negating = any(word in lexicon.NEGATIONS for word in clause.said_tokens)
+        (denied if negating else affirmed).update(term.text for term in clause.content)
+    if not (affirmed and denied):
+        return None
+    return frozenset(affirmed - denied), frozenset(denied - affirmed)
 
 
 def _clause_terms(new: Reading, old: Reading) -> list[list[tuple[str, ...]]]:

@@ -950,6 +950,11 @@ def test_the_same_words_saying_another_thing_are_never_merged(first: str, second
         ("His van is blocking her drive", "her van is blocking his drive"),
         ("The photos of my dad are in the loft", "the photos from my dad are in the loft"),
         ("The painting of my mum is in the hall", "the painting by my mum is in the hall"),
+        (
+            "The spare room walls are painted, the ceiling isn't",
+            "the spare room ceiling's painted but the walls aren't",
+        ),
+        ("The kitchen is done, the bathroom isn't", "the bathroom is done but the kitchen isn't"),
     ],
 )
 def test_one_spelling_saying_two_things_is_never_merged(first: str, second: str) -> None:
