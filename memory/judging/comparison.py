@@ -284,6 +284,7 @@ class _Pair:
             return ""  # "we fly to Lisbon on the 3rd" / "we fly back from Lisbon on the 17th"
         reason = (
             self._order()
+            or _compared_otherwise(self.new, self.old)
             or self._sequence()
             or _clauses_traded(self.new, self.old)
             or _denied_in_turn(self.new, self.old)
@@ -296,6 +297,7 @@ class _Pair:
             or self._partner_or_done_to()
             or _denied_state(self.new, self.old)
             or _denied_state(self.old, self.new)
+            or self._never_or_once()
             or self._negation(self.new, self.old)
             or self._negation(self.old, self.new)
             or self._feeling()
@@ -432,6 +434,21 @@ class _Pair:
                     )
         return ""
 
+    def _never_or_once(self) -> str:
+        """ "I used to like jazz" / "I never liked jazz", "We no longer have a dog" / "we never
+        had a dog": both deny it now, but one says it held once and the other that it never
+        did."""
+        if significant(self.new_only) or significant(self.old_only):
+            return ""
+        never = ["never" in reading.said_tokens for reading in (self.new, self.old)]
+        once = [
+            reading.change.lower().replace(" ", "-") in lexicon.NEGATING_CHANGES
+            for reading in (self.new, self.old)
+        ]
+        if never[0] != never[1] and once[0] != once[1] and never[0] == once[1]:
+            return f"negation differs: never / {(self.old if never[0] else self.new).change}"
+        return ""
+
     @staticmethod
     def _negation(negating: Reading, other: Reading) -> str:
         """ "I don't drink alcohol" against "I have wine": all of one negation is affirmed."""
@@ -555,6 +572,34 @@ class _Pair:
             return ""  # "Tom works with Ann" is "Ann works with Tom", as "sits next to" is
         if agrees(new[first], old[second]) and agrees(new[second], old[first]):
             return f"roles differ: {new[first].surface} and {new[second].surface} change places"
+        return ""
+
+    def _held_and_party_traded(self) -> str:
+        """ "Tom helps my sister" / "my sister helps Tom", "Mia was bitten by my dog" / "my dog
+        was bitten by Mia": who the fact is about and someone else trading places around what is
+        done (a passive's doer, after "by", counted first); both may hold. Not a relation the
+        same both ways, nor a fact that does nothing ("Tom is my sister's friend")."""
+        held = self.new.subject
+        if not held.holder or held.holder != self.old.subject.holder or not held.tokens:
+            return ""
+        if not self.old.subject.tokens or significant((*self.new_only, *self.old_only)):
+            return ""
+        if _symmetric_deed(self.new) or _symmetric_deed(self.old):
+            return ""
+        for party, party_old in self._matched():
+            if party.at in held.tokens or party_old.at in self.old.subject.tokens:
+                continue  # who it is about, not another party
+            if _whose(self.new, party) or _whose(self.old, party_old):
+                continue  # "Tom's son": the son has the role, weighed as whose it is
+            someone = _capital(party, party_old) or all(
+                _small_name(t) or _someone(t) for t in (party, party_old)
+            )
+            if not someone or not (
+                _does_or_feels(self.new, party) and _does_or_feels(self.old, party_old)
+            ):
+                continue
+            if _held_does_it(self.new, party) != _held_does_it(self.old, party_old):
+                return f"roles differ: {held.surface} and {party.surface} trade places"
         return ""
 
     def _bare_negation(self) -> str:
@@ -1127,6 +1172,8 @@ class _Pair:
             return "said differently: one thing named against several"
         if _done_to_or_doing(new, old):
             return "said differently: done to in one fact, doing it in the other"
+        if traded := self._held_and_party_traded():
+            return traded
         for check, why in small_words.CHECKS:
             if check(new, old):
                 return f"said differently: {why}"
@@ -1578,6 +1625,29 @@ def _listed(words: frozenset[str]) -> str:
     return ", ".join(sorted(words))
 
 
+def _compared_otherwise(new: Reading, old: Reading) -> str:
+    """ "I like jazz more than I used to" / "... less than I used to", "I sleep better than I
+    did" / "worse than I did": a comparison with nothing ranked after it (so no order is read),
+    the one way in one fact and the other way in the other."""
+    if new.order is not None or old.order is not None:
+        return ""
+    said = [
+        [word for word in reading.said_tokens if word in _COMPARATIVES] for reading in (new, old)
+    ]
+    ways = [[_COMPARATIVES[word] for word in words] for words in said]
+    if not ways[0] or len(ways[0]) != len(ways[1]) or ways[0] == ways[1]:
+        return ""
+    return f"comparison differs: {_as_phrase(said[0])} / {_as_phrase(said[1])}"
+
+
+def _as_phrase(words: Sequence[str]) -> str:
+    return " ".join(words).replace("-", " ")
+
+
+_COMPARATIVES = {"more-than": True, "better-than": True, "less-than": False, "worse-than": False}
+"""The comparisons that say which way ("more than", "less than"), by the way they say."""
+
+
 def _clauses_reordered(new: Reading, old: Reading) -> bool:
     """Whether two facts say the same clauses in another order, each clause whole."""
     said = [sorted(clause) for clause in _clause_terms(new, old)]
@@ -1977,6 +2047,44 @@ def _around(reading: Reading, first: Term, second: Term) -> set[str]:
     """The sequence words ("then", "before") that stand between two terms of a reading."""
     low, high = sorted((first.position, second.position))
     return {word for word, at in reading.sequence if low < at <= high}
+
+
+def _does_or_feels(reading: Reading, party: Term) -> bool:
+    """Whether a fact says something done or felt besides who by and to whom."""
+    said = set(reading.said_tokens)
+    if reading.passive or (reading.sentiment != 0 and not said & lexicon.RANKING):
+        return True
+    # "Heat is my brother's favourite film": what a thing is, nothing done
+    return not COPULAS & said and any(
+        term is not party and term.at not in reading.subject.tokens and term.kind is TermKind.WORD
+        for term in reading.terms
+    )
+
+
+def _whose(reading: Reading, term: Term) -> bool:
+    """Whether a term says whose something is ("Tom" in "Tom's son"; a "'s" at the end may
+    have been read as "is")."""
+    if reading.said_tokens[term.at + 1 : term.at + 2] == ("'s",):
+        return True
+    return re.search(rf"\b{re.escape(term.surface)}['\u2019]s\b", reading.text, re.I) is not None
+
+
+def _symmetric_deed(reading: Reading) -> bool:
+    """Whether a fact says a relation that holds both ways beside who it is about ("works with
+    my sister"; "the neighbour's dog" is no relation said)."""
+    said = reading.said_tokens
+    return any(
+        (word in lexicon.SYMMETRIC and at not in reading.subject.tokens)
+        or word.startswith("resembl")
+        or (word == "like" and at and said[at - 1].startswith("look"))  # "looks like"
+        for at, word in enumerate(said)
+    )
+
+
+def _held_does_it(reading: Reading, party: Term) -> bool:
+    """Whether who the fact is about does it to ``party``: said before them, or after them as
+    a passive's doer."""
+    return (min(reading.subject.tokens) < party.at) != reading.passive
 
 
 def _symmetric(reading: Reading) -> bool:

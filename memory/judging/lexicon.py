@@ -649,6 +649,7 @@ PHRASES: dict[tuple[str, ...], tuple[str, ...]] = {
     ("not", "any", "more"): ("not", "anymore"),
     ("any", "more"): ("anymore",),
     ("used", "to"): ("used-to",),
+    ("not", "use", "to"): ("not", "used-to"),  # "didn't use to"
     ("give", "up"): ("give-up",),
     ("got", "rid", "of"): ("got-rid-of",),
     ("get", "rid", "of"): ("got-rid-of",),

@@ -324,6 +324,17 @@ def perfect(words: Sequence[str]) -> bool:
     )
 
 
+def past_perfect(words: Sequence[str]) -> bool:
+    """Whether "had" comes before a participle ("Kim had been Dave's boss"): a state that held
+    before, unlike "have had" ("I've had the car since 2019")."""
+    return any(
+        word == "had"
+        and (not index or words[index - 1] not in _PERFECT_AUXILIARIES)
+        and participle(next(iter(_after_auxiliary(words, index)), ""))
+        for index, word in enumerate(words)
+    )
+
+
 def _after_auxiliary(words: Sequence[str], index: int) -> list[str]:
     """The words after the auxiliary at ``index``, without the adverbs that may stand between it
     and its participle ("has just left")."""

@@ -443,17 +443,28 @@ def _tense(tokens: Sequence[Token], subject: frozenset[int], change: str = "") -
     """The tense of a one-clause fact, told by its copula, "will", or a verb in the past (the
     change word among them: "I changed jobs")."""
     words = [token.text for token in tokens if token.kind is TokenKind.WORD]
-    if _perfect(words) or any(word in _TIMELESS for word in words):
+    if any(word in _TIMELESS for word in words):
+        return ""
+    if markers.past_perfect(words):
+        return "past"
+    if _perfect(words):
         return ""
     if "had" in words:
         return "past"  # "We had a dog"
-    copulas = {word for word in words if word in _PRESENT_COPULAS | _PAST_COPULAS}
+    # A "'s" read as "is" may be whose ("Kim was Dave's boss"): the tense is the other verb's.
+    copulas = {
+        token.text
+        for token in tokens
+        if token.text in _PRESENT_COPULAS | _PAST_COPULAS and token.surface != "'s"
+    }
     if copulas:
         if copulas <= _PRESENT_COPULAS:
             return "present"
         return "past" if copulas <= _PAST_COPULAS else ""
     if "will" in words:
         return "future"
+    if any(token.text == "is" for token in tokens):
+        return "present"  # "the flight's on Friday"
     if change.lower().endswith("ed") or change.lower() in lexicon.IRREGULAR_PAST:
         return "past"
     past = any(

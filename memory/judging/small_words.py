@@ -104,6 +104,53 @@ _POSSESSED = re.compile(rf"\b(my|our|his|her|their)\s+({_KIN})\b")
 """A possessive before a relative the lexicon knows ("her son", "my mum")."""
 
 
+def someone_or_their_own(new: Reading, old: Reading) -> bool:
+    """ "Tom's dad works with Anna's dad" / "tom's dad works with anna", "my friend works for my
+    friend's father" / "... for my father": someone's relative or thing in one fact, where the
+    other names the one whose it is alone, a word said once less."""
+    for one, other in ((new, old), (old, new)):
+        words, others = _kin_words(one.said_tokens), _kin_words(other.said_tokens)
+        for owner, mark, owned in zip(words, words[1:], words[2:], strict=False):
+            if mark != "'s" or not _said_alone(others, owner) or owned not in others:
+                continue
+            if words.count(owned) > others.count(owned) or words.count(owner) > others.count(owner):
+                return True
+    return False
+
+
+def _kin_words(tokens: tuple[str, ...]) -> tuple[str, ...]:
+    """A fact's words, a relative by one name ("dad" and "father" alike)."""
+    return tuple(lexicon.RELATIONS.get(word, word) for word in tokens)
+
+
+def _said_alone(words: tuple[str, ...], owner: str) -> bool:
+    """Whether ``owner`` is said in ``words`` other than as whose something is."""
+    return any(
+        word == owner and (at + 1 == len(words) or words[at + 1] != "'s")
+        for at, word in enumerate(words)
+    )
+
+
+def shared_or_own_money(new: Reading, old: Reading) -> bool:
+    """ "The council tax comes out of our account" / "... out of my account", "Our savings are
+    £10,000" / "my savings are ...": money a household shares against one person's own (a dog
+    or a son said "ours" or "mine" is the same one; an account is not)."""
+    owners = [_money_owner(reading.plain) for reading in (new, old)]
+    return all(owners) and owners[0] != owners[1]
+
+
+@lru_cache(maxsize=_READINGS_KEPT)
+def _money_owner(plain: str) -> str:
+    found = _MONEY_OWNED.search(plain)
+    return found[1] if found else ""
+
+
+_MONEY_OWNED = re.compile(
+    r"\b(my|our)\s+(?:\w+\s+)?(?:accounts?|savings|loans?|debts?|money|income|salary|"
+    r"pension|overdraft|credit cards?|budget|isa)\b"
+)
+
+
 def pronoun_placed_otherwise(new: Reading, old: Reading) -> bool:
     """ "My grandma lives with us" / "... near us": the same person named by a pronoun, placed
     by another word ("by", "near" and "beside" say one place)."""
@@ -143,11 +190,12 @@ _GREAT = re.compile(r"\bgreat(?=[\s-]+(?:great|grand|gran|nan|aunt|uncle|niece|n
 
 
 def vaguely_many(new: Reading, old: Reading) -> bool:
-    """ "I own a hundred records" / "i own hundreds of records": a number, against many."""
+    """ "I own a hundred records" / "i own hundreds of records", "We've saved thousands" / "...
+    a thousand": a number, against many."""
     return _found(_MANY, new.plain) != _found(_MANY, old.plain)
 
 
-_MANY = re.compile(r"\b(?:hundreds|thousands|dozens|millions|scores|tens) of\b")
+_MANY = re.compile(r"\b(?:hundreds|thousands|dozens|millions|scores|tens)(?: of)?\b")
 
 
 def small_word_values(new: Reading, old: Reading) -> bool:
@@ -414,6 +462,8 @@ CHECKS: tuple[tuple[Callable[[Reading, Reading], bool], str], ...] = (
     (speaker_in_group, "the speaker one of a group in one fact only"),
     (speaker_done_to, "the speaker done to in one fact only"),
     (whose_relative, "whose relative, said by another word"),
+    (someone_or_their_own, "someone's relative or thing against them"),
+    (shared_or_own_money, "money shared against one's own"),
     (pronoun_placed_otherwise, "someone placed by another word"),
     (generations_differ, "how many generations back"),
     (vaguely_many, "a number against many"),

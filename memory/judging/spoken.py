@@ -346,6 +346,18 @@ def _a_place_of_someone(tokens: Sequence[Token], index: int) -> bool:
     return leads_to_a_place([token.text for token in tokens[max(0, index - 3) : index - 1]])
 
 
+def _after_a_preposition(tokens: Sequence[Token], index: int) -> bool:
+    """Whether the word before the "'s" at ``index`` follows a preposition, perhaps with an
+    owner or "the" between: "with Anna's", "for my friend's"."""
+    before = index - 2
+    if before >= 0 and tokens[before].text in _OWNERS:
+        before -= 1
+    return before >= 0 and tokens[before].text in PREPOSITIONS
+
+
+_OWNERS = frozenset("the my our your his her their".split())
+
+
 def _is_contractions(tokens: Sequence[Token]) -> list[Token]:
     """ "the flight's on Friday", "my husband's a big fan": "'s" before an article, a number,
     an adverb or a participle is "is", not a possessive."""
@@ -353,6 +365,8 @@ def _is_contractions(tokens: Sequence[Token]) -> list[Token]:
     for index, token in enumerate(result):
         if token.kind is not TokenKind.POSSESSIVE or _a_place_of_someone(result, index):
             continue
+        if _after_a_preposition(result, index):
+            continue  # "works with Anna's dad": whose, where no "is" can stand
         following = result[index + 1] if index + 1 < len(result) else None
         if following is None or following.kind in (TokenKind.BREAK, TokenKind.NUMBER,
                                                     TokenKind.TIME):  # fmt: skip

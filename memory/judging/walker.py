@@ -203,6 +203,10 @@ class Walker:
         elif word in lexicon.NEGATIONS:
             if self._correcting(index):
                 return  # "no, my husband wants sugar": the speaker correcting, no negation
+            if index and self.tokens[index - 1].text in lexicon.NEGATING_CHANGES:
+                # "used to not like olives": not then, so now
+                self._negating = self._negation_fresh = False
+                return
             self._negate()
             if word == "without":
                 self._slot = "with"

@@ -199,6 +199,7 @@ _FRACTIONS = (
     (re.compile(r"\b(\w+) and a quarter\b(?!-)"), "25"),
     (re.compile(r"\b(\w+) and three quarters\b"), "75"),
 )
+_PARTS = "third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|quarter"
 # A fraction of one thing said in words: "half an hour" is 0.5 hour, "an hour and a half" 1.5,
 # so the two never read as the same words in another order.
 _PARTS_OF_ONE = (
@@ -207,6 +208,9 @@ _PARTS_OF_ONE = (
     (re.compile(r"\b(?:a )?quarter of (?:a|an) (\w+)\b", re.IGNORECASE), r"0.25 \1"),
     (re.compile(r"\bthree quarters of (?:a|an) (\w+)\b", re.IGNORECASE), r"0.75 \1"),
     (re.compile(r"\bhalf (?:a|an) (\w+)\b(?!-)", re.IGNORECASE), r"0.5 \1"),
+    # a share of a whole, not a day of the month: "a third of the rent" / "on the third"
+    (re.compile(rf"\b(?:a|one) ({_PARTS}) of\b", re.IGNORECASE), r"one-\1 of"),
+    (re.compile(rf"\b(two|three|four|five|2|3|4|5) ({_PARTS})s of\b", re.IGNORECASE), r"\1-\2s of"),
 )
 # A year said in two halves, as text2num leaves it: "twenty fifteen" is "20 15", "nineteen
 # eighty five" "19 85", "twenty oh five" "20 oh 5". Not after a clock word: "at ten fifteen".
