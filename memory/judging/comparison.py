@@ -828,7 +828,7 @@ class _Pair:
             return ""  # "I'm bringing a salad to the picnic" is a plan, as "I will bring" is
         changes = (self.new.change.lower(), self.old.change.lower())
         said_by_one = changes[0] != changes[1]  # "a new car" in both says nothing of when
-        if said_by_one and any(set(c.split()) - lexicon.PAST_MARKERS for c in changes if c):
+        if said_by_one and any(set(c.split()) - _NO_WHEN for c in changes if c):
             return ""  # "I switched to Firefox": the change word says when, not the tense
         rest = [
             term
@@ -1643,6 +1643,10 @@ def _compared_otherwise(new: Reading, old: Reading) -> str:
 def _as_phrase(words: Sequence[str]) -> str:
     return " ".join(words).replace("-", " ")
 
+
+_NO_WHEN = lexicon.PAST_MARKERS | {"new"}
+"""Change words that say nothing of when: "Jen is my brother's new girlfriend" is now, and
+"Jen was his girlfriend" then."""
 
 _COMPARATIVES = {"more-than": True, "better-than": True, "less-than": False, "worse-than": False}
 """The comparisons that say which way ("more than", "less than"), by the way they say."""

@@ -352,13 +352,13 @@ TESTERS_SETS = [
     ("memory-pairs-probe-third.tsv", 268),
     ("memory-pairs-probe-fourth.tsv", 271),
     ("memory-pairs-probe-fifth.tsv", 235),
-    ("memory-pairs-probe-sixth.tsv", 219),  # one small word that flips a fact
+    ("memory-pairs-probe-sixth.tsv", 220),  # one small word that flips a fact
     ("memory-pairs-probe-seventh.tsv", 277),  # who is whose, sequences, lists, other families
     ("memory-pairs-probe-eighth.tsv", 188),  # as a voice brings facts
     ("memory-pairs-probe-ninth.tsv", 232),  # typed, spoken and extracted by a model
     ("memory-pairs-probe-tenth.tsv", 293),  # the everyday running of a home
     ("memory-pairs-probe-eleventh.tsv", 242),  # health, money and people
-    ("memory-pairs-probe-twelfth.tsv", 178),  # sentence structure
+    ("memory-pairs-probe-twelfth.tsv", 180),  # sentence structure
     ("memory-pairs-probe-thirteenth.tsv", 192),  # plans, appointments and routines
     ("memory-pairs-probe-fourteenth.tsv", 224),  # preferences, tastes and opinions
     ("memory-pairs-probe-fifteenth.tsv", 179),  # places and things
@@ -381,22 +381,25 @@ TESTERS_SETS = [
     ("memory-pairs-probe-twenty-seventh.tsv", 241),  # people, relations, names and nicknames
     ("memory-pairs-probe-twenty-eighth.tsv", 278),  # travel, places, directions and routes
     ("memory-pairs-probe-twenty-ninth.tsv", 287),  # food, diets, who cooks what for whom
-    ("memory-pairs-probe-thirtieth.tsv", 319),  # pets, animals, the garden
+    ("memory-pairs-probe-thirtieth.tsv", 321),  # pets, animals, the garden
     ("memory-pairs-probe-thirty-first.tsv", 241),  # children and school
     ("memory-pairs-probe-thirty-second.tsv", 259),  # the house, its things and measures
     ("memory-pairs-probe-thirty-third.tsv", 245),  # speech as it is really transcribed
     ("memory-pairs-probe-thirty-fourth.tsv", 278),  # technology and accounts
     ("memory-pairs-probe-thirty-fifth.tsv", 228),  # social life and the community
     ("memory-pairs-probe-thirty-sixth.tsv", 285),  # vehicles and contracts
-    ("memory-pairs-probe-thirty-seventh.tsv", 243),  # family across generations
+    ("memory-pairs-probe-thirty-seventh.tsv", 244),  # family across generations
     ("memory-pairs-probe-thirty-eighth.tsv", 236),  # tastes in music, books, films and sport
     ("memory-pairs-probe-thirty-ninth.tsv", 277),  # origins and identity
     ("memory-pairs-probe-fortieth.tsv", 297),  # gifts and occasions
     ("memory-pairs-probe-forty-first.tsv", 204),  # plans and events
     ("memory-pairs-probe-forty-second.tsv", 200),  # lending, borrowing and owing
-    ("memory-pairs-probe-forty-third.tsv", 224),  # health and caring
+    ("memory-pairs-probe-forty-third.tsv", 225),  # health and caring
     ("memory-pairs-probe-forty-fourth.tsv", 267),  # a month of household talk, transcribed
-    ("memory-pairs-probe-forty-fifth.tsv", 228),  # home improvement and tradespeople
+    ("memory-pairs-probe-forty-fifth.tsv", 230),  # home improvement and tradespeople
+    ("memory-pairs-probe-forty-sixth.tsv", 237),  # household money
+    ("memory-pairs-probe-forty-seventh.tsv", 211),  # relations between other people
+    ("memory-pairs-probe-forty-eighth.tsv", 250),  # preferences with comparisons and degrees
 ]
 
 
@@ -982,6 +985,7 @@ def test_the_same_words_saying_another_thing_are_never_merged(first: str, second
         # money shared against one's own
         ("The council tax comes out of our account.", "the council tax comes out of my account"),
         ("Our savings are £10,000.", "my savings are £10,000"),
+        ("I've got a second credit card.", "i got a credit card on the second"),
     ],
 )
 def test_one_spelling_saying_two_things_is_never_merged(first: str, second: str) -> None:
@@ -998,6 +1002,7 @@ def test_one_spelling_saying_two_things_is_never_merged(first: str, second: str)
         ("nina's sam's manager", "Nina was Sam's manager"),
         ("Kim had been Dave's boss.", "Kim is Dave's boss."),
         ("Kim will be Dave's boss.", "Kim is Dave's boss."),
+        ("Jen is my brother's new girlfriend.", "Jen was my brother's girlfriend."),
         # once, against never
         ("I used to like jazz.", "I never liked jazz."),
         ("We used to have a dog.", "We never had a dog."),
