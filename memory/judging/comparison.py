@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from itertools import pairwise
 
-from memory.judging import lexicon, markers, small_words
+from memory.judging import converse, lexicon, markers, small_words
 from memory.judging.judgement import Relation
 from memory.judging.matching import (
     agrees,
@@ -70,6 +70,8 @@ def compare(new: Reading, old: Reading) -> Verdict:
         return Verdict(Relation.DISTINCT, subject, lexical, merge_veto=subject)
     pair = _Pair(new, old)
     lexical = pair.overlap()
+    if converse.said_from_the_other_side(new.plain, old.plain):
+        return Verdict(Relation.SAME, "same relation, said from the other side", lexical)
     conflict = pair.conflict()
     if conflict:
         return Verdict(Relation.CONFLICT, conflict, lexical, merge_veto=conflict)
@@ -440,7 +442,13 @@ class _Pair:
         did."""
         if significant(self.new_only) or significant(self.old_only):
             return ""
-        never = ["never" in reading.said_tokens for reading in (self.new, self.old)]
+        # "never" of the past ("I never liked jazz", "I've never smoked"), not of now ("mum
+        # never drives at night now", which "no longer" says too)
+        never = [
+            "never" in reading.said_tokens
+            and (reading.tense == "past" or markers.perfect(reading.said_tokens))
+            for reading in (self.new, self.old)
+        ]
         once = [
             reading.change.lower().replace(" ", "-") in lexicon.NEGATING_CHANGES
             for reading in (self.new, self.old)
@@ -591,9 +599,9 @@ class _Pair:
                 continue  # who it is about, not another party
             if _whose(self.new, party) or _whose(self.old, party_old):
                 continue  # "Tom's son": the son has the role, weighed as whose it is
-            someone = _capital(party, party_old) or all(
-                _small_name(t) or _someone(t) for t in (party, party_old)
-            )
+            if _listed_with_held(self.new, party) or _listed_with_held(self.old, party_old):
+                continue  # "My mum and Anna go to the same church": both do it
+            someone = all(_someone(t) for t in (party, party_old))
             if not someone or not (
                 _does_or_feels(self.new, party) and _does_or_feels(self.old, party_old)
             ):
@@ -1161,8 +1169,8 @@ class _Pair:
             return "said differently: the clauses joined by other words"
         if _alone_or_together(new, old):
             return "said differently: alone against together"
-        if _into_or_over(new) != _into_or_over(old):
-            return f"said differently: {_into_or_over(new) or '-'} / {_into_or_over(old) or '-'}"
+        if _over(new) != _over(old):
+            return f"said differently: {_over(new) or '-'} / {_over(old) or '-'}"
         if _compound_reversed(new, old) or _compound_reversed(old, new):
             return "said differently: two words naming one thing, the other way round"
         denied = [_DENIED_FEELING.search(reading.plain) for reading in (new, old)]
@@ -1632,7 +1640,12 @@ def _compared_otherwise(new: Reading, old: Reading) -> str:
     if new.order is not None or old.order is not None:
         return ""
     said = [
-        [word for word in reading.said_tokens if word in _COMPARATIVES] for reading in (new, old)
+        [
+            word
+            for before, word in pairwise(("", *reading.said_tokens))
+            if word in _COMPARATIVES and before != "not"  # "not more than five minutes away"
+        ]
+        for reading in (new, old)
     ]
     ways = [[_COMPARATIVES[word] for word in words] for words in said]
     if not ways[0] or len(ways[0]) != len(ways[1]) or ways[0] == ways[1]:
@@ -2065,6 +2078,15 @@ def _does_or_feels(reading: Reading, party: Term) -> bool:
     )
 
 
+_RECIPROCAL = frozenset(
+    markers.verb_base(word)
+    for word in "meet know see play fight argue chat talk speak agree compete race across "
+    "opposite doors".split()
+)
+"""Deeds done with each other, and places across from each other ("My sister met Tom" is "Tom
+met my sister"; "lives across the road from Tom")."""
+
+
 def _whose(reading: Reading, term: Term) -> bool:
     """Whether a term says whose something is ("Tom" in "Tom's son"; a "'s" at the end may
     have been read as "is")."""
@@ -2079,6 +2101,7 @@ def _symmetric_deed(reading: Reading) -> bool:
     said = reading.said_tokens
     return any(
         (word in lexicon.SYMMETRIC and at not in reading.subject.tokens)
+        or markers.verb_base(word) in _RECIPROCAL
         or word.startswith("resembl")
         or (word == "like" and at and said[at - 1].startswith("look"))  # "looks like"
         for at, word in enumerate(said)
@@ -2087,8 +2110,19 @@ def _symmetric_deed(reading: Reading) -> bool:
 
 def _held_does_it(reading: Reading, party: Term) -> bool:
     """Whether who the fact is about does it to ``party``: said before them, or after them as
-    a passive's doer."""
+    a passive's doer; not when the party gives it ("gets help from Tom")."""
+    if party.slot in ("by", "from"):
+        return False
     return (min(reading.subject.tokens) < party.at) != reading.passive
+
+
+def _listed_with_held(reading: Reading, party: Term) -> bool:
+    """Whether a party is listed with who the fact is about ("my mum and Anna"), only "and" or a
+    comma between them."""
+    held = reading.subject.tokens
+    start, end = sorted((party.at, min(held) if party.at < min(held) else max(held)))
+    between = set(reading.said_tokens[start + 1 : end])
+    return bool(between) and between <= {"and", ",", "&"}
 
 
 def _symmetric(reading: Reading) -> bool:
@@ -2273,16 +2307,16 @@ def _a_group_named(term: Term) -> bool:
     return term.kind is TermKind.GROUP and term.at > 0 and term.surface[:1].isupper()
 
 
-def _into_or_over(reading: Reading) -> str:
-    """ "Sam is into football", "Sam is over football", "Tom is through with smoking": a liking
-    begun or ended, said with a small word after "is"."""
-    found = _INTO_OR_OVER.search(reading.text)
+def _over(reading: Reading) -> str:
+    """ "Sam is over football", "Tom is through with smoking": a liking ended, said with a small
+    word after "is" ("is into" is read as a liking)."""
+    found = _OVER.search(reading.text)
     return found[1].lower() if found else ""
 
 
-_INTO_OR_OVER = re.compile(
+_OVER = re.compile(
     r"(?:\b(?:is|are|am|was|were)|'s|'m|'re)\s+(?:really\s+|so\s+|well\s+)?"
-    r"(into|over|through with)\b",
+    r"(over|through with)\b",
     re.I,
 )
 

@@ -51,6 +51,8 @@ _QUANTIFIERS = {
     "most": "most",
     "many": "many",
     "few": "few",
+    "none": "none",
+    "neither": "none",
 }
 _TIMES = frozenset(
     "day days night nights morning mornings evening evenings week weeks weekend weekends time "
@@ -99,7 +101,7 @@ def quantity(words: Sequence[str]) -> str:
     """How many of a group a fact is about, when a quantifier says it of the group ("all",
     "some", "most"): the first quantifier before a group ("some of the kids", "all the plants",
     "allergic to some nuts"), not before a time ("every day", "every Sunday")."""
-    for word, following in _with_next(words):
+    for index, (word, following) in enumerate(_with_next(words)):
         # "every Sunday", "some mornings": when, not how many
         when = following[:-1] if following.endswith("s") else following
         if (
@@ -108,6 +110,11 @@ def quantity(words: Sequence[str]) -> str:
             and following not in _TIMES
             and when not in _OCCASIONS
         ):
+            before = list(words[max(0, index - 2) : index])
+            if word == "few" and before[-1:] == ["a"]:
+                return "many" if before[:1] == ["quite"] else "some"  # "a few", "quite a few"
+            if before[-1:] == ["not"] and _QUANTIFIERS[word] == "all":
+                return "not all"  # "not all the kids", "the kids don't all have phones"
             return _QUANTIFIERS[word]
     return ""
 

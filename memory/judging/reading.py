@@ -178,7 +178,7 @@ def read(text: str) -> Reading:
         ordered=any(token.text in _ORDER_WORDS for token in tokens) or bool(_JOINED.search(text)),
         frequency=next((t.text for t in tokens if t.text in lexicon.FREQUENCIES), ""),
         modality=markers.modality(words),
-        owners=markers.owners(words),
+        owners=_owners(text, words),
         aspect=markers.aspect(words),
         quantity=markers.quantity(words),
         said_tokens=tuple(token.text for token in tokens),
@@ -523,6 +523,15 @@ def _persons(text: str, tokens: Sequence[Token], pronouns: dict[str, str]) -> tu
     user = bool(_THE_USER.search(text))
     persons = [pronouns[token.text] for token in tokens if token.text in pronouns]
     return tuple(sorted("speaker" if user and person == "them" else person for person in persons))
+
+
+def _owners(text: str, words: Sequence[str]) -> frozenset[str]:
+    """Whose the things a fact names are; a model's "their" after "the user" is the speaker's
+    ("The user cancelled their Prime subscription")."""
+    owners = markers.owners(words)
+    if "their" in owners and _THE_USER.search(text):
+        return owners - {"their"} | {"speaker"}
+    return owners
 
 
 _SPELLED_TITLES = frozenset(("doctor", "professor"))

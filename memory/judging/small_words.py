@@ -113,9 +113,14 @@ def someone_or_their_own(new: Reading, old: Reading) -> bool:
         for owner, mark, owned in zip(words, words[1:], words[2:], strict=False):
             if mark != "'s" or not _said_alone(others, owner) or owned not in others:
                 continue
+            if any(whose in _PRONOUN_OWNERS and word == owned for whose, word in pairwise(others)):
+                continue  # "works with her husband": the same one, said by a pronoun
             if words.count(owned) > others.count(owned) or words.count(owner) > others.count(owner):
                 return True
     return False
+
+
+_PRONOUN_OWNERS = frozenset(("his", "her", "their"))
 
 
 def _kin_words(tokens: tuple[str, ...]) -> tuple[str, ...]:
@@ -135,20 +140,77 @@ def shared_or_own_money(new: Reading, old: Reading) -> bool:
     """ "The council tax comes out of our account" / "... out of my account", "Our savings are
     £10,000" / "my savings are ...": money a household shares against one person's own (a dog
     or a son said "ours" or "mine" is the same one; an account is not)."""
-    owners = [_money_owner(reading.plain) for reading in (new, old)]
-    return all(owners) and owners[0] != owners[1]
+    mine, theirs = _money_owners(new.plain), _money_owners(old.plain)
+    return any(mine[money] != theirs[money] for money in mine.keys() & theirs.keys())
 
 
 @lru_cache(maxsize=_READINGS_KEPT)
-def _money_owner(plain: str) -> str:
-    found = _MONEY_OWNED.search(plain)
-    return found[1] if found else ""
+def _money_owners(plain: str) -> dict[str, str]:
+    """Whose each kind of money a fact names is ("our account": "our")."""
+    found: dict[str, str] = {}
+    for owner, money in _MONEY_OWNED.findall(plain):
+        found.setdefault(money.rstrip("s") if money != "savings" else money, owner)
+    return found
 
 
 _MONEY_OWNED = re.compile(
-    r"\b(my|our)\s+(?:\w+\s+)?(?:accounts?|savings|loans?|debts?|money|income|salary|"
+    r"\b(my|our)\s+(?:\w+\s+)?(accounts?|savings|loans?|debts?|money|income|salary|"
     r"pension|overdraft|credit cards?|budget|isa)\b"
 )
+
+
+def some_or_none_denied(new: Reading, old: Reading) -> bool:
+    """ "I don't always take the bus" / "I never take the bus", "The kids don't all have phones"
+    / "the kids don't have any phones": a negation of part (not always, not all) against one of
+    the whole (never, none)."""
+    said = [" ".join(reading.said_tokens) for reading in (new, old)]
+    part = [_found(_DENIED_IN_PART, words) for words in said]
+    whole = [_found(_DENIED_WHOLLY, words) for words in said]
+    return part[0] != part[1] and (whole[1] if part[0] else whole[0])
+
+
+_DENIED_IN_PART = re.compile(r"\bnot (?:always|usually|normally|generally|often|every|all|both)\b")
+_DENIED_WHOLLY = re.compile(
+    r"\b(?:never|none|neither|nobody|no one)\b|\balways (?:do |does |did )?not\b"
+    r"|\bnot (?:\w+ )?any\b"
+)
+
+
+def focus_moved(new: Reading, old: Reading) -> bool:
+    """ "Anna drinks only coffee in the morning" / "anna drinks coffee only in the morning",
+    "Tom works even on Sundays" / "even Tom works on Sundays": a word that bounds what follows
+    it ("only", "just", "even"), before another part."""
+    for word in _FOCUS:
+        if _before_the_deed(new, word) or _before_the_deed(old, word):
+            continue  # "my grandma only speaks Punjabi": it bounds the deed, whatever follows
+        bounded = [_bounded_by(reading.said_tokens, word) for reading in (new, old)]
+        if bounded[0] and bounded[1] and bounded[0] != bounded[1]:
+            return True
+    return False
+
+
+def _before_the_deed(reading: Reading, focus: str) -> bool:
+    """Whether a focus word stands straight after who does it ("I only eat", "Mia only
+    drinks"), where speech puts it whatever it bounds."""
+    words = reading.said_tokens
+    if focus not in words:
+        return False
+    at = words.index(focus)
+    return at == 1 or (at > 0 and (words[at - 1] in _DOERS or at - 1 in reading.subject.tokens))
+
+
+_DOERS = frozenset("i we you he she they user".split())
+
+
+_FOCUS = ("only", "just", "solely", "exclusively", "even")
+
+
+def _bounded_by(words: tuple[str, ...], focus: str) -> str:
+    """The first word of weight after the one ``focus`` word in a fact ("" if none or two)."""
+    if words.count(focus) != 1:
+        return ""
+    after = words[words.index(focus) + 1 :]
+    return next((word for word in after if word not in STOP_WORDS and word not in PREPOSITIONS), "")
 
 
 def pronoun_placed_otherwise(new: Reading, old: Reading) -> bool:
@@ -464,6 +526,8 @@ CHECKS: tuple[tuple[Callable[[Reading, Reading], bool], str], ...] = (
     (whose_relative, "whose relative, said by another word"),
     (someone_or_their_own, "someone's relative or thing against them"),
     (shared_or_own_money, "money shared against one's own"),
+    (some_or_none_denied, "a negation of part against one of the whole"),
+    (focus_moved, "'only' or 'even' before another part"),
     (pronoun_placed_otherwise, "someone placed by another word"),
     (generations_differ, "how many generations back"),
     (vaguely_many, "a number against many"),

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from memory.judging.markers import participle
 from memory.judging.terms import is_known
 from memory.judging.words import PREPOSITIONS, Token, TokenKind, clock, leads_to_a_place
 
@@ -77,7 +78,7 @@ _IS_FOLLOWERS = frozenset(
     "a an the not now still also always never just really very so on at in off out from over "
     "with usually probably definitely due down up back called named set got gone been going "
     "moving coming allergic intolerant vegetarian vegan diabetic pregnant ill sick afraid scared "
-    "busy asleep awake".split()
+    "busy asleep awake nearly almost already".split()
 )
 
 
@@ -365,8 +366,6 @@ def _is_contractions(tokens: Sequence[Token]) -> list[Token]:
     for index, token in enumerate(result):
         if token.kind is not TokenKind.POSSESSIVE or _a_place_of_someone(result, index):
             continue
-        if _after_a_preposition(result, index):
-            continue  # "works with Anna's dad": whose, where no "is" can stand
         following = result[index + 1] if index + 1 < len(result) else None
         if following is None or following.kind in (TokenKind.BREAK, TokenKind.NUMBER,
                                                     TokenKind.TIME):  # fmt: skip
@@ -374,8 +373,11 @@ def _is_contractions(tokens: Sequence[Token]) -> list[Token]:
         else:
             word = following.text
             after = result[index + 2] if index + 2 < len(result) else None
-            # "the wifi password's bluebird9 now": one word, then nothing, is what it is.
-            ends = after is None or after.kind is TokenKind.BREAK or after.text == "now"
+            # "the wifi password's bluebird9 now": one word, then nothing, is what it is; not
+            # after a preposition ("works with Anna's dad": whose, where no "is" can stand).
+            ends = (after is None or after.kind is TokenKind.BREAK or after.text == "now") and not (
+                _after_a_preposition(result, index) and not participle(word)
+            )
             # "the pool's closed", "my sister's moved": a participle after "has" or "is", which
             # say the same of now ("used" is also an adjective: "my brother's used car")
             if len(word) > 4 and word.endswith("ed"):

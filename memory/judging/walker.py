@@ -203,7 +203,7 @@ class Walker:
         elif word in lexicon.NEGATIONS:
             if self._correcting(index):
                 return  # "no, my husband wants sugar": the speaker correcting, no negation
-            if index and self.tokens[index - 1].text in lexicon.NEGATING_CHANGES:
+            if index and self.tokens[index - 1].text == "used-to":
                 # "used to not like olives": not then, so now
                 self._negating = self._negation_fresh = False
                 return

@@ -209,9 +209,7 @@ _PARTS_OF_ONE = (
     (re.compile(r"\bthree quarters of (?:a|an) (\w+)\b", re.IGNORECASE), r"0.75 \1"),
     (re.compile(r"\bhalf (?:a|an) (\w+)\b(?!-)", re.IGNORECASE), r"0.5 \1"),
     # a share of a whole, not a day of the month: "a third of the rent" / "on the third"
-    (re.compile(rf"\b(?:a|one) ({_PARTS}) of\b", re.IGNORECASE), r"one-\1 of"),
-    # one more of a thing, not a day: "a second credit card" / "a credit card on the second"
-    (re.compile(r"\ba second (?=[a-z])(?!(?:of|or|and|to|time)\b)", re.IGNORECASE), "another "),
+    (re.compile(rf"\b(?:a|one) ({_PARTS}) of\b(?! july\b)", re.IGNORECASE), r"one-\1 of"),
     (re.compile(rf"\b(two|three|four|five|2|3|4|5) ({_PARTS})s of\b", re.IGNORECASE), r"\1-\2s of"),
 )
 # A year said in two halves, as text2num leaves it: "twenty fifteen" is "20 15", "nineteen

@@ -348,17 +348,17 @@ TESTERS_SETS = [
     # aimed at wrong merges: symbols that are values ("£5" / "$5"), two people changing places
     # ("Alice owes Bob" / "Bob owes Alice"), a state said and denied, how often
     ("memory-pairs-probe.tsv", 301),
-    ("memory-pairs-probe-blind.tsv", 306),
-    ("memory-pairs-probe-third.tsv", 268),
-    ("memory-pairs-probe-fourth.tsv", 271),
+    ("memory-pairs-probe-blind.tsv", 307),
+    ("memory-pairs-probe-third.tsv", 269),
+    ("memory-pairs-probe-fourth.tsv", 272),
     ("memory-pairs-probe-fifth.tsv", 235),
-    ("memory-pairs-probe-sixth.tsv", 220),  # one small word that flips a fact
-    ("memory-pairs-probe-seventh.tsv", 277),  # who is whose, sequences, lists, other families
+    ("memory-pairs-probe-sixth.tsv", 222),  # one small word that flips a fact
+    ("memory-pairs-probe-seventh.tsv", 279),  # who is whose, sequences, lists, other families
     ("memory-pairs-probe-eighth.tsv", 188),  # as a voice brings facts
     ("memory-pairs-probe-ninth.tsv", 232),  # typed, spoken and extracted by a model
     ("memory-pairs-probe-tenth.tsv", 293),  # the everyday running of a home
     ("memory-pairs-probe-eleventh.tsv", 242),  # health, money and people
-    ("memory-pairs-probe-twelfth.tsv", 180),  # sentence structure
+    ("memory-pairs-probe-twelfth.tsv", 181),  # sentence structure
     ("memory-pairs-probe-thirteenth.tsv", 192),  # plans, appointments and routines
     ("memory-pairs-probe-fourteenth.tsv", 224),  # preferences, tastes and opinions
     ("memory-pairs-probe-fifteenth.tsv", 179),  # places and things
@@ -368,7 +368,7 @@ TESTERS_SETS = [
     ("memory-pairs-probe-seventeenth.tsv", 318),  # built to be merged wrongly
     ("memory-pairs-probe-eighteenth.tsv", 311),  # work, pets, food, travel, accounts, units
     ("memory-pairs-probe-nineteenth.tsv", 249),  # a household of several, care, guests, rotas
-    ("memory-pairs-probe-twentieth.tsv", 302),  # the house's systems, garden, conditions
+    ("memory-pairs-probe-twentieth.tsv", 303),  # the house's systems, garden, conditions
     ("memory-pairs-probe-twenty-first.tsv", 221),  # facts dictated in passing
     ("memory-pairs-probe-twenty-second.tsv", 308),  # health; names that are words or places
     ("memory-pairs-probe-twenty-third.tsv", 212),  # pastimes, money, whose things are whose
@@ -378,28 +378,28 @@ TESTERS_SETS = [
     # place, not "Grandma is": "Mum drops the kids at Grandma's" / "Grandma drops the kids at
     # Mum's" is now kept twice, not asked about (labelled a conflict)
     ("memory-pairs-probe-twenty-sixth.tsv", 262),
-    ("memory-pairs-probe-twenty-seventh.tsv", 241),  # people, relations, names and nicknames
+    ("memory-pairs-probe-twenty-seventh.tsv", 243),  # people, relations, names and nicknames
     ("memory-pairs-probe-twenty-eighth.tsv", 278),  # travel, places, directions and routes
-    ("memory-pairs-probe-twenty-ninth.tsv", 287),  # food, diets, who cooks what for whom
+    ("memory-pairs-probe-twenty-ninth.tsv", 288),  # food, diets, who cooks what for whom
     ("memory-pairs-probe-thirtieth.tsv", 321),  # pets, animals, the garden
     ("memory-pairs-probe-thirty-first.tsv", 241),  # children and school
     ("memory-pairs-probe-thirty-second.tsv", 259),  # the house, its things and measures
     ("memory-pairs-probe-thirty-third.tsv", 245),  # speech as it is really transcribed
-    ("memory-pairs-probe-thirty-fourth.tsv", 278),  # technology and accounts
+    ("memory-pairs-probe-thirty-fourth.tsv", 282),  # technology and accounts
     ("memory-pairs-probe-thirty-fifth.tsv", 228),  # social life and the community
     ("memory-pairs-probe-thirty-sixth.tsv", 285),  # vehicles and contracts
     ("memory-pairs-probe-thirty-seventh.tsv", 244),  # family across generations
-    ("memory-pairs-probe-thirty-eighth.tsv", 236),  # tastes in music, books, films and sport
+    ("memory-pairs-probe-thirty-eighth.tsv", 238),  # tastes in music, books, films and sport
     ("memory-pairs-probe-thirty-ninth.tsv", 277),  # origins and identity
-    ("memory-pairs-probe-fortieth.tsv", 297),  # gifts and occasions
+    ("memory-pairs-probe-fortieth.tsv", 298),  # gifts and occasions
     ("memory-pairs-probe-forty-first.tsv", 204),  # plans and events
-    ("memory-pairs-probe-forty-second.tsv", 200),  # lending, borrowing and owing
+    ("memory-pairs-probe-forty-second.tsv", 202),  # lending, borrowing and owing
     ("memory-pairs-probe-forty-third.tsv", 225),  # health and caring
-    ("memory-pairs-probe-forty-fourth.tsv", 267),  # a month of household talk, transcribed
+    ("memory-pairs-probe-forty-fourth.tsv", 268),  # a month of household talk, transcribed
     ("memory-pairs-probe-forty-fifth.tsv", 230),  # home improvement and tradespeople
-    ("memory-pairs-probe-forty-sixth.tsv", 237),  # household money
-    ("memory-pairs-probe-forty-seventh.tsv", 211),  # relations between other people
-    ("memory-pairs-probe-forty-eighth.tsv", 250),  # preferences with comparisons and degrees
+    ("memory-pairs-probe-forty-sixth.tsv", 241),  # household money
+    ("memory-pairs-probe-forty-seventh.tsv", 215),  # relations between other people
+    ("memory-pairs-probe-forty-eighth.tsv", 252),  # preferences with comparisons and degrees
 ]
 
 
@@ -985,7 +985,19 @@ def test_the_same_words_saying_another_thing_are_never_merged(first: str, second
         # money shared against one's own
         ("The council tax comes out of our account.", "the council tax comes out of my account"),
         ("Our savings are £10,000.", "my savings are £10,000"),
-        ("I've got a second credit card.", "i got a credit card on the second"),
+        ("Sam is into football", "Sam is over football"),
+        # a negation of part against one of the whole; a few against few
+        ("Not all my siblings live nearby", "None of my siblings live nearby"),
+        ("I don't always take the bus", "I never take the bus"),
+        ("um i don't always lock the car", "i always don't lock the car"),
+        ("The kids don't have any phones", "The kids don't all have phones"),
+        ("A few of my friends are from university", "Few of my friends are from university"),
+        # "only" or "even" before another part
+        ("Anna drinks only coffee in the morning", "Anna drinks coffee only in the morning"),
+        ("Tom works even on Sundays", "Even Tom works on Sundays"),
+        # a contrast, each way round (the reviewer's)
+        ("the house is sold not rented", "the house is rented not sold"),
+        ("We don't use to-do lists at home", "We use to-do lists at home"),
     ],
 )
 def test_one_spelling_saying_two_things_is_never_merged(first: str, second: str) -> None:
@@ -1003,6 +1015,8 @@ def test_one_spelling_saying_two_things_is_never_merged(first: str, second: str)
         ("Kim had been Dave's boss.", "Kim is Dave's boss."),
         ("Kim will be Dave's boss.", "Kim is Dave's boss."),
         ("Jen is my brother's new girlfriend.", "Jen was my brother's girlfriend."),
+        ("Tom is Anna's husband.", "Anna is Tom's sister."),
+        ("Tom was Anna's husband.", "Anna is Tom's wife."),
         # once, against never
         ("I used to like jazz.", "I never liked jazz."),
         ("We used to have a dog.", "We never had a dog."),
@@ -1037,6 +1051,40 @@ def test_a_state_said_to_hold_otherwise_is_a_conflict(first: str, second: str) -
         ("Tom's dad works with Anna's dad", "Anna's dad works with Tom's dad"),
         ("I pay a third of the rent", "I pay one third of the rent"),
         ("Our dog is called Rex", "my dog is called Rex"),
+        # the same said in other words, once a needless question
+        (
+            "I cancelled my Amazon Prime subscription.",
+            "The user cancelled their Amazon Prime subscription.",
+        ),
+        (
+            "My husband pays the car insurance every year.",
+            "my husband pays the car insurance annually",
+        ),
+        ("The car loan is almost paid off.", "the car loan's nearly paid off"),
+        ("Sci-fi is my favourite genre.", "The user's favourite genre is science fiction."),
+        ("I'm not a big fan of opera.", "i'm not really into opera"),
+        ("my son is really into dinosaurs", "my son likes dinosaurs"),
+        ("Tom is Anna's husband.", "Anna is Tom's wife."),
+        ("Grace is Oliver's grandmother", "oliver is grace's grandson"),
+        # said otherwise, and not to be told apart by the rules above (the reviewer's)
+        ("my father in law's retired", "my father in law is retired"),
+        ("the lock on the shed's fixed", "the lock on the shed is fixed"),
+        ("My mum and Anna go to the same church", "Anna and my mum go to the same church"),
+        ("My sister met Tom at university", "Tom met my sister at university"),
+        ("My sister lives across the road from Tom", "Tom lives across the road from my sister"),
+        ("Tom helps my sister", "my sister gets help from Tom"),
+        (
+            "The user's sister works with the user's sister's husband",
+            "The user's sister works with her husband",
+        ),
+        ("mum never drives at night now", "mum no longer drives at night"),
+        ("I never eat meat now", "I quit eating meat"),
+        ("I put my salary into our savings account", "Our savings account gets my salary"),
+        (
+            "We have a Fourth of July party every year",
+            "We have a party on the Fourth of July every year",
+        ),
+        ("My grandma only speaks Punjabi.", "The user's grandmother speaks only Punjabi."),
     ],
 )
 def test_the_same_state_said_otherwise_still_merges(first: str, second: str) -> None:
