@@ -287,6 +287,7 @@ class _Pair:
         reason = (
             self._order()
             or _compared_otherwise(self.new, self.old)
+            or _lists_paired_otherwise(self.new, self.old)
             or self._sequence()
             or _clauses_traded(self.new, self.old)
             or _denied_in_turn(self.new, self.old)
@@ -300,6 +301,7 @@ class _Pair:
             or _denied_state(self.new, self.old)
             or _denied_state(self.old, self.new)
             or self._never_or_once()
+            or _planned_or_done(self.new, self.old)
             or self._negation(self.new, self.old)
             or self._negation(self.old, self.new)
             or self._feeling()
@@ -504,10 +506,10 @@ class _Pair:
             return ""
         if _symmetric(self.new) or _symmetric(self.old):
             return ""
-        if _clauses_reordered(self.new, self.old):
+        ordered = self.new.ordered or self.old.ordered
+        if not ordered and _clauses_reordered(self.new, self.old):
             return ""  # "Ben drives the Honda and Ann drives the Ford", said the other way
         matched = self._matched()
-        ordered = self.new.ordered or self.old.ordered
         for index, (first, first_old) in enumerate(matched):
             if not (_bears_a_role(first) or _bears_a_role(first_old)):
                 continue
@@ -527,7 +529,10 @@ class _Pair:
                 beside = _side_by_side(self.new, first, second) or _side_by_side(
                     self.old, first_old, second_old
                 )
-                if beside:
+                if beside or (
+                    _one_list(self.new, first, second)
+                    and _one_list(self.old, first_old, second_old)
+                ):
                     continue  # a list ("a son and a daughter") or a compound ("a Samsung TV")
                 if _voice_changed(self.new, self.old, (first, first_old), (second, second_old)):
                     continue  # who does it to whom is weighed as the doer first, below
@@ -830,10 +835,16 @@ class _Pair:
         """ "Rachel is my wife" / "rachel was my wife", "Grandad smokes" / "grandad smoked": the
         same words, a state said to hold and said to have held (or to come)."""
         tenses = {self.new.tense, self.old.tense}
+        perfects = {_perfect_said(self.new), _perfect_said(self.old)}
+        if perfects == {"had", "have"} and not self.new_only and not self.old_only:
+            return "tense differs: had / have"  # "I had lived in Leeds" / "I have lived ..."
         if "" in tenses or len(tenses) == 1 or not self.shared:
             return ""
-        if tenses == {"present", "future"} and (_planned(self.new) or _planned(self.old)):
-            return ""  # "I'm bringing a salad to the picnic" is a plan, as "I will bring" is
+        if tenses == {"present", "future"} and any(
+            _planned(reading) or _meant_deeds(reading.said_tokens)
+            for reading in (self.new, self.old)
+        ):
+            return ""  # "I'm bringing a salad", "I'm going to bring a salad": as "I will bring"
         changes = (self.new.change.lower(), self.old.change.lower())
         said_by_one = changes[0] != changes[1]  # "a new car" in both says nothing of when
         if said_by_one and any(set(c.split()) - _NO_WHEN for c in changes if c):
@@ -1631,6 +1642,102 @@ half")."""
 
 def _listed(words: frozenset[str]) -> str:
     return ", ".join(sorted(words))
+
+
+def _perfect_said(reading: Reading) -> str:
+    """ "had" for a past perfect ("had lived"), "have" for a present one ("have lived")."""
+    if markers.past_perfect(reading.said_tokens):
+        return "had"
+    return "have" if markers.perfect(reading.said_tokens) else ""
+
+
+def _lists_paired_otherwise(new: Reading, old: Reading) -> str:
+    """ "Tom, Ann and Joe are 8, 10 and 3 respectively" / "... 10, 8 and 3 ...", "tom ann and
+    joe do dishes laundry and cooking" / "... laundry dishes and cooking": the same lists, one in
+    another order, so that what goes with what changes; or one list in another order where the
+    order is what it says ("in that order"). Two lists turned round together pair alike."""
+    lists = [_lists(reading) for reading in (new, old)]
+    if len(lists[0]) != len(lists[1]) or not lists[0]:
+        return ""
+    if any(Counter(one) != Counter(other) for one, other in zip(*lists, strict=True)):
+        return ""
+    if lists[0] == lists[1]:
+        return ""
+    if len(lists[0]) == 1:
+        return "order differs: the list said in another order" if new.ordered else ""
+    if len({len(items) for items in lists[0]}) > 1:
+        return ""  # lists of other lengths pair nothing by place
+    paired = [{tuple(items) for items in zip(*found, strict=True)} for found in lists]
+    return "pairs differ: the lists matched otherwise" if paired[0] != paired[1] else ""
+
+
+def _lists(reading: Reading) -> list[tuple[str, ...]]:
+    """The lists in a fact, each its terms in order: terms with only commas, "and", "or" or an
+    article between them ("tom ann and joe", "the dishes, the laundry and the cooking")."""
+    said = reading.said_tokens
+    found: list[list[str]] = []
+    joined: list[bool] = []  # whether a list has a comma or an "and" of its own
+    last: Term | None = None
+    for term in sorted(reading.terms, key=lambda term: term.at):
+        if term.text == "respectively":
+            continue
+        between = set(said[last.at + 1 : term.at]) if last is not None else {""}
+        # side by side with nothing between, only things of one kind ("tom ann"; not "came 1")
+        listed = between <= _LISTING and (bool(between) or last.kind is term.kind)
+        if found and listed:
+            found[-1].append(term.text)
+            joined[-1] = joined[-1] or bool(between & _JOINING)
+        else:
+            found.append([term.text])
+            joined.append(False)
+        last = term
+    return [tuple(items) for items, join in zip(found, joined, strict=True) if join]
+
+
+def _one_list(reading: Reading, first: Term, second: Term) -> bool:
+    """Whether two terms are items of one list ("English, French and German")."""
+    return any(first.text in items and second.text in items for items in _lists(reading))
+
+
+_JOINING = frozenset((",", "and", "or", "&"))
+_LISTING = _JOINING | {"the", "a", "an"}
+
+
+def _planned_or_done(new: Reading, old: Reading) -> str:
+    """ "I'm going to quit smoking" / "I quit smoking", "i'm gonna set up the router" / "I set up
+    the router": a deed said as meant in one fact and as done (or done now) in the other, by the
+    same word ("quit" has one form for both)."""
+    for planning, doing in ((new, old), (old, new)):
+        meant = _meant_deeds(planning.said_tokens)
+        done = {
+            word
+            for before, word in pairwise(("", *doing.said_tokens))
+            if word in meant and before not in _MEANING and before not in PREPOSITIONS
+        }
+        if meant and done and not _meant_deeds(doing.said_tokens):
+            return f"tense differs: going to {min(done)} / {min(done)}"
+    return ""
+
+
+def _meant_deeds(words: Sequence[str]) -> frozenset[str]:
+    """The words after "going to" or "about to" ("quit" in "I'm going to quit")."""
+    return frozenset(
+        following
+        for first, second, following, after in zip(
+            words, words[1:], words[2:], [*words[3:], ""], strict=False
+        )
+        if second == "to"
+        and first in ("going", "about")
+        and following not in STOP_WORDS
+        and after != "'s"  # "going to Ali's": a place
+    )
+
+
+_MEANING = frozenset(
+    "to will would gonna can could should might must a an the my our his her their".split()
+)
+"""Words before a deed that say it is not done ("will start", "want to quit"), or that make
+the word a thing ("the read")."""
 
 
 def _compared_otherwise(new: Reading, old: Reading) -> str:

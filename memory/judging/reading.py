@@ -410,7 +410,10 @@ _PHRASES_BY_FIRST = _by_first_word(lexicon.PHRASES)
 _OBJECT_PRONOUNS = frozenset(("me", "us"))
 
 
-_ORDER_WORDS = frozenset(("then", "order", "followed"))
+_ORDER_WORDS = frozenset(
+    ("then", "order", "followed", "respectively", "route", "combination", "sequence")
+)
+"""Words that make a list's order part of what it says ("8, 10 and 3 respectively")."""
 _JOINED = re.compile(r"\d\s?[-:\u2013]\s?\d")
 """Numbers joined by a dash or a colon keep their order: a score "2-1", a ratio "3:1"."""
 _PRESENT_COPULAS = frozenset(("am", "is", "are"))
@@ -472,7 +475,10 @@ def _tense(tokens: Sequence[Token], subject: frozenset[int], change: str = "") -
         and _past_form(token)
         and not (index and tokens[index - 1].text in _NO_VERB_BEFORE)
         and not (
-            index + 1 < len(tokens) and _present_form(tokens[index + 1]) and not _verb(token.text)
+            index + 1 < len(tokens)
+            and _present_form(tokens[index + 1])
+            and not _verb(token.text)
+            and token.text not in lexicon.IRREGULAR_PAST  # "taught maths", "kept chickens"
         )
         for index, token in enumerate(tokens)
     )

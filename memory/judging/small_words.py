@@ -169,7 +169,10 @@ def some_or_none_denied(new: Reading, old: Reading) -> bool:
     return part[0] != part[1] and (whole[1] if part[0] else whole[0])
 
 
-_DENIED_IN_PART = re.compile(r"\bnot (?:always|usually|normally|generally|often|every|all|both)\b")
+_DENIED_IN_PART = re.compile(
+    r"\bnot (?:always|usually|normally|generally|often|all|both)\b"
+    r"|\bnot (?:\w+ ){0,4}?every\b"  # "we don't go to church every Sunday"
+)
 _DENIED_WHOLLY = re.compile(
     r"\b(?:never|none|neither|nobody|no one)\b|\balways (?:do |does |did )?not\b"
     r"|\bnot (?:\w+ )?any\b"
@@ -211,6 +214,27 @@ def _bounded_by(words: tuple[str, ...], focus: str) -> str:
         return ""
     after = words[words.index(focus) + 1 :]
     return next((word for word in after if word not in STOP_WORDS and word not in PREPOSITIONS), "")
+
+
+def would_or_does(new: Reading, old: Reading) -> bool:
+    """ "I'd walk the dog every morning" / "I walk the dog every morning", "My dad would take us
+    fishing" / "my dad takes us fishing": a deed done by habit once (or if), against one done
+    now; not a wish ("I'd like tea")."""
+    said = [_would_do(reading.said_tokens) for reading in (new, old)]
+    return said[0] != said[1]
+
+
+def _would_do(words: tuple[str, ...]) -> bool:
+    return any(
+        word == "would" and following not in _WOULD_WISH for word, following in pairwise(words)
+    )
+
+
+_WOULD_WISH = frozenset(
+    "like love prefer rather hate mind be have not never really also always".split()
+)
+"""Words after "would" that make a wish or a state of the fact ("would like", "would be"),
+which the judge reads elsewhere."""
 
 
 def pronoun_placed_otherwise(new: Reading, old: Reading) -> bool:
@@ -528,6 +552,7 @@ CHECKS: tuple[tuple[Callable[[Reading, Reading], bool], str], ...] = (
     (shared_or_own_money, "money shared against one's own"),
     (some_or_none_denied, "a negation of part against one of the whole"),
     (focus_moved, "'only' or 'even' before another part"),
+    (would_or_does, "done by habit once, against done now"),
     (pronoun_placed_otherwise, "someone placed by another word"),
     (generations_differ, "how many generations back"),
     (vaguely_many, "a number against many"),

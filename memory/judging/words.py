@@ -105,6 +105,13 @@ _BARE_NEGATIVE = re.compile(
 )
 
 
+# "'d" before a participle is "had" ("I'd been running"), elsewhere "would" ("I'd go").
+_HAD = re.compile(
+    r"'d(?= (?:just |already |never |always |not )?(?:been|gone|done|seen|had|\w{3,}ed)\b)",
+    re.IGNORECASE,
+)
+
+
 def _expand(match: re.Match[str]) -> str:
     whole = match.group("whole")
     if whole is not None:
@@ -342,7 +349,7 @@ def tokenize(text: str) -> tuple[Token, ...]:
         text = pattern.sub(times, text)
     for pattern, words in _SYMBOLS:
         text = pattern.sub(words, text)
-    text = _BARE_NEGATIVE.sub(r"\1 not", _CONTRACTIONS.sub(_expand, text))
+    text = _BARE_NEGATIVE.sub(r"\1 not", _CONTRACTIONS.sub(_expand, _HAD.sub(" had", text)))
     for pattern, parts in _PARTS_OF_ONE:
         text = pattern.sub(parts, text)
     for pattern, words in _FRACTIONS:
