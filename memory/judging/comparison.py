@@ -287,7 +287,7 @@ class _Pair:
         reason = (
             self._order()
             or _compared_otherwise(self.new, self.old)
-            or _lists_paired_otherwise(self.new, self.old)
+            or (self._nothing_else() and _lists_paired_otherwise(self.new, self.old))
             or self._sequence()
             or _clauses_traded(self.new, self.old)
             or _denied_in_turn(self.new, self.old)
@@ -301,7 +301,7 @@ class _Pair:
             or _denied_state(self.new, self.old)
             or _denied_state(self.old, self.new)
             or self._never_or_once()
-            or _planned_or_done(self.new, self.old)
+            or (self._nothing_else(but=_WHEN_MEANT) and _planned_or_done(self.new, self.old))
             or self._negation(self.new, self.old)
             or self._negation(self.old, self.new)
             or self._feeling()
@@ -437,6 +437,11 @@ class _Pair:
                         f"around '{min(shared)}'"
                     )
         return ""
+
+    def _nothing_else(self, but: frozenset[str] = frozenset()) -> bool:
+        """Whether the two facts say nothing of weight the other does not, ``but`` words."""
+        rest = [term for term in (*self.new_only, *self.old_only) if term.text not in but]
+        return not significant(rest)
 
     def _never_or_once(self) -> str:
         """ "I used to like jazz" / "I never liked jazz", "We no longer have a dog" / "we never
@@ -1382,7 +1387,10 @@ class _Pair:
         }
         # "the kids" are all of them; "some of the kids" are not
         quantities = {new.quantity, old.quantity}
-        quantities_agree = quantities <= {"", "all"} or len(quantities) == 1
+        # "none of us smoke" is "we don't smoke"
+        quantities_agree = (
+            quantities <= {"", "all"} or quantities <= {"", "none"} or len(quantities) == 1
+        )
         return modalities_agree and owners_agree and aspects_agree and quantities_agree
 
     def _bounds(self) -> str:
@@ -1667,6 +1675,8 @@ def _lists_paired_otherwise(new: Reading, old: Reading) -> str:
         return "order differs: the list said in another order" if new.ordered else ""
     if len({len(items) for items in lists[0]}) > 1:
         return ""  # lists of other lengths pair nothing by place
+    if new.sentiment and "respectively" not in new.said_tokens:
+        return ""  # "Tom and Ann like cats and dogs": each likes both
     paired = [{tuple(items) for items in zip(*found, strict=True)} for found in lists]
     return "pairs differ: the lists matched otherwise" if paired[0] != paired[1] else ""
 
@@ -1714,7 +1724,8 @@ def _planned_or_done(new: Reading, old: Reading) -> str:
             for before, word in pairwise(("", *doing.said_tokens))
             if word in meant and before not in _MEANING and before not in PREPOSITIONS
         }
-        if meant and done and not _meant_deeds(doing.said_tokens):
+        ahead = _AHEAD & set(doing.said_tokens)  # "I retire next year": planned too
+        if meant and done and not ahead and not _meant_deeds(doing.said_tokens):
             return f"tense differs: going to {min(done)} / {min(done)}"
     return ""
 
@@ -1732,6 +1743,17 @@ def _meant_deeds(words: Sequence[str]) -> frozenset[str]:
         and after != "'s"  # "going to Ali's": a place
     )
 
+
+_AHEAD = frozenset(
+    "next tomorrow tonight soon later monday tuesday wednesday thursday friday saturday sunday "
+    "january february march april may june july august september october november december "
+    "weekend".split()
+)
+"""Words that set a deed ahead, making the present a plan ("I see the doctor on Monday")."""
+
+_WHEN_MEANT = frozenset("next last month week year day his her their my our".split())
+"""Words a deed meant and one done may differ by and stay one deed ("going to quit next month"
+/ "quit last month")."""
 
 _MEANING = frozenset(
     "to will would gonna can could should might must a an the my our his her their".split()
@@ -2582,7 +2604,13 @@ def _joined_the_other_way(new: Reading, old: Reading) -> str:
     if sides[0] is None or sides[1] is None:
         return ""
     (join, before, after), (join_before, before_old, after_old) = sides[0], sides[1]
-    if join != join_before or before == after or (before, after) != (after_old, before_old):
+    if join != join_before or before == after:
+        return ""
+    # who does both, said on one side of each ("My son is being bullied so he's anxious")
+    kept = (before & before_old, after & after_old)
+    before, after = before - kept[0], after - kept[1]
+    before_old, after_old = before_old - kept[0], after_old - kept[1]
+    if not before or not after or (before, after) != (after_old, before_old):
         return ""
     return f"roles differ: the two sides of '{join}' change places"
 
@@ -2598,7 +2626,10 @@ def _either_side_of_join(reading: Reading) -> tuple[str, frozenset[str], frozens
     def weighty(words: Sequence[str]) -> frozenset[str]:
         return frozenset(markers.verb_base(word) for word in words if word not in STOP_WORDS)
 
-    return _JOINS[tokens[at]], weighty(tokens[:at]), weighty(tokens[at + 1 :])
+    before, after = weighty(tokens[:at]), weighty(tokens[at + 1 :])
+    if tokens[at] == "so":
+        return _JOINS["so"], after, before  # the effect after "so", as before "because"
+    return _JOINS[tokens[at]], before, after
 
 
 def _joined_alike(new: Reading, old: Reading) -> bool:
@@ -2617,9 +2648,10 @@ _DENIED_FEELING = re.compile(
 ("don't like", said as often as "dislike", is read as it)."""
 
 _JOINS = {
-    **dict.fromkeys(("when", "whenever", "if", "while", "because"), "when"),
+    **dict.fromkeys(("when", "whenever", "if", "while", "because", "since"), "when"),
     **dict.fromkeys(("until", "till", "til"), "until"),
     "unless": "unless",
+    "so": "when",  # "A so B" is "B because A": its sides are read turned round
 }
 """Words joining two clauses, by what they say of how one bears on the other ("because it
 rains" is "when it rains" near enough; "until" and "unless" are not)."""

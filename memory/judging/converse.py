@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from memory.judging import lexicon
 
-_SPOUSES = frozenset(("husband", "wife", "partner"))
+_SPOUSES = frozenset(("husband", "wife"))
 _PARENTS = frozenset(("mother", "father", "parent"))
 _CHILDREN = frozenset(("son", "daughter", "child"))
 _GRANDPARENTS = frozenset(("grandmother", "grandfather", "grandparent"))
@@ -37,9 +37,10 @@ _CONVERSES: dict[str, frozenset[str]] = {
     **dict.fromkeys(_STEPPARENTS, _STEPCHILDREN),
     **dict.fromkeys(_STEPCHILDREN, _STEPPARENTS),
     "cousin": frozenset(("cousin",)),
+    "partner": frozenset(("partner",)),  # a business partner, perhaps: no wife nor husband
 }
-"""What each relative is to the other person: a husband's other side is a wife (or a husband,
-or a partner); a mother's a son or a daughter."""
+"""What each relative is to the other person: a husband's other side is a wife (or a husband);
+a mother's a son or a daughter."""
 
 _RELATION_SAID = re.compile(r"^(\w+)(?: is|'s) (\w+)'s ([\w-]+)$")
 """The plainest form: "tom is anna's husband", or as a transcript writes it, "tom's anna's

@@ -643,8 +643,8 @@ PHRASES: dict[tuple[str, ...], tuple[str, ...]] = {
     ("can", "not", "tolerate"): ("dislike",),
     ("not", "a", "fan", "of"): ("dislike",),
     ("a", "fan", "of"): ("like",),
-    # "I'm into jazz", "she's not really into opera": a liking, said now
-    **{(be, "into"): ("like",) for be in ("am", "is", "are")},
+    # "he's really into jazz", "she's not really into opera": a liking, said now ("I'm into my
+    # second year" is how far along)
     **{(be, "really", "into"): ("like",) for be in ("am", "is", "are")},
     **{(be, "not", "into"): ("not", "like") for be in ("am", "is", "are")},
     **{(be, "not", "really", "into"): ("not", "like") for be in ("am", "is", "are")},

@@ -411,7 +411,7 @@ _OBJECT_PRONOUNS = frozenset(("me", "us"))
 
 
 _ORDER_WORDS = frozenset(
-    ("then", "order", "followed", "respectively", "route", "combination", "sequence")
+    "then order followed respectively route combination sequence through via".split()
 )
 """Words that make a list's order part of what it says ("8, 10 and 3 respectively")."""
 _JOINED = re.compile(r"\d\s?[-:\u2013]\s?\d")
@@ -446,14 +446,18 @@ def _tense(tokens: Sequence[Token], subject: frozenset[int], change: str = "") -
     """The tense of a one-clause fact, told by its copula, "will", or a verb in the past (the
     change word among them: "I changed jobs")."""
     words = [token.text for token in tokens if token.kind is TokenKind.WORD]
-    if any(word in _TIMELESS for word in words):
-        return ""
     if markers.past_perfect(words):
         return "past"
-    if _perfect(words):
+    if "had" in words and not _perfect(words):
+        return "past"  # "We had a dog", "we had a dog called Rex"
+    if (
+        {"have", "has"} & set(words)
+        and not _perfect(words)
+        and any(word in _TIMELESS for word in words)
+    ):
+        return "present"  # "we have a dog called Rex": the name is timeless, the having not
+    if any(word in _TIMELESS for word in words) or _perfect(words):
         return ""
-    if "had" in words:
-        return "past"  # "We had a dog"
     # A "'s" read as "is" may be whose ("Kim was Dave's boss"): the tense is the other verb's.
     copulas = {
         token.text
@@ -535,9 +539,27 @@ def _owners(text: str, words: Sequence[str]) -> frozenset[str]:
     """Whose the things a fact names are; a model's "their" after "the user" is the speaker's
     ("The user cancelled their Prime subscription")."""
     owners = markers.owners(words)
-    if "their" in owners and _THE_USER.search(text):
+    if "their" in owners and _THE_USER.search(text) and _theirs_the_users(words):
         return owners - {"their"} | {"speaker"}
     return owners
+
+
+def _theirs_the_users(words: Sequence[str]) -> bool:
+    """Whether a model's "their" is the user's: the nearest before it who could own it is the
+    user ("The user takes 2 sugars in their coffee", "the user's parents lent them money for
+    their first car"), not people named in the plural ("The user helps the neighbours with their
+    garden")."""
+    said = list(words)
+    at = next((at for at, word in enumerate(said) if word in ("their", "theirs")), len(said))
+    for word in reversed(said[:at]):
+        if word in ("them", "i", "user", "my"):
+            return True
+        if word in _PEOPLE or (word.endswith("s") and word[:-1] in lexicon.RELATIONS):
+            return False
+    return True
+
+
+_PEOPLE = frozenset("children kids people men women in-laws neighbours neighbors folks".split())
 
 
 _SPELLED_TITLES = frozenset(("doctor", "professor"))

@@ -179,6 +179,25 @@ _DENIED_WHOLLY = re.compile(
 )
 
 
+def never_or_once(new: Reading, old: Reading) -> bool:
+    """ "I never eat meat" / "I used to eat meat", "grandma never drives" / "grandma stopped
+    driving": a habit denied now against one that held once; both may hold, and the once is
+    not to be lost ("never ... now" / "no longer" says the same)."""
+    never = [_never_now(reading.said_tokens) for reading in (new, old)]
+    once = [
+        reading.change.lower().replace(" ", "-") in lexicon.NEGATING_CHANGES
+        for reading in (new, old)
+    ]
+    return never[0] != never[1] and once[0] != once[1] and never[0] == once[1]
+
+
+def _never_now(words: tuple[str, ...]) -> bool:
+    return "never" in words and not _NOW_WORDS & set(words)
+
+
+_NOW_WORDS = frozenset(("now", "anymore", "nowadays", "these-days"))
+
+
 def focus_moved(new: Reading, old: Reading) -> bool:
     """ "Anna drinks only coffee in the morning" / "anna drinks coffee only in the morning",
     "Tom works even on Sundays" / "even Tom works on Sundays": a word that bounds what follows
@@ -198,11 +217,14 @@ def _before_the_deed(reading: Reading, focus: str) -> bool:
     words = reading.said_tokens
     if focus not in words:
         return False
-    at = words.index(focus)
-    return at == 1 or (at > 0 and (words[at - 1] in _DOERS or at - 1 in reading.subject.tokens))
+    before = words[: words.index(focus)]
+    # "I only eat", "the cat only eats", "my mum can only drive": no more than who does it
+    # before the word (a pronoun, or one word of weight)
+    doer = 0 if before[:1] and before[0] in _PRONOUN_DOERS else 1
+    return bool(before) and sum(word not in STOP_WORDS for word in before) <= doer
 
 
-_DOERS = frozenset("i we you he she they user".split())
+_PRONOUN_DOERS = frozenset("i we you he she they".split())
 
 
 _FOCUS = ("only", "just", "solely", "exclusively", "even")
@@ -219,9 +241,11 @@ def _bounded_by(words: tuple[str, ...], focus: str) -> str:
 def would_or_does(new: Reading, old: Reading) -> bool:
     """ "I'd walk the dog every morning" / "I walk the dog every morning", "My dad would take us
     fishing" / "my dad takes us fishing": a deed done by habit once (or if), against one done
-    now; not a wish ("I'd like tea")."""
+    now; not a wish ("I'd like tea"), nor against the past ("we went to Wales every summer")."""
     said = [_would_do(reading.said_tokens) for reading in (new, old)]
-    return said[0] != said[1]
+    if said[0] == said[1]:
+        return False
+    return (old if said[0] else new).tense == "present"
 
 
 def _would_do(words: tuple[str, ...]) -> bool:
@@ -231,7 +255,8 @@ def _would_do(words: tuple[str, ...]) -> bool:
 
 
 _WOULD_WISH = frozenset(
-    "like love prefer rather hate mind be have not never really also always".split()
+    "like love prefer rather hate mind be have not never really also always recommend say "
+    "suggest think guess imagine bet".split()
 )
 """Words after "would" that make a wish or a state of the fact ("would like", "would be"),
 which the judge reads elsewhere."""
@@ -553,6 +578,7 @@ CHECKS: tuple[tuple[Callable[[Reading, Reading], bool], str], ...] = (
     (some_or_none_denied, "a negation of part against one of the whole"),
     (focus_moved, "'only' or 'even' before another part"),
     (would_or_does, "done by habit once, against done now"),
+    (never_or_once, "never now, against once"),
     (pronoun_placed_otherwise, "someone placed by another word"),
     (generations_differ, "how many generations back"),
     (vaguely_many, "a number against many"),

@@ -105,9 +105,13 @@ _BARE_NEGATIVE = re.compile(
 )
 
 
-# "'d" before a participle is "had" ("I'd been running"), elsewhere "would" ("I'd go").
+# "'d" before a participle or an article is "had" ("I'd been running", "we'd a dog"),
+# elsewhere "would" ("I'd go").
 _HAD = re.compile(
-    r"'d(?= (?:just |already |never |always |not )?(?:been|gone|done|seen|had|\w{3,}ed)\b)",
+    r"'d(?= (?:a|an|the|no)\b| (?:just |already |never |always |not )?(?:been|gone|done|seen|had|"
+    r"bought|paid|left|"
+    r"told|sold|sent|made|taken|given|got|forgotten|lost|spent|kept|found|heard|met|built|"
+    r"\w{2,}[^e\W]ed)\b)",
     re.IGNORECASE,
 )
 
@@ -215,6 +219,12 @@ _PARTS_OF_ONE = (
     (re.compile(r"\b(?:a )?quarter of (?:a|an) (\w+)\b", re.IGNORECASE), r"0.25 \1"),
     (re.compile(r"\bthree quarters of (?:a|an) (\w+)\b", re.IGNORECASE), r"0.75 \1"),
     (re.compile(r"\bhalf (?:a|an) (\w+)\b(?!-)", re.IGNORECASE), r"0.5 \1"),
+    # a bound before one of a thing: "less than a mile" is "less than 1 mile", not "a mile"
+    (
+        re.compile(r"\b(less|more|fewer|over|under|longer|shorter) (than )?(?:a|an) (?=\w)", re.I),
+        r"\1 \2one ",
+    ),
+    (re.compile(r"\b(less|more|fewer) than half\b", re.IGNORECASE), r"\1 than 0.5"),
     # a share of a whole, not a day of the month: "a third of the rent" / "on the third"
     (re.compile(rf"\b(?:a|one) ({_PARTS}) of\b(?! july\b)", re.IGNORECASE), r"one-\1 of"),
     (re.compile(rf"\b(two|three|four|five|2|3|4|5) ({_PARTS})s of\b", re.IGNORECASE), r"\1-\2s of"),
@@ -318,7 +328,22 @@ def as_said(text: str) -> str:
     text = _THE_USER.sub("I", _THE_USERS.sub("my", text))
     text = _SAID_IS.sub(r"\1 is \2", text)
     text = _IS_BEFORE_WORD.sub(_is_unless_a_place, text)
+    text = _DENIED_ALLERGY.sub(_denied_allergy, text)
     return _NEITHER.sub(_neither, text)
+
+
+# A note that denies a state: "Allergy: not peanuts", "allergy no longer cats" is "not
+# allergic to peanuts", "no longer allergic to cats".
+_DENIED_ALLERGY = re.compile(
+    r"\b(allerg(?:y|ies|ic)|intoleran(?:t|ce))\s*:?\s*(?:to\s+)?(no longer|not|no)\s+(?:to\s+)?",
+    re.IGNORECASE,
+)
+
+
+def _denied_allergy(match: re.Match[str]) -> str:
+    denial = "no longer" if match[2].lower() == "no longer" else "not"
+    state = "intolerant" if match[1].lower().startswith("intoleran") else "allergic"
+    return f"{denial} {state} to "
 
 
 def _is_unless_a_place(match: re.Match[str]) -> str:

@@ -352,7 +352,7 @@ TESTERS_SETS = [
     ("memory-pairs-probe-third.tsv", 269),
     ("memory-pairs-probe-fourth.tsv", 272),
     ("memory-pairs-probe-fifth.tsv", 235),
-    ("memory-pairs-probe-sixth.tsv", 222),  # one small word that flips a fact
+    ("memory-pairs-probe-sixth.tsv", 223),  # one small word that flips a fact
     ("memory-pairs-probe-seventh.tsv", 280),  # who is whose, sequences, lists, other families
     ("memory-pairs-probe-eighth.tsv", 188),  # as a voice brings facts
     ("memory-pairs-probe-ninth.tsv", 232),  # typed, spoken and extracted by a model
@@ -391,7 +391,7 @@ TESTERS_SETS = [
     ("memory-pairs-probe-thirty-seventh.tsv", 244),  # family across generations
     ("memory-pairs-probe-thirty-eighth.tsv", 238),  # tastes in music, books, films and sport
     ("memory-pairs-probe-thirty-ninth.tsv", 277),  # origins and identity
-    ("memory-pairs-probe-fortieth.tsv", 298),  # gifts and occasions
+    ("memory-pairs-probe-fortieth.tsv", 299),  # gifts and occasions
     ("memory-pairs-probe-forty-first.tsv", 204),  # plans and events
     ("memory-pairs-probe-forty-second.tsv", 202),  # lending, borrowing and owing
     ("memory-pairs-probe-forty-third.tsv", 225),  # health and caring
@@ -400,9 +400,12 @@ TESTERS_SETS = [
     ("memory-pairs-probe-forty-sixth.tsv", 241),  # household money
     ("memory-pairs-probe-forty-seventh.tsv", 215),  # relations between other people
     ("memory-pairs-probe-forty-eighth.tsv", 252),  # preferences with comparisons and degrees
-    ("memory-pairs-probe-forty-ninth.tsv", 141),  # quantifiers and scope
+    ("memory-pairs-probe-forty-ninth.tsv", 143),  # quantifiers and scope
     ("memory-pairs-probe-fiftieth.tsv", 257),  # tense, aspect and change over time
     ("memory-pairs-probe-fifty-first.tsv", 270),  # facts with several parts
+    ("memory-pairs-probe-fifty-second.tsv", 268),  # numbers in every form
+    ("memory-pairs-probe-fifty-third.tsv", 283),  # a small model's extracts against speech
+    ("memory-pairs-probe-fifty-fourth.tsv", 159),  # causes, conditions and purposes
 ]
 
 
@@ -999,6 +1002,17 @@ def test_the_same_words_saying_another_thing_are_never_merged(first: str, second
         ("Anna drinks only coffee in the morning", "Anna drinks coffee only in the morning"),
         ("Tom works even on Sundays", "Even Tom works on Sundays"),
         ("We don't go to church every Sunday", "We never go to church on Sundays"),
+        # a bound before one of a thing
+        ("The school is less than a mile away.", "the school is a mile away"),
+        ("Less than half my salary goes on rent.", "half my salary goes on rent"),
+        ("The drive takes over an hour.", "the drive takes an hour"),
+        # never now, against once (both may hold)
+        ("I never eat meat", "I used to eat meat"),
+        ("grandma never drives", "grandma stopped driving"),
+        # "their" of someone else the model named, and "into" of how far along
+        ("The user's parents are selling their house", "my parents are selling my house"),
+        ("I'm into my second year at uni", "I like my second year at uni"),
+        ("Tom is Anna's partner", "Anna is Tom's wife"),
         # a habit once against now
         ("I'd walk the dog every morning.", "I walk the dog every morning."),
         ("My dad would take us fishing on Sundays.", "My dad takes us fishing on Sundays."),
@@ -1058,6 +1072,22 @@ def test_one_spelling_saying_two_things_is_never_merged(first: str, second: str)
             "Ann, Tom and Joe came first, second and third.",
             "Tom, Ann and Joe came first, second and third.",
         ),
+        ("we have a dog called rex", "we had a dog called rex"),
+        ("We have a dog called Rex", "we'd a dog called rex"),
+        ("I'm going to quit smoking next month.", "I quit smoking last month."),
+        ("I like jazz much more than I used to.", "I like jazz slightly less than I used to."),
+        # a note that denies a state
+        ("Allergy: not peanuts", "i'm allergic to peanuts"),
+        ("Allergy: no peanuts", "i'm allergic to peanuts"),
+        ("The user's son: allergy not eggs", "my son's allergic to eggs"),
+        # cause and effect turned round, "so" against "because" or "since"
+        (
+            "I drink coffee at night because I can't sleep",
+            "i drink coffee at night so i can't sleep",
+        ),
+        ("My son is being bullied so he's anxious", "My son is anxious so he's being bullied"),
+        ("I pick up the kids since my wife works late", "I pick up the kids so my wife works late"),
+        ("we drive through Leeds, York and Hull", "we drive through York, Leeds and Hull"),
         # a comparison with nothing ranked after it, the other way
         ("I like jazz less than I used to.", "I like jazz more than I used to."),
         ("I sleep better than I used to.", "I sleep worse than I used to."),
@@ -1098,6 +1128,7 @@ def test_a_state_said_to_hold_otherwise_is_a_conflict(first: str, second: str) -
         ("Sci-fi is my favourite genre.", "The user's favourite genre is science fiction."),
         ("I'm not a big fan of opera.", "i'm not really into opera"),
         ("my son is really into dinosaurs", "my son likes dinosaurs"),
+        ("i'm not really into opera", "I don't like opera"),
         ("Tom is Anna's husband.", "Anna is Tom's wife."),
         ("Grace is Oliver's grandmother", "oliver is grace's grandson"),
         ("I'd like a cup of tea", "I would like a cup of tea"),
@@ -1107,6 +1138,34 @@ def test_a_state_said_to_hold_otherwise_is_a_conflict(first: str, second: str) -
         ("Tom and Ann are 8 and 10", "Ann and Tom are 10 and 8"),
         ("I speak English, French, and German.", "The user speaks German, French and English."),
         ("Mum's hip operation is on 12 June.", "mum's hip operation is on june twelfth"),
+        ("Allergy: not peanuts", "I'm not allergic to peanuts"),
+        (
+            "I helped Mr Patel move his sofa, so he owes me a favour",
+            "mr patel owes me a favour because i helped him move his sofa",
+        ),
+        ("The school is less than a mile away.", "The school is less than one mile away."),
+        ("none of us smoke", "we don't smoke"),
+        ("neither of my parents drives", "my parents don't drive"),
+        ("the cat only eats wet food", "the cat eats only wet food"),
+        ("I'd bought the tickets", "I bought the tickets"),
+        (
+            "When I was a kid we would go to Wales every summer",
+            "When I was a kid we went to Wales every summer",
+        ),
+        ("I would recommend the dentist on Main Street", "I recommend the dentist on Main Street"),
+        ("I'm going to retire next year", "I retire next year"),
+        ("I'm going to see the doctor on Monday", "I see the doctor on Monday"),
+        ("Tom and Ann like cats and dogs", "Tom and Ann like dogs and cats"),
+        (
+            "The user helps the neighbours with their garden",
+            "I help the neighbours with their garden",
+        ),
+        ("The user's parents renewed their passports", "my parents renewed their passports"),
+        ("I take two sugars in my coffee", "The user takes 2 sugars in their coffee."),
+        (
+            "My parents lent me money for my first car.",
+            "the user's parents lent them money for their first car",
+        ),
         # said otherwise, and not to be told apart by the rules above (the reviewer's)
         ("my father in law's retired", "my father in law is retired"),
         ("the lock on the shed's fixed", "the lock on the shed is fixed"),
