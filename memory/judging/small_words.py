@@ -84,16 +84,27 @@ def whose_relative(new: Reading, old: Reading) -> bool:
     said by another possessive."""
     if any(_found(_THE_USER, reading.plain) for reading in (new, old)):
         return False  # a model's "her" or "their" may be the user's, or another's: unknown
-    mine, theirs = _possessed(new.plain), _possessed(old.plain)
-    return any(mine[kin] != theirs[kin] for kin in mine.keys() & theirs.keys())
+    return _owners_differ(_POSSESSED, new, old)
 
 
-@lru_cache(maxsize=_READINGS_KEPT)
-def _possessed(plain: str) -> dict[str, str]:
+def _owners_differ(owning: re.Pattern[str], new: Reading, old: Reading) -> bool:
+    """Whether one thing ``owning`` finds in both facts has another owner in each ("my" and
+    "our" one household's)."""
+    mine, theirs = _owned(owning, new.plain), _owned(owning, old.plain)
+    return any(mine[thing] != theirs[thing] for thing in mine.keys() & theirs.keys())
+
+
+@lru_cache(maxsize=_READINGS_KEPT * 2)
+def _owned(owning: re.Pattern[str], plain: str) -> dict[str, str]:
+    """Each thing ``owning`` finds in a fact (one of a plural), with its first owner."""
     found: dict[str, str] = {}
-    for owner, kin in _POSSESSED.findall(plain):
-        found.setdefault(kin, "my" if owner == "our" else owner)
+    for owner, thing in owning.findall(plain):
+        singular = thing[:-1] if thing.endswith("s") and thing not in _PLURAL_ALWAYS else thing
+        found.setdefault(singular, "my" if owner == "our" and owning is _POSSESSED else owner)
     return found
+
+
+_PLURAL_ALWAYS = frozenset(("savings",))
 
 
 _KIN = "|".join(
@@ -140,17 +151,7 @@ def shared_or_own_money(new: Reading, old: Reading) -> bool:
     """ "The council tax comes out of our account" / "... out of my account", "Our savings are
     £10,000" / "my savings are ...": money a household shares against one person's own (a dog
     or a son said "ours" or "mine" is the same one; an account is not)."""
-    mine, theirs = _money_owners(new.plain), _money_owners(old.plain)
-    return any(mine[money] != theirs[money] for money in mine.keys() & theirs.keys())
-
-
-@lru_cache(maxsize=_READINGS_KEPT)
-def _money_owners(plain: str) -> dict[str, str]:
-    """Whose each kind of money a fact names is ("our account": "our")."""
-    found: dict[str, str] = {}
-    for owner, money in _MONEY_OWNED.findall(plain):
-        found.setdefault(money.rstrip("s") if money != "savings" else money, owner)
-    return found
+    return _owners_differ(_MONEY_OWNED, new, old)
 
 
 _MONEY_OWNED = re.compile(
