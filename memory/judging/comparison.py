@@ -301,6 +301,7 @@ class _Pair:
             or _denied_state(self.new, self.old)
             or _denied_state(self.old, self.new)
             or self._never_or_once()
+            or _kept_or_given_up(self.new, self.old)
             or (self._nothing_else(but=_WHEN_MEANT) and _planned_or_done(self.new, self.old))
             or self._negation(self.new, self.old)
             or self._negation(self.old, self.new)
@@ -1652,6 +1653,18 @@ def _listed(words: frozenset[str]) -> str:
     return ", ".join(sorted(words))
 
 
+def _kept_or_given_up(new: Reading, old: Reading) -> str:
+    """ "I sold the bike with the lock" / "... without the lock": one giving up ("sold", "gave
+    away") in both, a thing given up in one and kept in the other."""
+    changes = {reading.change.lower().replace(" ", "-") for reading in (new, old)}
+    if len(changes) != 1 or not changes <= lexicon.NEGATING_CHANGES:
+        return ""
+    kept = [{term.text for term in reading.terms} for reading in (new, old)]
+    gone = [{term.text for term in reading.negated} for reading in (new, old)]
+    moved = (kept[0] & gone[1]) | (gone[0] & kept[1])
+    return f"negation differs: {_listed(frozenset(moved))} kept in one" if moved else ""
+
+
 def _perfect_said(reading: Reading) -> str:
     """ "had" for a past perfect ("had lived"), "have" for a present one ("have lived")."""
     if markers.past_perfect(reading.said_tokens):
@@ -1675,8 +1688,16 @@ def _lists_paired_otherwise(new: Reading, old: Reading) -> str:
         return "order differs: the list said in another order" if new.ordered else ""
     if len({len(items) for items in lists[0]}) > 1:
         return ""  # lists of other lengths pair nothing by place
-    if new.sentiment and "respectively" not in new.said_tokens:
-        return ""  # "Tom and Ann like cats and dogs": each likes both
+    said = set(new.said_tokens)
+    # ages or days, one to each ("8, 10 and 3", "Mon, Wed, Fri: swim, run, cycle"), or chores
+    numbers = any(all(item[:1].isdigit() for item in items) for items in lists[0])
+    days = any(
+        all(set(lexicon.groups_of(item)) & {"weekday", "month"} for item in items)
+        for items in lists[0]
+    )
+    paired = "respectively" in said or ":" in said or said & {"do", "does", "did"}
+    if not (numbers or days or paired):
+        return ""  # "Tom and Ann like cats and dogs", "... have swimming and ballet": each both
     paired = [{tuple(items) for items in zip(*found, strict=True)} for found in lists]
     return "pairs differ: the lists matched otherwise" if paired[0] != paired[1] else ""
 
@@ -1705,8 +1726,16 @@ def _lists(reading: Reading) -> list[tuple[str, ...]]:
 
 
 def _one_list(reading: Reading, first: Term, second: Term) -> bool:
-    """Whether two terms are items of one list ("English, French and German")."""
+    """Whether two terms are items of one list said in no order ("English, French and German";
+    not "Tom, Ann and Joe, oldest to youngest", "ages 8, 10 and 12", "my top three")."""
+    if _RANKED & set(reading.said_tokens) or TermKind.NUMBER in (first.kind, second.kind):
+        return False
     return any(first.text in items and second.text in items for items in _lists(reading))
+
+
+_RANKED = lexicon.RANKING | frozenset(
+    "first top preference preferences choice choices podium rota youngest oldest eldest".split()
+)
 
 
 _JOINING = frozenset((",", "and", "or", "&"))
@@ -1722,7 +1751,10 @@ def _planned_or_done(new: Reading, old: Reading) -> str:
         done = {
             word
             for before, word in pairwise(("", *doing.said_tokens))
-            if word in meant and before not in _MEANING and before not in PREPOSITIONS
+            if word in meant
+            and before not in _MEANING
+            and before not in PREPOSITIONS
+            and before not in _DOING_A_THING
         }
         ahead = _AHEAD & set(doing.said_tokens)  # "I retire next year": planned too
         if meant and done and not ahead and not _meant_deeds(doing.said_tokens):
@@ -1750,6 +1782,11 @@ _AHEAD = frozenset(
     "weekend".split()
 )
 """Words that set a deed ahead, making the present a plan ("I see the doctor on Monday")."""
+
+_DOING_A_THING = frozenset(
+    "do does did doing have has had go goes went attend attends attended".split()
+)
+"""Words before an activity named, not done ("I do yoga", "i have physio")."""
 
 _WHEN_MEANT = frozenset("next last month week year day his her their my our".split())
 """Words a deed meant and one done may differ by and stay one deed ("going to quit next month"
@@ -2437,15 +2474,17 @@ def _a_group_named(term: Term) -> bool:
 
 
 def _over(reading: Reading) -> str:
-    """ "Sam is over football", "Tom is through with smoking": a liking ended, said with a small
-    word after "is" ("is into" is read as a liking)."""
+    """ "Sam is into football", "Sam is over football", "Tom is through with smoking": a liking
+    begun or ended, said with a small word after "is" ("really into" is read as a liking)."""
     found = _OVER.search(reading.text)
-    return found[1].lower() if found else ""
+    if found is None or (found[1].lower() == "into" and found[0].lower().count("really")):
+        return ""
+    return found[1].lower()
 
 
 _OVER = re.compile(
     r"(?:\b(?:is|are|am|was|were)|'s|'m|'re)\s+(?:really\s+|so\s+|well\s+)?"
-    r"(over|through with)\b",
+    r"(into|over|through with)\b",
     re.I,
 )
 

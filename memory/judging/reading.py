@@ -175,7 +175,8 @@ def read(text: str) -> Reading:
         corrected=walker.corrected,
         speaker_role=_speaker_role(tokens),
         tense="" if request else _tense(tokens, subject.tokens, walker.change),  # none asked
-        ordered=any(token.text in _ORDER_WORDS for token in tokens) or bool(_JOINED.search(text)),
+        ordered=any(token.text in _ORDER_WORDS for token in tokens)
+        or bool(_JOINED.search(text) or _ROUTE.search(text)),
         frequency=next((t.text for t in tokens if t.text in lexicon.FREQUENCIES), ""),
         modality=markers.modality(words),
         owners=_owners(text, words),
@@ -410,10 +411,14 @@ _PHRASES_BY_FIRST = _by_first_word(lexicon.PHRASES)
 _OBJECT_PRONOUNS = frozenset(("me", "us"))
 
 
-_ORDER_WORDS = frozenset(
-    "then order followed respectively route combination sequence through via".split()
-)
+_ORDER_WORDS = frozenset("then order followed respectively route combination sequence via".split())
 """Words that make a list's order part of what it says ("8, 10 and 3 respectively")."""
+_ROUTE = re.compile(
+    r"\b(?:drive|drives|driving|go|goes|going|walk|walks|cycle|cycles|travel|travels|fly|flies|"
+    r"pass|passes)\s+(?:back\s+)?through\b",
+    re.IGNORECASE,
+)
+"""A way gone along, in the order said ("we drive through Leeds, York and Hull")."""
 _JOINED = re.compile(r"\d\s?[-:\u2013]\s?\d")
 """Numbers joined by a dash or a colon keep their order: a score "2-1", a ratio "3:1"."""
 _PRESENT_COPULAS = frozenset(("am", "is", "are"))
@@ -554,8 +559,8 @@ def _theirs_the_users(words: Sequence[str]) -> bool:
     for word in reversed(said[:at]):
         if word in ("them", "i", "user", "my"):
             return True
-        if word in _PEOPLE or (word.endswith("s") and word[:-1] in lexicon.RELATIONS):
-            return False
+        if word in _PEOPLE or word in lexicon.RELATIONS or word[:-1] in lexicon.RELATIONS:
+            return False  # "The user's daughter drives their car": hers, perhaps
     return True
 
 

@@ -16,6 +16,7 @@ from itertools import pairwise
 
 from memory.judging import lexicon, markers
 from memory.judging.reading import Attitude, Reading
+from memory.judging.terms import TermKind
 from memory.judging.words import PREPOSITIONS, STOP_WORDS
 
 _READINGS_KEPT = 4096
@@ -172,7 +173,7 @@ def some_or_none_denied(new: Reading, old: Reading) -> bool:
 
 _DENIED_IN_PART = re.compile(
     r"\bnot (?:always|usually|normally|generally|often|all|both)\b"
-    r"|\bnot (?:\w+ ){0,4}?every\b"  # "we don't go to church every Sunday"
+    r"|\bnot (?:\w+ ){0,4}?(?:every|all)\b"  # "we don't go to church every Sunday"
 )
 _DENIED_WHOLLY = re.compile(
     r"\b(?:never|none|neither|nobody|no one)\b|\balways (?:do |does |did )?not\b"
@@ -199,6 +200,73 @@ def _never_now(words: tuple[str, ...]) -> bool:
 _NOW_WORDS = frozenset(("now", "anymore", "nowadays", "these-days"))
 
 
+def speaker_and_another_own_in_turn(new: Reading, old: Reading) -> bool:
+    """ "My car was lent to Tom" / "Tom's car was lent to me", "Tom's shed is bigger than mine"
+    / "my shed is bigger than Tom's": one thing the speaker's in one fact and another's in the
+    other, each named alone where the other owns it."""
+    for one, other in ((new, old), (old, new)):
+        mine, theirs = _whose_each(one.said_tokens), _whose_each(other.said_tokens)
+        for thing, owner in mine.items():
+            if owner != "speaker" or theirs.get(thing, "speaker") == "speaker":
+                continue
+            if theirs[thing] in one.said_tokens and _SPEAKER_ALONE & set(other.said_tokens):
+                return True
+    return False
+
+
+def _whose_each(words: tuple[str, ...]) -> dict[str, str]:
+    """Each thing said with its owner: "speaker" for "my", a name for "Tom's"."""
+    owned: dict[str, str] = {}
+    for owner, mark, thing in zip(words, words[1:], words[2:], strict=False):
+        if mark == "'s" and owner not in STOP_WORDS:
+            owned.setdefault(thing, owner)
+    for owner, thing in pairwise(words):
+        if owner in ("my", "our"):
+            owned.setdefault(thing, "speaker")
+    return owned
+
+
+_SPEAKER_ALONE = frozenset(("me", "mine", "i", "us", "ours"))
+
+
+def speaker_or_everyone(new: Reading, old: Reading) -> bool:
+    """ "Don't wake me before 8" / "don't wake anyone before 8", "Speak quietly to me" / "... to
+    everyone": the speaker in one fact where the other says everyone, or no one."""
+    said = [reading.said_tokens for reading in (new, old)]
+    # done to everyone: not "Everyone in the house is vegetarian" / "we're all vegetarian"
+    everyone = [any(word in _EVERYONE for word in words[1:]) for words in said]
+    if everyone[0] == everyone[1]:
+        return False
+    other = said[1 if everyone[0] else 0]
+    return any(
+        word in ("me", "us") and before != "of"  # not "all of us"
+        for before, word in pairwise(("", *other))
+    )
+
+
+_EVERYONE = frozenset("anyone anybody everyone everybody nobody no-one someone".split())
+
+
+def let_one_or_the_other(new: Reading, old: Reading) -> bool:
+    """ "Let my mum call me" / "let me call my mum", "Don't let the kids wake me" / "don't let me
+    wake the kids": a request to let (make, have) someone do it to the speaker, against one
+    for the speaker to do it to them."""
+    places = [_speaker_first(reading.said_tokens) for reading in (new, old)]
+    return None not in places and places[0] != places[1]
+
+
+def _speaker_first(words: tuple[str, ...]) -> bool | None:
+    """In a request opened by "let", "make" or "have", whether "me" comes straight after it
+    (the speaker does it), or None for another fact."""
+    opening = [word for word in words[:4] if word not in ("do", "not", "please", "never")]
+    if not opening or opening[0] not in _LETTING or "me" not in words:
+        return None
+    return opening[1:2] == ["me"]
+
+
+_LETTING = frozenset(("let", "make", "have", "get"))
+
+
 def focus_moved(new: Reading, old: Reading) -> bool:
     """ "Anna drinks only coffee in the morning" / "anna drinks coffee only in the morning",
     "Tom works even on Sundays" / "even Tom works on Sundays": a word that bounds what follows
@@ -219,13 +287,26 @@ def _before_the_deed(reading: Reading, focus: str) -> bool:
     if focus not in words:
         return False
     before = words[: words.index(focus)]
-    # "I only eat", "the cat only eats", "my mum can only drive": no more than who does it
-    # before the word (a pronoun, or one word of weight)
-    doer = 0 if before[:1] and before[0] in _PRONOUN_DOERS else 1
-    return bool(before) and sum(word not in STOP_WORDS for word in before) <= doer
+    if not before:
+        return False
+    if before[-1] in _BEFORE_A_DEED:
+        return True  # "the shop is only open", "my mum can only drive"
+    # "I only eat", "Our cat Milo only eats", "at weekends the kids only watch": nothing but who
+    # does it, and when, before the word
+    names = {term.text for term in reading.terms if term.kind is TermKind.NAME or term.maybe_name}
+    return not any(
+        word not in STOP_WORDS
+        and word not in names
+        and lexicon.lookup(lexicon.RELATIONS, word, word.rstrip("s")) is None
+        and word not in lexicon.RANKING
+        and not lexicon.groups_of(word.rstrip("s"))
+        and word.rstrip("s") not in _PETS
+        for word in before
+    )
 
 
-_PRONOUN_DOERS = frozenset("i we you he she they".split())
+_BEFORE_A_DEED = frozenset("is are was were can could will would must should have has".split())
+_PETS = frozenset("cat dog rabbit hamster pony horse puppy kitten".split())
 
 
 _FOCUS = ("only", "just", "solely", "exclusively", "even")
@@ -250,8 +331,11 @@ def would_or_does(new: Reading, old: Reading) -> bool:
 
 
 def _would_do(words: tuple[str, ...]) -> bool:
+    if "if" in words:
+        return False  # "if it rains we would take the bus": a condition, not a habit once
     return any(
-        word == "would" and following not in _WOULD_WISH for word, following in pairwise(words)
+        word == "would" and following not in _WOULD_WISH and following not in lexicon.FREQUENCIES
+        for word, following in pairwise(words)
     )
 
 
@@ -580,6 +664,9 @@ CHECKS: tuple[tuple[Callable[[Reading, Reading], bool], str], ...] = (
     (focus_moved, "'only' or 'even' before another part"),
     (would_or_does, "done by habit once, against done now"),
     (never_or_once, "never now, against once"),
+    (speaker_or_everyone, "the speaker against everyone"),
+    (speaker_and_another_own_in_turn, "the speaker's thing against another's"),
+    (let_one_or_the_other, "let someone do it to the speaker, or the speaker to them"),
     (pronoun_placed_otherwise, "someone placed by another word"),
     (generations_differ, "how many generations back"),
     (vaguely_many, "a number against many"),

@@ -211,6 +211,7 @@ _FRACTIONS = (
     (re.compile(r"\b(\w+) and three quarters\b"), "75"),
 )
 _PARTS = "third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|quarter"
+_UNITS = "mile|hour|minute|day|week|month|year|metre|meter|pound|kilo|dozen|hundred|thousand"
 # A fraction of one thing said in words: "half an hour" is 0.5 hour, "an hour and a half" 1.5,
 # so the two never read as the same words in another order.
 _PARTS_OF_ONE = (
@@ -220,10 +221,8 @@ _PARTS_OF_ONE = (
     (re.compile(r"\bthree quarters of (?:a|an) (\w+)\b", re.IGNORECASE), r"0.75 \1"),
     (re.compile(r"\bhalf (?:a|an) (\w+)\b(?!-)", re.IGNORECASE), r"0.5 \1"),
     # a bound before one of a thing: "less than a mile" is "less than 1 mile", not "a mile"
-    (
-        re.compile(r"\b(less|more|fewer|over|under|longer|shorter) (than )?(?:a|an) (?=\w)", re.I),
-        r"\1 \2one ",
-    ),
+    (re.compile(r"\b(less|more|fewer|longer|shorter) than (?:a|an) (?=\w)", re.I), r"\1 than one "),
+    (re.compile(rf"\b(over|under) (?:a|an) (?=(?:{_UNITS})\b)", re.IGNORECASE), r"\1 one "),
     (re.compile(r"\b(less|more|fewer) than half\b", re.IGNORECASE), r"\1 than 0.5"),
     # a share of a whole, not a day of the month: "a third of the rent" / "on the third"
     (re.compile(rf"\b(?:a|one) ({_PARTS}) of\b(?! july\b)", re.IGNORECASE), r"one-\1 of"),
@@ -335,13 +334,16 @@ def as_said(text: str) -> str:
 # A note that denies a state: "Allergy: not peanuts", "allergy no longer cats" is "not
 # allergic to peanuts", "no longer allergic to cats".
 _DENIED_ALLERGY = re.compile(
-    r"\b(allerg(?:y|ies|ic)|intoleran(?:t|ce))\s*:?\s*(?:to\s+)?(no longer|not|no)\s+(?:to\s+)?",
+    r"\b(allerg(?:y|ies|ic)|intoleran(?:t|ce))(?:\s*:\s*(?:to\s+)?(no longer|not|no)\s+(?:to\s+)?"
+    r"|\s+(not|no)\s+(?=\w+\s*$))",
     re.IGNORECASE,
 )
+"""A note's denial: after a colon ("Allergy: not peanuts"), or before its one last word
+("allergy not eggs"); not "my intolerance no longer bothers me"."""
 
 
 def _denied_allergy(match: re.Match[str]) -> str:
-    denial = "no longer" if match[2].lower() == "no longer" else "not"
+    denial = "no longer" if (match[2] or "").lower() == "no longer" else "not"
     state = "intolerant" if match[1].lower().startswith("intoleran") else "allergic"
     return f"{denial} {state} to "
 

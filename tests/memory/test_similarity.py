@@ -393,7 +393,10 @@ TESTERS_SETS = [
     ("memory-pairs-probe-thirty-ninth.tsv", 277),  # origins and identity
     ("memory-pairs-probe-fortieth.tsv", 299),  # gifts and occasions
     ("memory-pairs-probe-forty-first.tsv", 204),  # plans and events
-    ("memory-pairs-probe-forty-second.tsv", 202),  # lending, borrowing and owing
+    # lending, borrowing and owing; one fewer since a model's "their" after a relative is no
+    # longer the user's: "My landlord still holds my £800 deposit" / "The user's landlord is
+    # still holding their 800 pound deposit" now asks whose (labelled a merge)
+    ("memory-pairs-probe-forty-second.tsv", 201),
     ("memory-pairs-probe-forty-third.tsv", 225),  # health and caring
     ("memory-pairs-probe-forty-fourth.tsv", 268),  # a month of household talk, transcribed
     ("memory-pairs-probe-forty-fifth.tsv", 230),  # home improvement and tradespeople
@@ -406,6 +409,8 @@ TESTERS_SETS = [
     ("memory-pairs-probe-fifty-second.tsv", 268),  # numbers in every form
     ("memory-pairs-probe-fifty-third.tsv", 283),  # a small model's extracts against speech
     ("memory-pairs-probe-fifty-fourth.tsv", 159),  # causes, conditions and purposes
+    ("memory-pairs-probe-fifty-fifth.tsv", 224),  # standing instructions to the assistant
+    ("memory-pairs-probe-fifty-sixth.tsv", 210),  # possessions and where things are kept
 ]
 
 
@@ -1013,6 +1018,23 @@ def test_the_same_words_saying_another_thing_are_never_merged(first: str, second
         ("The user's parents are selling their house", "my parents are selling my house"),
         ("I'm into my second year at uni", "I like my second year at uni"),
         ("Tom is Anna's partner", "Anna is Tom's wife"),
+        # the second reviewer's and testers 55-56's
+        ("Tom is into cycling", "Tom is cycling"),
+        (
+            "My kids are Tom, Ann and Joe, oldest to youngest",
+            "My kids are Joe, Ann and Tom, oldest to youngest",
+        ),
+        ("The kids' ages are 8, 10 and 12", "The kids' ages are 12, 10 and 8"),
+        ("The user's daughter drives their car to work", "My daughter drives my car to work"),
+        ("Mon, Wed, Fri: swim, run, cycle.", "Mon, Wed, Fri: run, swim, cycle."),
+        ("Let my mum call me any time.", "Let me call my mum any time."),
+        ("Don't let the kids wake me before 8.", "Don't let me wake the kids before 8."),
+        ("Don't wake me before 8.", "Don't wake anyone before 8."),
+        ("Don't announce all visitors.", "Don't announce any visitors."),
+        ("I sold the bike with the lock.", "I sold the bike without the lock."),
+        ("I sold the car with the roof box.", "I sold the car, but not the roof box."),
+        ("My car was lent to Tom.", "Tom's car was lent to me."),
+        ("Tom's shed is bigger than mine.", "My shed is bigger than Tom's."),
         # a habit once against now
         ("I'd walk the dog every morning.", "I walk the dog every morning."),
         ("My dad would take us fishing on Sundays.", "My dad takes us fishing on Sundays."),
@@ -1166,6 +1188,26 @@ def test_a_state_said_to_hold_otherwise_is_a_conflict(first: str, second: str) -
             "My parents lent me money for my first car.",
             "the user's parents lent them money for their first car",
         ),
+        ("I'm going to yoga on Tuesdays", "I do yoga on Tuesdays"),
+        ("My youngest son only eats pasta", "my youngest son eats only pasta"),
+        ("My mum and dad only drink decaf", "my mum and dad drink only decaf"),
+        ("The shop is only open on weekdays", "The shop is open only on weekdays"),
+        ("I'd usually have porridge for breakfast", "I usually have porridge for breakfast"),
+        ("If it rains we would take the bus", "if it rains we take the bus"),
+        (
+            "The spare key is under a flowerpot by the door",
+            "the spare key's under the flowerpot by the door",
+        ),
+        (
+            "My lactose intolerance no longer bothers me",
+            "my lactose intolerance doesn't bother me anymore",
+        ),
+        (
+            "I get my groceries through Ocado and Tesco",
+            "I get my groceries through tesco and ocado",
+        ),
+        ("Tom and Ann have swimming and ballet", "tom and ann have ballet and swimming"),
+        ("I sold the car without the roof box.", "I sold the car, but not the roof box."),
         # said otherwise, and not to be told apart by the rules above (the reviewer's)
         ("my father in law's retired", "my father in law is retired"),
         ("the lock on the shed's fixed", "the lock on the shed is fixed"),
