@@ -1695,7 +1695,7 @@ def _lists_paired_otherwise(new: Reading, old: Reading) -> str:
         all(set(lexicon.groups_of(item)) & {"weekday", "month"} for item in items)
         for items in lists[0]
     )
-    paired = "respectively" in said or ":" in said or said & {"do", "does", "did"}
+    paired = "respectively" in said or ":" in said or said & _PAIRING_VERBS
     if not (numbers or days or paired):
         return ""  # "Tom and Ann like cats and dogs", "... have swimming and ballet": each both
     paired = [{tuple(items) for items in zip(*found, strict=True)} for found in lists]
@@ -1725,6 +1725,11 @@ def _lists(reading: Reading) -> list[tuple[str, ...]]:
     return [tuple(items) for items, join in zip(found, joined, strict=True) if join]
 
 
+_PAIRING_VERBS = frozenset("do does did is are was were".split())
+"""Verbs that give each of one list its own of the other ("Tom and Ann are a doctor and a
+teacher", "tom ann and joe do dishes laundry and cooking")."""
+
+
 def _one_list(reading: Reading, first: Term, second: Term) -> bool:
     """Whether two terms are items of one list said in no order ("English, French and German";
     not "Tom, Ann and Joe, oldest to youngest", "ages 8, 10 and 12", "my top three")."""
@@ -1733,8 +1738,9 @@ def _one_list(reading: Reading, first: Term, second: Term) -> bool:
     return any(first.text in items and second.text in items for items in _lists(reading))
 
 
-_RANKED = lexicon.RANKING | frozenset(
-    "first top preference preferences choice choices podium rota youngest oldest eldest".split()
+_RANKED = frozenset(
+    "first top preference preferences choice choices podium rota youngest oldest eldest ranked "
+    "ranking".split()
 )
 
 
@@ -1783,10 +1789,9 @@ _AHEAD = frozenset(
 )
 """Words that set a deed ahead, making the present a plan ("I see the doctor on Monday")."""
 
-_DOING_A_THING = frozenset(
-    "do does did doing have has had go goes went attend attends attended".split()
-)
-"""Words before an activity named, not done ("I do yoga", "i have physio")."""
+_DOING_A_THING = frozenset("do does doing go goes went attend attends attended".split())
+"""Words before an activity named, not done ("I do yoga", "I go to yoga"); not "have", which
+is as often a deed done ("I have quit smoking")."""
 
 _WHEN_MEANT = frozenset("next last month week year day his her their my our".split())
 """Words a deed meant and one done may differ by and stay one deed ("going to quit next month"
@@ -2477,9 +2482,15 @@ def _over(reading: Reading) -> str:
     """ "Sam is into football", "Sam is over football", "Tom is through with smoking": a liking
     begun or ended, said with a small word after "is" ("really into" is read as a liking)."""
     found = _OVER.search(reading.text)
-    if found is None or (found[1].lower() == "into" and found[0].lower().count("really")):
+    if found is None:
         return ""
+    into = found[1].lower() == "into"
+    if into and ("really" in found[0].lower() or _HOW_FAR.match(reading.text[found.end() :])):
+        return ""  # "really into": a liking; "into his third year": how far along, as "in"
     return found[1].lower()
+
+
+_HOW_FAR = re.compile(r"\s+(?:his|her|my|our|their|its|the|week|month|year|day|\d)", re.I)
 
 
 _OVER = re.compile(

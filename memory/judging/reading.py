@@ -414,8 +414,8 @@ _OBJECT_PRONOUNS = frozenset(("me", "us"))
 _ORDER_WORDS = frozenset("then order followed respectively route combination sequence via".split())
 """Words that make a list's order part of what it says ("8, 10 and 3 respectively")."""
 _ROUTE = re.compile(
-    r"\b(?:drive|drives|driving|go|goes|going|walk|walks|cycle|cycles|travel|travels|fly|flies|"
-    r"pass|passes)\s+(?:back\s+)?through\b",
+    r"\b(?:driv\w*|drove|go|goes|going|went|walk\w*|cycl\w*|travel\w*|fl(?:y|ies|ew|ying)|"
+    r"pass\w*|runs?|ran|running|takes? (?:me|us)|took (?:me|us))\s+(?:back\s+)?through\b",
     re.IGNORECASE,
 )
 """A way gone along, in the order said ("we drive through Leeds, York and Hull")."""

@@ -173,7 +173,7 @@ def some_or_none_denied(new: Reading, old: Reading) -> bool:
 
 _DENIED_IN_PART = re.compile(
     r"\bnot (?:always|usually|normally|generally|often|all|both)\b"
-    r"|\bnot (?:\w+ ){0,4}?(?:every|all)\b"  # "we don't go to church every Sunday"
+    r"|\bnot (?:\w+ ){0,4}?(?<!\bat )(?:every|all)\b"  # "don't go every Sunday", not "at all"
 )
 _DENIED_WHOLLY = re.compile(
     r"\b(?:never|none|neither|nobody|no one)\b|\balways (?:do |does |did )?not\b"
@@ -237,7 +237,9 @@ def speaker_or_everyone(new: Reading, old: Reading) -> bool:
     everyone = [any(word in _EVERYONE for word in words[1:]) for words in said]
     if everyone[0] == everyone[1]:
         return False
-    other = said[1 if everyone[0] else 0]
+    other, everyone_said = (said[1], said[0]) if everyone[0] else (said[0], said[1])
+    if {"me", "us"} & set(everyone_said):
+        return False  # "tell me if anyone rings": the speaker in both
     return any(
         word in ("me", "us") and before != "of"  # not "all of us"
         for before, word in pairwise(("", *other))
@@ -261,6 +263,8 @@ def _speaker_first(words: tuple[str, ...]) -> bool | None:
     opening = [word for word in words[:4] if word not in ("do", "not", "please", "never")]
     if not opening or opening[0] not in _LETTING or "me" not in words:
         return None
+    if opening[0] != "let" and opening[2:3] and opening[2] in ("a", "an", "the", "some"):
+        return None  # "make me a coffee", "get me a taxi": for the speaker, not by them
     return opening[1:2] == ["me"]
 
 
@@ -289,7 +293,7 @@ def _before_the_deed(reading: Reading, focus: str) -> bool:
     before = words[: words.index(focus)]
     if not before:
         return False
-    if before[-1] in _BEFORE_A_DEED:
+    if len(before) == 1 or before[-1] in _BEFORE_A_DEED:  # "tom only eats", "is only open"
         return True  # "the shop is only open", "my mum can only drive"
     # "I only eat", "Our cat Milo only eats", "at weekends the kids only watch": nothing but who
     # does it, and when, before the word

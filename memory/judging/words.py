@@ -211,7 +211,10 @@ _FRACTIONS = (
     (re.compile(r"\b(\w+) and three quarters\b"), "75"),
 )
 _PARTS = "third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|quarter"
-_UNITS = "mile|hour|minute|day|week|month|year|metre|meter|pound|kilo|dozen|hundred|thousand"
+_UNITS = (
+    "mile|hour|minute|second|day|week|fortnight|month|year|decade|century|metre|meter|kilometre|"
+    "yard|foot|inch|pound|stone|kilo|ton|tonne|litre|liter|pint|gallon|dozen|hundred|thousand"
+)
 # A fraction of one thing said in words: "half an hour" is 0.5 hour, "an hour and a half" 1.5,
 # so the two never read as the same words in another order.
 _PARTS_OF_ONE = (
@@ -334,12 +337,13 @@ def as_said(text: str) -> str:
 # A note that denies a state: "Allergy: not peanuts", "allergy no longer cats" is "not
 # allergic to peanuts", "no longer allergic to cats".
 _DENIED_ALLERGY = re.compile(
-    r"\b(allerg(?:y|ies|ic)|intoleran(?:t|ce))(?:\s*:\s*(?:to\s+)?(no longer|not|no)\s+(?:to\s+)?"
-    r"|\s+(not|no)\s+(?=\w+\s*$))",
+    r"\b(allerg(?:y|ies|ic)|intoleran(?:t|ce))\s*(?::\s*)?(?:to\s+)?"
+    r"(no longer|not|no(?! longer))\s+(?:to\s+)?(?=(?!\w+ed\b)(?![\w ,]*\bbother)[\w ,]+$)",
     re.IGNORECASE,
 )
-"""A note's denial: after a colon ("Allergy: not peanuts"), or before its one last word
-("allergy not eggs"); not "my intolerance no longer bothers me"."""
+"""A note's denial of a state, the things it is to ending the note ("Allergy: not peanuts",
+"allergies not nuts or eggs"); not a state said to do something ("my intolerance no longer
+bothers me", "the allergy not confirmed yet")."""
 
 
 def _denied_allergy(match: re.Match[str]) -> str:
