@@ -2242,6 +2242,12 @@ def _does_or_feels(reading: Reading, party: Term) -> bool:
     said = set(reading.said_tokens)
     if reading.passive or (reading.sentiment != 0 and not said & lexicon.RANKING):
         return True
+    if any(  # "Dave took over from my husband", "Karen is covering for my wife"
+        word in lexicon.IRREGULAR_PAST or (word.endswith(("ing", "ed")) and len(word) > 4)
+        for at, word in enumerate(reading.said_tokens)
+        if at not in reading.subject.tokens and at != party.at
+    ):
+        return True
     # "Heat is my brother's favourite film": what a thing is, nothing done
     return not COPULAS & said and any(
         term is not party and term.at not in reading.subject.tokens and term.kind is TermKind.WORD
@@ -2282,9 +2288,12 @@ def _symmetric_deed(reading: Reading) -> bool:
 def _held_does_it(reading: Reading, party: Term) -> bool:
     """Whether who the fact is about does it to ``party``: said before them, or after them as
     a passive's doer; not when the party gives it ("gets help from Tom")."""
-    if party.slot in ("by", "from"):
-        return False
+    if party.slot == "by" or (party.slot == "from" and _RECEIVING & set(reading.said_tokens)):
+        return False  # "was bitten by Mia", "gets help from Tom": the party does it
     return (min(reading.subject.tokens) < party.at) != reading.passive
+
+
+_RECEIVING = frozenset("get gets got getting receive receives received".split())
 
 
 def _listed_with_held(reading: Reading, party: Term) -> bool:
@@ -2352,7 +2361,15 @@ def _typed_value(text: str) -> str:
     ends the sentence ("jo.smith@outlook.com", "1234#")."""
     note = _NOTE.match(text)
     value = note[2] if note is not None else re.split(r"\b(?:is|are)\b|'s\b|'re\b", text)[-1]
-    return value.strip().rstrip(".?").strip()
+    return _SPELLED_DIGITS.sub(_undashed, value.strip().rstrip(".?").strip())
+
+
+def _undashed(found: re.Match[str]) -> str:
+    return found[0].replace("-", "")
+
+
+_SPELLED_DIGITS = re.compile(r"\b\d(?:-\d){2,}\b")
+"""A code typed digit by digit, "1-5-9-0": its digits are the value."""
 
 
 _NOTE = re.compile(r"^\s*([^:]*[^:\d\s])\s*:\s*(\S.*)$", re.DOTALL)
@@ -2961,7 +2978,7 @@ _PARTS_APART = frozenset(
     for pair in (
         ("with", "for"), ("with", "near"), ("for", "near"), ("by", "for"), ("for", "from"),
         ("by", "about"), ("to", "about"), ("from", "about"), ("with", "about"), ("for", "about"),
-        ("of", "from"), ("of", "by"),
+        ("of", "from"), ("of", "by"), ("to", "by"),
     )
 )  # fmt: skip
 """What a person after each of two words is to the fact differs: with, for, near, by; a book

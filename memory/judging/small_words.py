@@ -123,7 +123,11 @@ def someone_or_their_own(new: Reading, old: Reading) -> bool:
     for one, other in ((new, old), (old, new)):
         words, others = _kin_words(one.said_tokens), _kin_words(other.said_tokens)
         for owner, mark, owned in zip(words, words[1:], words[2:], strict=False):
-            if mark != "'s" or not _said_alone(others, owner) or owned not in others:
+            if mark != "'s" or not _said_alone(others, owner):
+                continue
+            if owned not in others and owned in _PEOPLE_OF_SOMEONE:
+                return True  # "my sister's ex lives at 22 Rose Avenue" / "my sister lives ..."
+            if owned not in others:
                 continue
             if any(whose in _PRONOUN_OWNERS and word == owned for whose, word in pairwise(others)):
                 continue  # "works with her husband": the same one, said by a pronoun
@@ -133,6 +137,11 @@ def someone_or_their_own(new: Reading, old: Reading) -> bool:
 
 
 _PRONOUN_OWNERS = frozenset(("his", "her", "their"))
+_PEOPLE_OF_SOMEONE = frozenset(
+    lexicon.RELATIONS.get(word, word)
+    for word in "ex lodger carer pa assistant tenant cleaner nanny tutor flatmate secretary".split()
+)
+"""Who someone has, named by one word after their "'s" ("my sister's ex", "my dad's carer")."""
 
 
 def _kin_words(tokens: tuple[str, ...]) -> tuple[str, ...]:
@@ -227,6 +236,27 @@ def _whose_each(words: tuple[str, ...]) -> dict[str, str]:
 
 
 _SPEAKER_ALONE = frozenset(("me", "mine", "i", "us", "ours"))
+
+
+def whose_feeling(new: Reading, old: Reading) -> bool:
+    """ "I'm scared of the dog" / "the dog is scared", "I'm worried about Mum" / "mum is
+    worried": the speaker's feeling about someone, against that someone's own."""
+    for one, other in ((new, old), (old, new)):
+        felt = _FELT_ABOUT.search(" ".join(one.said_tokens))
+        if felt is None or _SPEAKER_WORDS & set(other.said_tokens):
+            continue
+        said_other = " ".join(other.said_tokens)
+        if re.search(rf"\b(?:is|are|feels?) (?:\w+ )?{felt[1]}\b", said_other):
+            return True
+    return False
+
+
+_FEELINGS = (
+    "scared|afraid|worried|angry|cross|upset|nervous|excited|sorry|grateful|disappointed|"
+    "anxious|frightened|proud|jealous|annoyed"
+)
+_FELT_ABOUT = re.compile(rf"\bi (?:am|feel) (?:\w+ )?({_FEELINGS}) (?:of|about|with|for|in|to)\b")
+_SPEAKER_WORDS = frozenset("i me my mine we us our ours".split())
 
 
 def speaker_or_everyone(new: Reading, old: Reading) -> bool:
@@ -669,6 +699,7 @@ CHECKS: tuple[tuple[Callable[[Reading, Reading], bool], str], ...] = (
     (would_or_does, "done by habit once, against done now"),
     (never_or_once, "never now, against once"),
     (speaker_or_everyone, "the speaker against everyone"),
+    (whose_feeling, "the speaker's feeling about someone, against theirs"),
     (speaker_and_another_own_in_turn, "the speaker's thing against another's"),
     (let_one_or_the_other, "let someone do it to the speaker, or the speaker to them"),
     (pronoun_placed_otherwise, "someone placed by another word"),

@@ -190,6 +190,15 @@ _SCALED = re.compile(r"\b(\d+\.\d+) (1000|1000000|1000000000)\b")
 """What text2num leaves of "two and a half thousand": "2.5 1000"."""
 
 
+_SPELLED_DIGITS = re.compile(r"\b\d(?:-\d){2,}\b")
+"""A code typed digit by digit: "1-5-9-0" is 1590."""
+_GRAND = re.compile(r"\b(\d+(?:\.\d+)?) grand\b", re.IGNORECASE)
+"""Thousands said as "grand": "40 grand" is 40000."""
+_LEADING_ZERO_RUN = re.compile(r"(?<![-/:.])\b0\d+(?:[ -]\d+)+\b(?![-/:.]\d)")
+"""A phone number or a PIN in groups, or as text2num leaves a spoken one: "07700 900123",
+"0161-555-0199", "004 2" (from "zero zero four two"), one number."""
+
+
 def _scaled(found: re.Match[str]) -> str:
     return f"{(Decimal(found[1]) * int(found[2])).normalize():f}"
 
@@ -385,8 +394,11 @@ def tokenize(text: str) -> tuple[Token, ...]:
         text = pattern.sub(parts, text)
     for pattern, words in _FRACTIONS:
         text = pattern.sub(_fraction(words), text)
+    text = _SPELLED_DIGITS.sub(lambda found: found[0].replace("-", ""), text)
     text = _SPOKEN_YEAR.sub(_year, alpha2digit(text, "en"))
     text = _SCALED.sub(_scaled, text)
+    text = _GRAND.sub(lambda found: f"{(Decimal(found[1]) * 1000).normalize():f}", text)
+    text = _LEADING_ZERO_RUN.sub(lambda found: re.sub("[ -]", "", found[0]), text)
     text = _LETTER_AFTER_NUMBER.sub(_number_and_letter, text)
     tokens: list[Token] = []
     sentence_start = True

@@ -347,16 +347,16 @@ def test_written_pairs_without_an_embedder() -> None:
 TESTERS_SETS = [
     # aimed at wrong merges: symbols that are values ("£5" / "$5"), two people changing places
     # ("Alice owes Bob" / "Bob owes Alice"), a state said and denied, how often
-    ("memory-pairs-probe.tsv", 301),
-    ("memory-pairs-probe-blind.tsv", 307),
-    ("memory-pairs-probe-third.tsv", 269),
+    ("memory-pairs-probe.tsv", 303),
+    ("memory-pairs-probe-blind.tsv", 308),
+    ("memory-pairs-probe-third.tsv", 270),
     ("memory-pairs-probe-fourth.tsv", 272),
     ("memory-pairs-probe-fifth.tsv", 235),
     ("memory-pairs-probe-sixth.tsv", 223),  # one small word that flips a fact
     ("memory-pairs-probe-seventh.tsv", 280),  # who is whose, sequences, lists, other families
-    ("memory-pairs-probe-eighth.tsv", 188),  # as a voice brings facts
-    ("memory-pairs-probe-ninth.tsv", 232),  # typed, spoken and extracted by a model
-    ("memory-pairs-probe-tenth.tsv", 293),  # the everyday running of a home
+    ("memory-pairs-probe-eighth.tsv", 189),  # as a voice brings facts
+    ("memory-pairs-probe-ninth.tsv", 234),  # typed, spoken and extracted by a model
+    ("memory-pairs-probe-tenth.tsv", 294),  # the everyday running of a home
     ("memory-pairs-probe-eleventh.tsv", 242),  # health, money and people
     ("memory-pairs-probe-twelfth.tsv", 181),  # sentence structure
     ("memory-pairs-probe-thirteenth.tsv", 192),  # plans, appointments and routines
@@ -367,7 +367,7 @@ TESTERS_SETS = [
     ("memory-pairs-probe-sixteenth.tsv", 239),
     ("memory-pairs-probe-seventeenth.tsv", 318),  # built to be merged wrongly
     ("memory-pairs-probe-eighteenth.tsv", 311),  # work, pets, food, travel, accounts, units
-    ("memory-pairs-probe-nineteenth.tsv", 249),  # a household of several, care, guests, rotas
+    ("memory-pairs-probe-nineteenth.tsv", 250),  # a household of several, care, guests, rotas
     ("memory-pairs-probe-twentieth.tsv", 303),  # the house's systems, garden, conditions
     ("memory-pairs-probe-twenty-first.tsv", 221),  # facts dictated in passing
     ("memory-pairs-probe-twenty-second.tsv", 308),  # health; names that are words or places
@@ -377,15 +377,15 @@ TESTERS_SETS = [
     # the household's logistics, comparisons; one fewer since "at Grandma's" is read as a
     # place, not "Grandma is": "Mum drops the kids at Grandma's" / "Grandma drops the kids at
     # Mum's" is now kept twice, not asked about (labelled a conflict)
-    ("memory-pairs-probe-twenty-sixth.tsv", 262),
+    ("memory-pairs-probe-twenty-sixth.tsv", 263),
     ("memory-pairs-probe-twenty-seventh.tsv", 243),  # people, relations, names and nicknames
     ("memory-pairs-probe-twenty-eighth.tsv", 278),  # travel, places, directions and routes
     ("memory-pairs-probe-twenty-ninth.tsv", 288),  # food, diets, who cooks what for whom
     ("memory-pairs-probe-thirtieth.tsv", 322),  # pets, animals, the garden
-    ("memory-pairs-probe-thirty-first.tsv", 241),  # children and school
+    ("memory-pairs-probe-thirty-first.tsv", 242),  # children and school
     ("memory-pairs-probe-thirty-second.tsv", 259),  # the house, its things and measures
     ("memory-pairs-probe-thirty-third.tsv", 245),  # speech as it is really transcribed
-    ("memory-pairs-probe-thirty-fourth.tsv", 282),  # technology and accounts
+    ("memory-pairs-probe-thirty-fourth.tsv", 284),  # technology and accounts
     ("memory-pairs-probe-thirty-fifth.tsv", 228),  # social life and the community
     ("memory-pairs-probe-thirty-sixth.tsv", 285),  # vehicles and contracts
     ("memory-pairs-probe-thirty-seventh.tsv", 244),  # family across generations
@@ -393,24 +393,27 @@ TESTERS_SETS = [
     ("memory-pairs-probe-thirty-ninth.tsv", 277),  # origins and identity
     ("memory-pairs-probe-fortieth.tsv", 299),  # gifts and occasions
     ("memory-pairs-probe-forty-first.tsv", 204),  # plans and events
-    # lending, borrowing and owing; one fewer since a model's "their" after a relative is no
-    # longer the user's: "My landlord still holds my £800 deposit" / "The user's landlord is
-    # still holding their 800 pound deposit" now asks whose (labelled a merge)
-    ("memory-pairs-probe-forty-second.tsv", 201),
+    # lending, borrowing and owing; a model's "their" after a relative is no longer the
+    # user's, so "My landlord still holds my £800 deposit" / "The user's landlord is still
+    # holding their 800 pound deposit" now asks whose (labelled a merge)
+    ("memory-pairs-probe-forty-second.tsv", 202),
     ("memory-pairs-probe-forty-third.tsv", 225),  # health and caring
     ("memory-pairs-probe-forty-fourth.tsv", 268),  # a month of household talk, transcribed
     ("memory-pairs-probe-forty-fifth.tsv", 230),  # home improvement and tradespeople
-    ("memory-pairs-probe-forty-sixth.tsv", 241),  # household money
+    ("memory-pairs-probe-forty-sixth.tsv", 242),  # household money
     ("memory-pairs-probe-forty-seventh.tsv", 215),  # relations between other people
     ("memory-pairs-probe-forty-eighth.tsv", 252),  # preferences with comparisons and degrees
     ("memory-pairs-probe-forty-ninth.tsv", 143),  # quantifiers and scope
     ("memory-pairs-probe-fiftieth.tsv", 257),  # tense, aspect and change over time
     ("memory-pairs-probe-fifty-first.tsv", 270),  # facts with several parts
-    ("memory-pairs-probe-fifty-second.tsv", 268),  # numbers in every form
+    ("memory-pairs-probe-fifty-second.tsv", 271),  # numbers in every form
     ("memory-pairs-probe-fifty-third.tsv", 283),  # a small model's extracts against speech
     ("memory-pairs-probe-fifty-fourth.tsv", 159),  # causes, conditions and purposes
     ("memory-pairs-probe-fifty-fifth.tsv", 224),  # standing instructions to the assistant
     ("memory-pairs-probe-fifty-sixth.tsv", 210),  # possessions and where things are kept
+    ("memory-pairs-probe-fifty-seventh.tsv", 190),  # contact details and addresses
+    ("memory-pairs-probe-fifty-eighth.tsv", 207),  # work and jobs
+    ("memory-pairs-probe-fifty-ninth.tsv", 239),  # feelings and opinions
 ]
 
 
@@ -1039,6 +1042,12 @@ def test_the_same_words_saying_another_thing_are_never_merged(first: str, second
         ("I'm going to quit smoking", "I have quit smoking"),
         ("We've lived here for over a decade", "We've lived here for a decade"),
         ("Allergy no longer cats", "Allergic to cats"),
+        ("My phone number is 07700 900123.", "My phone number is 07700 900124."),
+        ("My sister lives at 22 Rose Avenue", "My sister's ex lives at 22 Rose Avenue"),
+        ("My dad lives at 5 Hill Top", "My dad's carer lives at 5 Hill Top"),
+        ("I'm scared of the dog.", "the dog is scared"),
+        ("um i'm really upset with jack", "jack's really upset"),
+        ("The code is 1-5-9-0", "the code is 1-5-9-1"),
         ("allergies not nuts or eggs", "allergic to nuts and eggs"),
         ("Tom and Ann are a doctor and a teacher", "Tom and Ann are a teacher and a doctor"),
         ("We drove through Leeds, York and Hull", "We drove through York, Leeds and Hull"),
@@ -1196,6 +1205,9 @@ def test_a_state_said_to_hold_otherwise_is_a_conflict(first: str, second: str) -
             "the user's parents lent them money for their first car",
         ),
         ("I'm going to yoga on Tuesdays", "I do yoga on Tuesdays"),
+        ("The bike lock PIN is 0042.", "the bike lock pin is zero zero four two"),
+        ("The garage door code is 1590.", "The user's garage door code is 1-5-9-0."),
+        ("I earn 40 grand a year.", "i earn forty thousand a year"),
         ("I don't eat meat at all", "I never eat meat"),
         ("Get me a taxi at 8", "Get a taxi for me at 8"),
         ("Tell me if anyone rings the doorbell", "Tell me when the doorbell rings"),
