@@ -1405,6 +1405,8 @@ class _Pair:
                 sides = {_TIME_BOUNDS.get(term.slot), _TIME_BOUNDS.get(other.slot)}
                 if sides == {"start", "end"}:
                     return f"bound differs: {said}"
+                if {term.slot, other.slot} == {"to", "by"} and term.kind is TermKind.NUMBER:
+                    return f"change differs: {said}"  # "grew to 12" / "grew by twelve"
                 if self._doer_in_one(term, other):
                     return f"role differs: {said}"
         return ""
