@@ -39,6 +39,7 @@ from memory.judging.words import (
     SUBJECT_PRONOUNS,
     TIME_PREPOSITIONS,
     stem,
+    undashed_digits,
 )
 
 MAX_SUBSTITUTED_WORDS = 3
@@ -452,18 +453,10 @@ class _Pair:
             return ""
         # "never" of the past ("I never liked jazz", "I've never smoked"), not of now ("mum
         # never drives at night now", which "no longer" says too)
-        never = [
-            "never" in reading.said_tokens
-            and (reading.tense == "past" or markers.perfect(reading.said_tokens))
-            for reading in (self.new, self.old)
-        ]
-        once = [
-            reading.change.lower().replace(" ", "-") in lexicon.NEGATING_CHANGES
-            for reading in (self.new, self.old)
-        ]
-        if never[0] != never[1] and once[0] != once[1] and never[0] == once[1]:
-            return f"negation differs: never / {(self.old if never[0] else self.new).change}"
-        return ""
+        if not small_words.never_against_once(self.new, self.old, _never_of_the_past):
+            return ""
+        said_once = self.new if lexicon.gives_up(self.new.change) else self.old
+        return f"negation differs: never / {said_once.change}"
 
     @staticmethod
     def _negation(negating: Reading, other: Reading) -> str:
@@ -1655,11 +1648,18 @@ def _listed(words: frozenset[str]) -> str:
     return ", ".join(sorted(words))
 
 
+def _never_of_the_past(reading: Reading) -> bool:
+    """ "I never liked jazz", "I've never smoked": "never" of what held, not of now."""
+    return "never" in reading.said_tokens and (
+        reading.tense == "past" or markers.perfect(reading.said_tokens)
+    )
+
+
 def _kept_or_given_up(new: Reading, old: Reading) -> str:
     """ "I sold the bike with the lock" / "... without the lock": one giving up ("sold", "gave
     away") in both, a thing given up in one and kept in the other."""
-    changes = {reading.change.lower().replace(" ", "-") for reading in (new, old)}
-    if len(changes) != 1 or not changes <= lexicon.NEGATING_CHANGES:
+    changes = {reading.change.lower() for reading in (new, old)}
+    if len(changes) != 1 or not lexicon.gives_up(new.change):
         return ""
     kept = [{term.text for term in reading.terms} for reading in (new, old)]
     gone = [{term.text for term in reading.negated} for reading in (new, old)]
@@ -2363,15 +2363,7 @@ def _typed_value(text: str) -> str:
     ends the sentence ("jo.smith@outlook.com", "1234#")."""
     note = _NOTE.match(text)
     value = note[2] if note is not None else re.split(r"\b(?:is|are)\b|'s\b|'re\b", text)[-1]
-    return _SPELLED_DIGITS.sub(_undashed, value.strip().rstrip(".?").strip())
-
-
-def _undashed(found: re.Match[str]) -> str:
-    return found[0].replace("-", "")
-
-
-_SPELLED_DIGITS = re.compile(r"\b\d(?:-\d){2,}\b")
-"""A code typed digit by digit, "1-5-9-0": its digits are the value."""
+    return undashed_digits(value.strip().rstrip(".?").strip())
 
 
 _NOTE = re.compile(r"^\s*([^:]*[^:\d\s])\s*:\s*(\S.*)$", re.DOTALL)

@@ -571,6 +571,12 @@ NEGATIONS = frozenset("not no never without non none nothing neither nor excludi
 # Words (as written) that say a state ended; they also negate what follows ("I quit smoking").
 NEGATING_CHANGES = frozenset("quit stopped no-longer used-to give-up got-rid-of sold".split())
 
+
+def gives_up(change: str) -> bool:
+    """Whether a change word as written ("used to", "no longer", "sold") says a state was left."""
+    return change.lower().replace(" ", "-") in NEGATING_CHANGES
+
+
 # Words (as written) that say a state changed ("I moved to Porto", "I drive a Tesla now").
 CHANGES = frozenset(
     "moved switched changed now nowadays these-days anymore became started instead replaced "

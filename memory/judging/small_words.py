@@ -194,12 +194,15 @@ def never_or_once(new: Reading, old: Reading) -> bool:
     """ "I never eat meat" / "I used to eat meat", "grandma never drives" / "grandma stopped
     driving": a habit denied now against one that held once; both may hold, and the once is
     not to be lost ("never ... now" / "no longer" says the same)."""
-    never = [_never_now(reading.said_tokens) for reading in (new, old)]
-    once = [
-        reading.change.lower().replace(" ", "-") in lexicon.NEGATING_CHANGES
-        for reading in (new, old)
-    ]
-    return never[0] != never[1] and once[0] != once[1] and never[0] == once[1]
+    return never_against_once(new, old, lambda reading: _never_now(reading.said_tokens))
+
+
+def never_against_once(new: Reading, old: Reading, never: Callable[[Reading], bool]) -> bool:
+    """Whether one fact says ``never`` and the other that a state was left ("used to", "no
+    longer", "quit"), and not both of either."""
+    said = [never(reading) for reading in (new, old)]
+    once = [lexicon.gives_up(reading.change) for reading in (new, old)]
+    return said[0] != said[1] and once[0] != once[1] and said[0] == once[1]
 
 
 def _never_now(words: tuple[str, ...]) -> bool:

@@ -207,8 +207,7 @@ class Walker:
                 # "used to not like olives": not then, so now
                 self._negating = self._negation_fresh = False
                 return
-            given_up = self.change.lower().replace(" ", "-") in lexicon.NEGATING_CHANGES
-            if given_up and (
+            if lexicon.gives_up(self.change) and (
                 word == "without" or (word == "not" and self.tokens[index - 1].text == "but")
             ):
                 # "sold the bike without the lock", "sold the car but not the roof box": kept

@@ -191,7 +191,13 @@ _SCALED = re.compile(r"\b(\d+\.\d+) (1000|1000000|1000000000)\b")
 
 
 _SPELLED_DIGITS = re.compile(r"\b\d(?:-\d){2,}\b")
-"""A code typed digit by digit: "1-5-9-0" is 1590."""
+
+
+def undashed_digits(text: str) -> str:
+    """A code typed digit by digit as its number: "1-5-9-0" is 1590."""
+    return _SPELLED_DIGITS.sub(lambda found: found[0].replace("-", ""), text)
+
+
 _GRAND = re.compile(r"\b(\d+(?:\.\d+)?) grand\b", re.IGNORECASE)
 """Thousands said as "grand": "40 grand" is 40000."""
 _LEADING_ZERO_RUN = re.compile(r"(?<![-/:.])\b0\d+(?:[ -]\d+)+\b(?![-/:.]\d)")
@@ -394,7 +400,7 @@ def tokenize(text: str) -> tuple[Token, ...]:
         text = pattern.sub(parts, text)
     for pattern, words in _FRACTIONS:
         text = pattern.sub(_fraction(words), text)
-    text = _SPELLED_DIGITS.sub(lambda found: found[0].replace("-", ""), text)
+    text = undashed_digits(text)
     text = _SPOKEN_YEAR.sub(_year, alpha2digit(text, "en"))
     text = _SCALED.sub(_scaled, text)
     text = _GRAND.sub(lambda found: f"{(Decimal(found[1]) * 1000).normalize():f}", text)
