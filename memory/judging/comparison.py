@@ -11,7 +11,7 @@ import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from itertools import pairwise
 
 from memory.judging import converse, lexicon, markers, small_words
@@ -1704,7 +1704,8 @@ def _lists_paired_otherwise(new: Reading, old: Reading) -> str:
     return "pairs differ: the lists matched otherwise" if paired[0] != paired[1] else ""
 
 
-def _lists(reading: Reading) -> list[tuple[str, ...]]:
+@lru_cache(maxsize=4096)  # asked for each pair of terms a role check weighs
+def _lists(reading: Reading) -> tuple[tuple[str, ...], ...]:
     """The lists in a fact, each its terms in order: terms with only commas, "and", "or" or an
     article between them ("tom ann and joe", "the dishes, the laundry and the cooking")."""
     said = reading.said_tokens
@@ -1724,7 +1725,7 @@ def _lists(reading: Reading) -> list[tuple[str, ...]]:
             found.append([term.text])
             joined.append(False)
         last = term
-    return [tuple(items) for items, join in zip(found, joined, strict=True) if join]
+    return tuple(tuple(items) for items, join in zip(found, joined, strict=True) if join)
 
 
 _PAIRING_VERBS = frozenset("do does did is are was were".split())
