@@ -212,11 +212,15 @@ class Brain:
             pending = None
             if self.desk is not None:
                 self.desk.ask_again(None)
-        parts, done = self._answer_pending(pending, heard)
+        parts, done = self._answer_pending(pending, heard, just_stored)
         yield from parts
         if done:
             return
-        if just_stored is not None and self._may_correct(just_stored, heard):
+        if (
+            just_stored is not None
+            and not isinstance(pending, ConflictQuestion)  # its corrections were weighed above
+            and self._may_correct(just_stored, heard)
+        ):
             correction = parse_correction(as_meant(heard.text, heard.spelled))
             if correction is not None:
                 yield from self._correct(just_stored, correction, heard)
@@ -240,12 +244,30 @@ class Brain:
         yield from self._ask_model(heard, card)
 
     def _answer_pending(
-        self, pending: ConflictQuestion | ValueQuestion | None, heard: HeardUtterance
+        self,
+        pending: ConflictQuestion | ValueQuestion | None,
+        heard: HeardUtterance,
+        just_stored: _JustStored | None,
     ) -> tuple[list[ReplyPart], bool]:
         """What to say when a question was pending, and whether that answers the turn."""
         if isinstance(pending, ConflictQuestion):
+            correction = parse_correction(as_meant(heard.text, heard.spelled))
+            meant = correction.right if correction is not None else None
+            newer_just_stored = just_stored is not None and just_stored.fact_id == pending.newer.id
+            if meant is not None and newer_just_stored and pending.is_set_right_by(meant):
+                # "Now you say Enax": "No, I said Emacs" sets the newer fact right, and the
+                # question is asked again with the value meant.
+                assert just_stored is not None and correction is not None
+                return list(self._correct(just_stored, correction, heard)), True
             choice = pending.interpret(heard.text, _choice_scores(heard))
+            if choice is None and meant is not None:
+                choice = pending.interpret(meant)  # spelled: "V I M" names Vim
             if choice is not None:
+                if choice is Choice.NEWER and newer_just_stored:
+                    # Chosen, and still open to "No, I said ..." in the next breath: the ear
+                    # may have heard the value the same wrong way twice ("No, I said angry").
+                    assert just_stored is not None
+                    self._just_stored = replace(just_stored, t=heard.t)
                 return list(self._settle(pending, choice)), True
             return [
                 Note("conflict_unanswered", {"facts": [pending.older.id, pending.newer.id]})
@@ -535,7 +557,8 @@ class Brain:
                                          "text": text})  # fmt: skip
         yield Sentence(text)
         phrases = {choice.value: phrase for choice, phrase in question.answer_phrases().items()}
-        yield AwaitAnswer(phrases, question.hotwords())
+        # Letters too: the newer value may be spelled right ("E M A C S") in answer.
+        yield AwaitAnswer(phrases, question.hotwords(), spelling=True)
 
     def _settle(self, question: ConflictQuestion, choice: Choice) -> Iterator[ReplyPart]:
         older, newer = question.older, question.newer
@@ -591,11 +614,11 @@ class Brain:
             return
         yield from self._reached()
         yield Note("memory", _outcome_fields(outcome))
+        self._just_stored = _JustStored(outcome.fact.id, outcome.fact.text or statement, heard.t)
         if outcome.conflicts:
             yield from self._ask(ConflictQuestion(outcome.conflicts[0], outcome.fact))
             return
         said = to_second_person(outcome.fact.text or statement)
-        self._just_stored = _JustStored(outcome.fact.id, outcome.fact.text or statement, heard.t)
         if outcome.action is Action.MERGED:
             yield Sentence(f"I know. {said}.")
         else:
@@ -650,10 +673,10 @@ class Brain:
             yield from self._unwritable(error, "I couldn't change that")
             return
         yield Note("memory", _outcome_fields(outcome))
+        self._just_stored = _JustStored(outcome.fact.id, outcome.fact.text or text, heard.t)
         if outcome.conflicts:
             yield from self._ask(ConflictQuestion(outcome.conflicts[0], outcome.fact))
             return
-        self._just_stored = _JustStored(outcome.fact.id, outcome.fact.text or text, heard.t)
         said = to_second_person(outcome.fact.text or text)
         yield Sentence(f"Sorry about that. {said[:1].upper()}{said[1:]}.")
 

@@ -105,6 +105,19 @@ class ConflictQuestion:
                 return ranked[0][0]
         return None
 
+    def is_set_right_by(self, value: str) -> bool:
+        """Whether ``value``, said as a correction in answer ("No, I said Emacs", "E M A C S"),
+        sets the newer fact's value right rather than choosing: it names neither fact's value
+        nor an answer's cue, or it names the newer value only by sound, as the ear's "Enax" was
+        Emacs. "No, I said Vim" (the older value) and "No, the old one" are answers."""
+        words = _words(value)
+        spoken = " ".join(words)
+        if not words or any(_has_cue(spoken, choice) for choice in Choice):
+            return False
+        if _mentions(words, _words(self.older_value)):
+            return False
+        return words != _words(self.newer_value)
+
     def _match_text(self, transcript: str) -> Choice | None:
         words = _words(transcript)
         if not words:

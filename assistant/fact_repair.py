@@ -66,8 +66,11 @@ _NOT_VALUES = frozenset(
     "that's it|that's fine|that's right|right|correct|great|perfect|cool|stop|sorry".split("|")
 )
 """What follows "no" in "no thanks", "no worries": manners, not a value."""
-_AS_IN = re.compile(r"^(?P<value>.+?),?\s+(?:like|as in)\s+(?P<example>.+)$", re.I)
+_AS_IN = re.compile(r"^(?P<value>.+?)(?P<comma>,?)\s+(?:like|as in)\s+(?P<example>.+)$", re.I)
 """"Ingrid, like Ingrid Bergman": the value, then an example that holds it."""
+_NAMED_BY_EXAMPLE_WORDS = 2
+"""A value this short set off by a comma before "like" is a name with an example, even when the
+ear spelled the example's copy of it otherwise ("angry, like angered Bergman")."""
 MAX_VALUE_WORDS = 5
 """An answer longer than this is a new request, not the value asked for."""
 
@@ -221,7 +224,12 @@ def spelled_word(text: str) -> str | None:
 def _without_example(text: str) -> str:
     """ "Ingrid, like Ingrid Bergman" -> "Ingrid"; anything else as it is."""
     example = _AS_IN.match(text)
-    if example and set(words(example["value"])) <= set(words(example["example"])):
+    if example is None:
+        return text
+    value = words(example["value"])
+    if set(value) <= set(words(example["example"])) or (
+        example["comma"] and len(value) <= _NAMED_BY_EXAMPLE_WORDS
+    ):
         return example["value"]
     return text
 

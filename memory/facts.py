@@ -137,11 +137,14 @@ class Memory:
             return self._apply(text, kind, source, pinned, vector, judged)
 
     def _compare(
-        self, text: str, kind: Kind, vector: np.ndarray | None
+        self, text: str, kind: Kind, vector: np.ndarray | None, also: Sequence[int] = ()
     ) -> list[tuple[Fact, Judgement]]:
+        """The statement judged against its candidates, and against the facts ``also`` names
+        whether the index finds them or not."""
         vectors = self._vector_index() if vector is not None else None
         judged = []
-        for fact in self.store.facts_by_ids(self._candidate_ids(text, vector, vectors)):
+        ids = list(dict.fromkeys([*also, *self._candidate_ids(text, vector, vectors)]))
+        for fact in self.store.facts_by_ids(ids):
             if fact.status is FactStatus.FORGOTTEN or fact.text is None:
                 continue
             try:
@@ -276,18 +279,43 @@ class Memory:
                 self.store.set_vector(fact_id, self._embedder.model, vector)
                 if self._vectors is not None:
                     self._vectors.add(fact_id, vector)
-            judged = [(f, j) for f, j in self._compare(text, new_kind, vector) if f.id != fact_id]
+            # The facts it was disputed with are judged again, found by the index or not: the
+            # dispute was over the misheard words.
+            disputed = fact.conflicts_with
+            judged = [
+                (f, j)
+                for f, j in self._compare(text, new_kind, vector, also=disputed)
+                if f.id != fact_id
+            ]
             same = [f for f, j in judged
                     if j.relation is Relation.SAME and f.status is FactStatus.ACTIVE]  # fmt: skip
             if same:
+                self._unlink(fact_id, disputed, {"reason": "corrected"})
                 return self._merge_correction(fact_id, text, source, same[0])
+            standing = [
+                f for f, j in judged if f.id in disputed and j.relation is Relation.CONFLICT
+            ]
+            settled = [i for i in disputed if i not in {f.id for f in standing}]
+            self._unlink(fact_id, settled, {"reason": "corrected"})
             linked, misses = self._link_related(fact_id, text, new_kind, judged)
             final = self.store.get_fact(fact_id)
             assert final is not None
-            conflicts = tuple(self.store.facts_by_ids([f.id for f in linked]))
-        action = Action.CONFLICT if linked else Action.CORRECTED
-        reason = "; ".join(j.reason for f, j in judged if f in linked)
+            conflicts = tuple(self.store.facts_by_ids([f.id for f in (*standing, *linked)]))
+        action = Action.CONFLICT if conflicts else Action.CORRECTED
+        reason = "; ".join(j.reason for f, j in judged if f in linked or f in standing)
         return RememberOutcome(action, final, conflicts, tuple(misses), reason)
+
+    def _unlink(self, fact_id: int, others: Sequence[int], detail: dict) -> None:
+        """Clear a fact's conflict links with ``others``, in both facts' histories."""
+        fact = self.store.get_fact(fact_id)
+        assert fact is not None
+        for other in others:
+            self.store.unlink_conflict(fact_id, other)
+            self.store.append_history(fact_id, HistoryAction.UNLINK, fact.text, other, detail)
+            partner = self.store.get_fact(other)
+            self.store.append_history(
+                other, HistoryAction.UNLINK, partner.text if partner else None, fact_id, detail
+            )
 
     def _merge_correction(
         self, fact_id: int, text: str, source: Source, known: Fact
@@ -340,14 +368,7 @@ class Memory:
             others = [other_id] if other_id is not None else list(fact.conflicts_with)
             if not others or any(o not in fact.conflicts_with for o in others):
                 raise MemoryInputError(f"fact {fact_id} has no such open conflict")
-            for other in others:
-                self.store.unlink_conflict(fact_id, other)
-                self.store.append_history(fact_id, HistoryAction.UNLINK, fact.text, other,
-                                          {"resolution": "both"})  # fmt: skip
-                partner = self.store.get_fact(other)
-                assert partner is not None
-                self.store.append_history(other, HistoryAction.UNLINK, partner.text, fact_id,
-                                          {"resolution": "both"})  # fmt: skip
+            self._unlink(fact_id, others, {"resolution": "both"})
             return self.store.facts_by_ids([fact_id, *others])
 
     def forget(self, fact_id: int) -> Fact:

@@ -21,7 +21,7 @@ from assistant.turn_gate import TurnGate, TurnPhase
 from audio.listener import Via
 from audio.speakable import speakable
 from config import OllamaSettings, packaged_file
-from memory import FactStatus, Memory, Origin
+from memory import FactStatus, HistoryAction, Memory, Origin
 from tests.memory.damage import scribble_over
 from tests.ollama_server import Reply
 from tests.withdrawal import withdrawn_turn
@@ -505,6 +505,69 @@ def test_a_correction_that_reveals_a_conflict_is_asked(make_brain):
     assert len(brain.memory.conflicts()) == 1
     assert spoken(say(brain, "Barcelona.")) == ["Got it: Barcelona it is."]
     assert [f.text for f in brain.memory.facts()] == ["My sister lives in Barcelona"]
+
+
+@pytest.mark.parametrize(
+    "correction",
+    [
+        HeardUtterance("No, I said Emacs.", Via.FOLLOW_UP, 1.0),
+        # The ear's letters reading, where the free one was words.
+        HeardUtterance("E, M, A, T, S.", Via.FOLLOW_UP, 1.0, spelled="E M A C S."),
+    ],
+    ids=["said", "spelled"],
+)
+def test_the_newer_value_misheard_in_a_conflict_question_is_set_right_there(
+    make_brain, server, correction
+):
+    brain = make_brain()
+    say(brain, "Remember that my favourite editor is Vim.")
+    assert spoken(say(brain, "Remember that my favourite editor is Enax.")) == [
+        "Earlier you told me your favourite editor is Vim; now you say Enax. Which one is current?"
+    ]
+    parts = list(brain.respond(correction))
+    # Set right, kept beside the old one, and the question asked again with the value meant.
+    assert spoken(parts) == [
+        "Earlier you told me your favourite editor is Vim; now you say Emacs. Which one is current?"
+    ]
+    [await_answer] = [p for p in parts if isinstance(p, AwaitAnswer)]
+    assert await_answer.spelling and "Emacs" in await_answer.hotwords
+    newer = next(f for f in brain.memory.facts() if "Emacs" in (f.text or ""))
+    actions = history_actions(brain, newer.id)
+    assert "correct" in actions and "unlink" not in actions
+    [correct] = [e for e in brain.memory.history(newer.id) if e.action is HistoryAction.CORRECT]
+    assert correct.detail["misheard_text"] == "My favourite editor is Enax"
+    assert spoken(say(brain, "The new one.")) == ["Got it: Emacs it is."]
+    assert [f.text for f in brain.memory.facts()] == ["My favourite editor is Emacs"]
+    assert server.chat_requests() == []
+
+
+@pytest.mark.parametrize(
+    ("answer", "said", "current"),
+    [
+        ("No, the old one.", "Got it: Vim it is.", "My favourite editor is Vim"),
+        ("No, I said Vim.", "Got it: Vim it is.", "My favourite editor is Vim"),
+        ("V I M.", "Got it: Vim it is.", "My favourite editor is Vim"),
+        ("No, I said Emacs.", "Got it: Emacs it is.", "My favourite editor is Emacs"),
+    ],
+)
+def test_an_answer_to_a_conflict_question_that_sounds_like_a_correction_is_an_answer(
+    make_brain, answer, said, current
+):
+    brain = make_brain()
+    start_conflict(brain)
+    assert spoken(say(brain, answer)) == [said]
+    assert [f.text for f in brain.memory.facts()] == [current]
+    assert "correct" not in history_actions(brain, brain.memory.facts()[0].id)
+
+
+def test_a_value_misheard_twice_and_chosen_can_still_be_set_right(make_brain, server):
+    brain = make_brain()
+    say(brain, "Remember that my dog is called Max.")
+    say(brain, "Remember that my dog is called angry.")  # "Ingrid", misheard
+    assert spoken(say(brain, "No, I said angry.")) == ["Got it: angry it is."]  # misheard again
+    assert spoken(say(brain, "I N G R I D.")) == ["Sorry about that. Your dog is called Ingrid."]
+    assert [f.text for f in brain.memory.facts()] == ["My dog is called Ingrid"]
+    assert server.chat_requests() == []
 
 
 @pytest.mark.parametrize("heard", ["my favourite editor is then", "my favourite editor has been",

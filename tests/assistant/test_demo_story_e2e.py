@@ -3,7 +3,8 @@ Whisper and Piper, and one of espeak-ng's voices. Without "Vim" in ``stt.hotword
 Piper's "... is Vim." as "... has been"; that statement used to wait the long trailing time, the
 next request ("Remember that my favourite editor is Emacs.", said 1.7 s later as in the demo) was
 joined to it, and the two were stored as one fact. Now each request is its own, and a statement
-whose value was lost is asked about, not stored."""
+whose value was lost is asked about, not stored; and the whole story, conflict and answer, is
+heard with no hot words when the lost value is spelled."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ import re
 import numpy as np
 import pytest
 
-from memory import Memory
-from tests.speech import silence, timeline
+from memory import FactStatus, Memory
+from tests.speech import silence, speech, timeline
 from tests.voices import Voice, espeak_available
 
 pytestmark = pytest.mark.slow
@@ -80,3 +81,38 @@ def test_two_facts_said_one_after_the_other_are_two_requests_with_no_hot_words(
         assert heard[0].rstrip(" .").lower().endswith("has been"), run.summary()
         assert run.of("reply")[0]["text"] == "Your favorite editor is what?", run.summary()
         assert run.of("memory")[0]["action"] == "value_missing", run.summary()
+
+
+def test_the_whole_conflict_story_with_no_hot_words(hearth, ollama, tmp_path):
+    # Piper's voice with no sampled noise (the same audio whatever ran before). The value lost
+    # ("... has been") is asked for and spelled, as a person would when not understood; the
+    # second editor is heard, the conflict asked about, and the answer taken.
+    room = timeline(
+        silence(1.0),
+        speech("Hey Jarvis, remember that my favourite editor is Vim."),
+        silence(7.0),
+        speech("V. I. M."),
+        silence(30.0),  # past the follow-up window: the wake word again
+        speech("Hey Jarvis, remember that my favourite editor is Emacs."),
+        silence(9.0),
+        speech("The new one."),
+        silence(7.0),
+    )
+    db = tmp_path / "memory.db"
+    run = hearth(room, f"ollama:\n  url: {ollama.url}\nstt:\n  hotwords: []\n", db=db)
+    assert run.returncode == 0, run.summary()
+    assert [r["text"] for r in run.of("reply")] == [
+        "Your favorite editor is what?",
+        "Okay, I'll remember that your favorite editor is Vim.",
+        "Earlier you told me your favorite editor is Vim; now you say Emacs. Which one is current?",
+        "Got it: Emacs it is.",
+    ], run.summary()
+    assert [u["via"] for u in run.of("utterance")] == ["wake", "follow_up", "wake", "follow_up"]
+    memory = Memory.open(db)
+    try:
+        assert [f.text for f in memory.facts()] == ["My favorite editor is Emacs"]
+        [vim] = [f for f in memory.facts(include_all=True) if f.text.endswith("Vim")]
+        assert vim.status is FactStatus.SUPERSEDED
+    finally:
+        memory.close()
+    assert ollama.chat_requests() == []

@@ -54,6 +54,10 @@ def test_a_missing_value_is_found(statement, prefix):
         ("No, I said my cat is called in Greek.", Correction("my cat is called in Greek")),
         ("No, I said Ingrid, like Ingrid Bergman.", Correction("Ingrid")),
         ("No, Ingrid as in Ingrid Bergman.", Correction("Ingrid")),
+        # The ear's copy in the example spelled otherwise: still an example, not the value.
+        ("No, it's angry, like angered Bergman.", Correction("angry")),
+        ("No, I said Ingrid, like the actress.", Correction("Ingrid")),
+        ("No, I said I like tea.", Correction("I like tea")),
         ("That's wrong.", Correction(None)),
         ("No.", Correction(None)),
     ],

@@ -76,3 +76,34 @@ def test_a_misheard_name_is_corrected_by_no_i_said(hearth, ollama, tmp_path):
     assert [e.action for e in entries] == [HistoryAction.ADD, HistoryAction.CORRECT]
     assert entries[0].text != "My cat is called Ingrid"  # the misheard wording, kept
     assert entries[1].detail["misheard_text"] == entries[0].text
+
+
+def test_a_newer_value_misheard_in_a_conflict_question_is_spelled_right_there(
+    hearth, ollama, tmp_path
+):
+    room = timeline(
+        silence(1.0),
+        speech("Hey Jarvis, remember that my dog is called Max."),
+        silence(30.0),
+        # tiny.en hears "... called angry": the conflict question names the wrong dog.
+        speech("Hey Jarvis, remember that my dog is called Ingrid."),
+        silence(9.0),
+        speech("I. N. G. R. I. D."),
+        silence(9.0),
+        speech("The new one."),
+        silence(7.0),
+    )
+    db = tmp_path / "memory.db"
+    run = hearth(room, f"ollama:\n  url: {ollama.url}\nstt:\n  hotwords: []\n", db=db)
+    assert run.returncode == 0, run.summary()
+    assert [r["text"] for r in run.of("reply")] == [
+        "Okay, I'll remember that your dog is called Max.",
+        "Earlier you told me your dog is called Max; now you say angry. Which one is current?",
+        "Earlier you told me your dog is called Max; now you say Ingrid. Which one is current?",
+        "Got it: Ingrid it is.",
+    ], run.summary()
+    facts, history = facts_and_history(db)
+    assert [f.text for f in facts] == ["My dog is called Ingrid"]
+    [correct] = [e for e in history[facts[0].id] if e.action is HistoryAction.CORRECT]
+    assert correct.detail["misheard_text"] == "My dog is called angry"
+    assert ollama.chat_requests() == []

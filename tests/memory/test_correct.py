@@ -65,3 +65,38 @@ def test_a_correction_to_a_fact_already_known_confirms_it_without_a_duplicate(me
     assert memory.get(misheard.id).status is FactStatus.SUPERSEDED
     actions = [e.action for e in memory.history(misheard.id)]
     assert actions == [HistoryAction.ADD, HistoryAction.CORRECT, HistoryAction.SUPERSEDE]
+
+
+def test_a_conflict_over_misheard_words_is_judged_again_on_the_words_meant(memory):
+    vim = memory.remember("My favourite editor is Vim", "preference").fact
+    misheard = memory.remember("My favourite editor is Enax", "preference")
+    assert [f.id for f in misheard.conflicts] == [vim.id]
+    # Still a disagreement once set right: the dispute stands and is returned to be asked.
+    outcome = memory.correct(misheard.fact.id, "My favourite editor is Emacs")
+    assert outcome.action is Action.CONFLICT
+    assert [f.id for f in outcome.conflicts] == [vim.id]
+    assert memory.get(vim.id).conflicts_with == (misheard.fact.id,)
+    assert len(memory.conflicts()) == 1
+
+
+def test_a_conflict_the_correction_ends_is_unlinked_in_both_histories(memory):
+    sister = memory.remember("My sister lives in Madrid", "person").fact
+    misheard = memory.remember("My sister lives in Barcelona", "person")  # it was "mister"
+    assert [f.id for f in misheard.conflicts] == [sister.id]
+    outcome = memory.correct(misheard.fact.id, "My mister lives in Barcelona")
+    assert outcome.action is Action.CORRECTED and outcome.conflicts == ()
+    assert memory.get(sister.id).conflicts_with == ()
+    assert memory.conflicts() == []
+    for fact_id, other in ((misheard.fact.id, sister.id), (sister.id, misheard.fact.id)):
+        [unlink] = [e for e in memory.history(fact_id) if e.action is HistoryAction.UNLINK]
+        assert unlink.other_id == other and unlink.detail == {"reason": "corrected"}
+
+
+def test_a_disputed_fact_corrected_into_the_one_it_disputed_leaves_no_conflict(memory):
+    vim = memory.remember("My favourite editor is Vim", "preference").fact
+    misheard = memory.remember("My favourite editor is Vin", "preference")
+    assert [f.id for f in misheard.conflicts] == [vim.id]
+    outcome = memory.correct(misheard.fact.id, "My favourite editor is Vim")
+    assert outcome.action is Action.MERGED and outcome.fact.id == vim.id
+    assert memory.conflicts() == [] and memory.get(vim.id).conflicts_with == ()
+    assert [f.text for f in memory.facts()] == ["My favourite editor is Vim"]
