@@ -19,7 +19,6 @@ from tests.voices import Voice, espeak_available
 
 pytestmark = pytest.mark.slow
 
-PIPER = Voice("piper", "en_US-joe-medium")
 ESPEAK = Voice("espeak", "en-us+m1", 1.0, pitch=40)
 DEMO_GAP_SECONDS = 1.7
 """The demo's scripted room says its next line this long after the last (as ``hearth demo``
@@ -39,14 +38,15 @@ def requests(text: str) -> int:
 
 
 @pytest.mark.parametrize(
-    ("voice", "value_lost"),
+    ("say", "value_lost"),
     [
-        # Piper: "... is Vim." is heard as "... has been" (a value lost, asked about).
-        (PIPER, True),
+        # Piper: "... is Vim." is heard as "... has been" (a value lost, asked about). Its voice
+        # with no sampled noise: the same audio whatever ran before in the process.
+        (speech, True),
         # espeak-ng: tiny.en hears a wrong name ("win"): stored, to be set right by "No, I
         # said ..."; the story holds only in that each request is heard on its own.
         pytest.param(
-            ESPEAK,
+            ESPEAK.say,
             False,
             marks=pytest.mark.skipif(not espeak_available(), reason="no espeak-ng"),
         ),
@@ -54,15 +54,15 @@ def requests(text: str) -> int:
     ids=["piper", "espeak"],
 )
 def test_two_facts_said_one_after_the_other_are_two_requests_with_no_hot_words(
-    hearth, ollama, tmp_path, voice, value_lost
+    hearth, ollama, tmp_path, say, value_lost
 ):
     room = timeline(
         silence(1.0),
-        voice.say("Hey Jarvis, remember that my favourite editor is Vim."),
+        say("Hey Jarvis, remember that my favourite editor is Vim."),
         silence(DEMO_GAP_SECONDS),
-        voice.say("Remember that my favourite editor is Emacs."),
+        say("Remember that my favourite editor is Emacs."),
         silence(9.0),
-        voice.say("Emacs."),
+        say("Emacs."),
         silence(7.0),
     )
     assert room.dtype == np.int16

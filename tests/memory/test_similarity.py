@@ -86,6 +86,7 @@ def test_the_same_fact_merges(first: str, second: str) -> None:
 
 CONFLICT_PAIRS = [
     ("I have one sister", "I have two sisters", "number differs: one / two"),
+    ("My GP is Dr. Patel.", "My GP is Dr. Shah.", "name differs: Patel / Shah"),
     ("I wake up at 7am", "I wake up at 6:30am", "time differs: 7am / 6:30am"),
     ("I'm flying to Tokyo on Friday", "I'm flying to Tokyo on Monday", "weekday differs"),
     ("My birthday is on March 3rd", "My birthday is on March 4th", "number differs"),
@@ -1483,6 +1484,9 @@ def test_a_comparison_is_never_merged_with_an_equality() -> None:
         ("Lunch is at 12:30", "lunch is at half past twelve"),
         ("Mia's teacher is Mrs Patel.", "mia's teacher is missus patel"),
         ("Our GP is Dr Khan.", "our gp is doctor khan"),
+        # a title's full stop is no end of a sentence
+        ("my gp is doctor patel", "The user's GP is Dr. Patel."),
+        ("My dentist is Mrs. Shah.", "my dentist is missus shah"),
         ("The wifi password is bluefrog42.", "Wi-Fi password: bluefrog42"),
         ("Door code: 1234", "the door code is 1234"),
         ("My email is jo.smith@outlook.com.", "my email is jo.smith@outlook.com"),
