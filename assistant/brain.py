@@ -251,27 +251,7 @@ class Brain:
     ) -> tuple[list[ReplyPart], bool]:
         """What to say when a question was pending, and whether that answers the turn."""
         if isinstance(pending, ConflictQuestion):
-            correction = parse_correction(as_meant(heard.text, heard.spelled))
-            meant = correction.right if correction is not None else None
-            newer_just_stored = just_stored is not None and just_stored.fact_id == pending.newer.id
-            if meant is not None and newer_just_stored and pending.is_set_right_by(meant):
-                # "Now you say Enax": "No, I said Emacs" sets the newer fact right, and the
-                # question is asked again with the value meant.
-                assert just_stored is not None and correction is not None
-                return list(self._correct(just_stored, correction, heard)), True
-            choice = pending.interpret(heard.text, _choice_scores(heard))
-            if choice is None and meant is not None:
-                choice = pending.interpret(meant)  # spelled: "V I M" names Vim
-            if choice is not None:
-                if choice is Choice.NEWER and newer_just_stored:
-                    # Chosen, and still open to "No, I said ..." in the next breath: the ear
-                    # may have heard the value the same wrong way twice ("No, I said angry").
-                    assert just_stored is not None
-                    self._just_stored = replace(just_stored, t=heard.t)
-                return list(self._settle(pending, choice)), True
-            return [
-                Note("conflict_unanswered", {"facts": [pending.older.id, pending.newer.id]})
-            ], False
+            return self._answer_conflict(pending, heard, just_stored)
         if isinstance(pending, ValueQuestion):
             if parse_voice_command(heard.text) is None:
                 value = answer_value(as_meant(heard.text, heard.spelled))
@@ -285,6 +265,34 @@ class Brain:
                     ), True
             return [Note("value_unanswered", {"asked": pending.text(), "heard": heard.text})], False
         return [], False
+
+    def _answer_conflict(
+        self, pending: ConflictQuestion, heard: HeardUtterance, just_stored: _JustStored | None
+    ) -> tuple[list[ReplyPart], bool]:
+        """An answer to a conflict question: a choice when the words or the audio make one;
+        else, for a newer fact just stored, a correction of it ("Now you say Enax": "No, I said
+        Emacs", "E M A C S"), after which the question is asked again with the value meant."""
+        newer = just_stored if just_stored and just_stored.fact_id == pending.newer.id else None
+        choice = pending.interpret(heard.text, _choice_scores(heard))
+        if choice is None:
+            correction = parse_correction(as_meant(heard.text, heard.spelled))
+            meant = correction.right if correction is not None else None
+            if meant is not None and newer is not None and pending.is_set_right_by(meant):
+                assert correction is not None
+                if corrected_statement(newer.text, correction).casefold() != newer.text.casefold():
+                    return list(self._correct(newer, correction, heard)), True
+                choice = Choice.NEWER  # the value as stored, said again: "No, I said Emacs"
+            elif meant is not None:
+                choice = pending.interpret(meant)  # spelled: "V I M" names Vim
+        if choice is None:
+            return [
+                Note("conflict_unanswered", {"facts": [pending.older.id, pending.newer.id]})
+            ], False
+        if choice is Choice.NEWER and newer is not None:
+            # Chosen, and still open to "No, I said ..." in the next breath: the ear may have
+            # heard the value the same wrong way twice ("No, I said angry").
+            self._just_stored = replace(newer, t=heard.t)
+        return list(self._settle(pending, choice)), True
 
     def _said_by_home(self, heard: HeardUtterance, parts: list[ReplyPart]) -> Iterator[ReplyPart]:
         """Home Assistant's answer, kept in the conversation so the model knows what was done."""

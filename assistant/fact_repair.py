@@ -46,7 +46,7 @@ _COMMON_LETTER_NAMES = frozenset("a i o be see sea are you why oh eye tea pea qu
 """Letter names that are also everyday words: a spelling needs at least one letter that is not."""
 
 _LEAD_INS = re.compile(
-    r"^(?:(?:no|nope|oh|um|uh|sorry|well|actually)\b[\s,.!]*)*"
+    r"^(?:(?:no|nope|oh|um|uh|sorry|well|actually|wait|hang on)\b[\s,.!]*)*"
     r"(?:(?:that's|that is|it's|it is)\s+"
     r"(?:wrong|not right|not what i said|incorrect)\b[\s,.!;:-]*)?"
     r"(?:(?:no|nope)\b[\s,.!]*)?"
@@ -63,9 +63,12 @@ _NOT_THIS = re.compile(r"^(?:(?:no|nope)\b[\s,.!]*)?not\s+(.+?)\s*[,;:.!-]+\s*(.
 _SPELLED_SAID = re.compile(r"\b(?:spelled|spelt|spelling)\b[\s,:]*", re.I)
 _NOT_VALUES = frozenset(
     "thanks|thank you|problem|worries|never mind|nothing|fine|it's fine|all good|good|that's all|"
-    "that's it|that's fine|that's right|right|correct|great|perfect|cool|stop|sorry".split("|")
+    "that's it|that's fine|that's right|right|correct|great|perfect|cool|stop|sorry|"
+    "the new one|new one|the newer one|the old one|old one|the older one|the first one|"
+    "the second one|the other one|both|both of them|neither".split("|")
 )
-"""What follows "no" in "no thanks", "no worries": manners, not a value."""
+"""What follows "no" in "no thanks", "no worries": manners, not a value; nor is an answer to
+"which one is current?" ("No, the old one"), said as a change of mind."""
 _AS_IN = re.compile(r"^(?P<value>.+?)(?P<comma>,?)\s+(?:like|as in)\s+(?P<example>.+)$", re.I)
 """"Ingrid, like Ingrid Bergman": the value, then an example that holds it."""
 _NAMED_BY_EXAMPLE_WORDS = 2

@@ -292,8 +292,12 @@ class Memory:
             if same:
                 self._unlink(fact_id, disputed, {"reason": "corrected"})
                 return self._merge_correction(fact_id, text, source, same[0])
+            # A dispute stands while the two are still judged to disagree, or close across a
+            # change of kind the correction made (a near miss): asked again, never dropped.
             standing = [
-                f for f, j in judged if f.id in disputed and j.relation is Relation.CONFLICT
+                f
+                for f, j in judged
+                if f.id in disputed and j.relation in (Relation.CONFLICT, Relation.NEAR_MISS)
             ]
             settled = [i for i in disputed if i not in {f.id for f in standing}]
             self._unlink(fact_id, settled, {"reason": "corrected"})

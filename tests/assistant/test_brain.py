@@ -521,8 +521,10 @@ def test_the_newer_value_misheard_in_a_conflict_question_is_set_right_there(
 ):
     brain = make_brain()
     say(brain, "Remember that my favourite editor is Vim.")
-    assert spoken(say(brain, "Remember that my favourite editor is Enax.")) == [
-        "Earlier you told me your favourite editor is Vim; now you say Enax. Which one is current?"
+    # Misheard, and by nothing like Emacs's sound (a sound-alike answer chooses it, below).
+    assert spoken(say(brain, "Remember that my favourite editor is Phoenix.")) == [
+        "Earlier you told me your favourite editor is Vim; now you say Phoenix. Which one is "
+        "current?"
     ]
     parts = list(brain.respond(correction))
     # Set right, kept beside the old one, and the question asked again with the value meant.
@@ -535,7 +537,7 @@ def test_the_newer_value_misheard_in_a_conflict_question_is_set_right_there(
     actions = history_actions(brain, newer.id)
     assert "correct" in actions and "unlink" not in actions
     [correct] = [e for e in brain.memory.history(newer.id) if e.action is HistoryAction.CORRECT]
-    assert correct.detail["misheard_text"] == "My favourite editor is Enax"
+    assert correct.detail["misheard_text"] == "My favourite editor is Phoenix"
     assert spoken(say(brain, "The new one.")) == ["Got it: Emacs it is."]
     assert [f.text for f in brain.memory.facts()] == ["My favourite editor is Emacs"]
     assert server.chat_requests() == []
@@ -548,6 +550,11 @@ def test_the_newer_value_misheard_in_a_conflict_question_is_set_right_there(
         ("No, I said Vim.", "Got it: Vim it is.", "My favourite editor is Vim"),
         ("V I M.", "Got it: Vim it is.", "My favourite editor is Vim"),
         ("No, I said Emacs.", "Got it: Emacs it is.", "My favourite editor is Emacs"),
+        ("No, I told you, Emacs.", "Got it: Emacs it is.", "My favourite editor is Emacs"),
+        ("No, definitely Emacs.", "Got it: Emacs it is.", "My favourite editor is Emacs"),
+        ("Nope, Emacs is my favourite.", "Got it: Emacs it is.", "My favourite editor is Emacs"),
+        # By sound: the ear's "Emax" names Emacs.
+        ("No, I said Emax.", "Got it: Emacs it is.", "My favourite editor is Emacs"),
     ],
 )
 def test_an_answer_to_a_conflict_question_that_sounds_like_a_correction_is_an_answer(
@@ -558,6 +565,33 @@ def test_an_answer_to_a_conflict_question_that_sounds_like_a_correction_is_an_an
     assert spoken(say(brain, answer)) == [said]
     assert [f.text for f in brain.memory.facts()] == [current]
     assert "correct" not in history_actions(brain, brain.memory.facts()[0].id)
+
+
+def test_a_choice_the_ear_also_read_as_letters_is_a_choice(make_brain):
+    brain = make_brain()
+    start_conflict(brain)
+    heard = HeardUtterance("The new one.", Via.FOLLOW_UP, 1.0, spelled="T N O.")
+    assert spoken(list(brain.respond(heard))) == ["Got it: Emacs it is."]
+    assert [f.text for f in brain.memory.facts()] == ["My favourite editor is Emacs"]
+
+
+def test_the_newer_value_said_again_when_the_facts_differ_in_more_words_chooses_it(make_brain):
+    brain = make_brain()
+    say(brain, "Remember that my favourite editor is Vim.")
+    say(brain, "Remember that my favourite text editor is Emacs.")
+    assert spoken(say(brain, "No, I said Emacs.")) == ["Got it: text Emacs it is."]
+    assert [f.text for f in brain.memory.facts()] == ["My favourite text editor is Emacs"]
+
+
+@pytest.mark.parametrize("change_of_mind", ["No, the old one.", "No, I meant the old one."])
+def test_a_change_of_mind_after_choosing_is_never_stored_as_a_value(
+    make_brain, server, change_of_mind
+):
+    brain = make_brain()
+    start_conflict(brain)
+    say(brain, "The new one.")
+    say(brain, change_of_mind)
+    assert [f.text for f in brain.memory.facts()] == ["My favourite editor is Emacs"]
 
 
 def test_a_value_misheard_twice_and_chosen_can_still_be_set_right(make_brain, server):

@@ -58,6 +58,7 @@ def test_a_missing_value_is_found(statement, prefix):
         ("No, it's angry, like angered Bergman.", Correction("angry")),
         ("No, I said Ingrid, like the actress.", Correction("Ingrid")),
         ("No, I said I like tea.", Correction("I like tea")),
+        ("No, wait, Vim.", Correction("Vim")),
         ("That's wrong.", Correction(None)),
         ("No.", Correction(None)),
     ],
@@ -70,7 +71,8 @@ def test_a_correction_is_read(heard, correction):
     "heard",
     ["What time is it?", "No thanks.", "No worries.", "No, that's right.", "Thank you.",
      "Okay.", "Are you there?", "Tell me about Vim.", "No, what about Uganda?",
-     "No, what about Uganda", "No, tell me the weather.", "Not now, thanks.", "Not bad, and you?"],
+     "No, what about Uganda", "No, tell me the weather.", "Not now, thanks.", "Not bad, and you?",
+     "No, the old one.", "No, I meant the old one.", "No, both."],
 )  # fmt: skip
 def test_other_things_are_not_corrections(heard):
     assert parse_correction(heard) is None

@@ -100,3 +100,11 @@ def test_a_disputed_fact_corrected_into_the_one_it_disputed_leaves_no_conflict(m
     assert outcome.action is Action.MERGED and outcome.fact.id == vim.id
     assert memory.conflicts() == [] and memory.get(vim.id).conflicts_with == ()
     assert [f.text for f in memory.facts()] == ["My favourite editor is Vim"]
+
+
+def test_a_dispute_stands_across_a_change_of_kind_the_correction_makes(memory):
+    vim = memory.remember("My favourite editor is Vim", "preference").fact
+    misheard = memory.remember("My favourite editor is Enax", "preference")
+    outcome = memory.correct(misheard.fact.id, "My favourite editor is Emacs", kind="fact")
+    assert outcome.action is Action.CONFLICT and [f.id for f in outcome.conflicts] == [vim.id]
+    assert memory.get(vim.id).conflicts_with == (misheard.fact.id,)
