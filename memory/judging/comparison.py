@@ -2897,6 +2897,7 @@ def _denied_there(saying: Reading, denying: Reading) -> str:
         if term.text not in denying.implying and not is_generic(term):
             clauses.setdefault(term.clause, []).append(term)
     denied_by_saying = [term for term in saying.negated if term.text not in saying.implying]
+    contrasts = all(_contrasted(reading.plain) for reading in (denying, saying))
     # "before breakfast" says when, not that breakfast is eaten. What a state excludes ("allergic
     # to milk") is denied only by a "not" under such a state ("allergic to eggs but not milk").
     said = [
@@ -2907,8 +2908,15 @@ def _denied_there(saying: Reading, denying: Reading) -> str:
     ]
     for clause in clauses.values():
         # A head the denying fact also says is shared, not denied: "the side door, not the
-        # front door" denies "front".
-        denied = [term for term in clause if not covered(term, denying.terms)]
+        # front door" denies "front". So is what two contrasts both deny after the word each
+        # denies: in "leo not mia does the bins" the "not" reaches "bins" too, as in "mia not
+        # leo does the bins", which denies Leo.
+        denied = [
+            term
+            for place, term in enumerate(clause)
+            if not covered(term, denying.terms)
+            and not (place and contrasts and covered(term, denied_by_saying))
+        ]
         affirmed = [
             term for term in denied if covered(term, said) and not covered(term, denied_by_saying)
         ]
@@ -2923,6 +2931,15 @@ def _denied_there(saying: Reading, denying: Reading) -> str:
 
 
 _UNSURE = frozenset("sure certain decided know whether unsure undecided".split())
+
+
+def _contrasted(plain: str) -> bool:
+    """Whether a fact sets one thing against another with a bare "not" between them ("leo not
+    mia does the bins", "it's thursday not wednesday"), not a verb's "not" ("doesn't lock")."""
+    return any(before not in STOP_WORDS for before in _CONTRAST.findall(plain))
+
+
+_CONTRAST = re.compile(r"\b([a-z0-9']+),? (?:not|never) (?!only\b)[a-z0-9]")
 
 
 def _implied(term: Term, reading: Reading) -> bool:

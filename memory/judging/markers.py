@@ -76,11 +76,19 @@ def modality(words: Sequence[str]) -> frozenset[str]:
             continue
         if word in ("need", "needs") and _an_amount(words[index + 1 : index + 4]):
             continue  # an amount it takes: "the pool needs 300 litres", "a dozen eggs"
-        if word in _MODALS:
+        denied = following in _DENIALS or before in _DENIALS
+        if word == "must" and denied:
+            said.add("forbidden")
+        elif word in _MODALS and not (denied and word in _REQUIRING):
             said.add(_MODALS[word])
-        elif word in _REQUIRING and following == "to":
-            said.add("required")
+        elif word in _REQUIRING and (following == "to" or word.startswith("need")):
+            said.add("optional" if denied else "required")
     return frozenset(said)
+
+
+_DENIALS = frozenset(("not", "never"))
+"""A requirement denied: "must not" forbids, "need not" ("needn't") and "does not have to" leave
+it open, so "mustn't take ibuprofen" and "doesn't have to take ibuprofen" are two rules."""
 
 
 def _an_amount(after: Sequence[str]) -> bool:

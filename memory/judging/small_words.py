@@ -12,12 +12,12 @@ import re
 from collections import Counter
 from collections.abc import Callable
 from functools import lru_cache
-from itertools import pairwise
+from itertools import pairwise, takewhile
 
 from memory.judging import lexicon, markers
 from memory.judging.reading import Attitude, Reading
 from memory.judging.terms import TermKind
-from memory.judging.words import PREPOSITIONS, STOP_WORDS
+from memory.judging.words import PREPOSITIONS, STOP_WORDS, stem
 
 _READINGS_KEPT = 4096
 """Facts whose small words are kept read: a new fact is judged against many stored ones, each
@@ -443,6 +443,120 @@ def small_word_values(new: Reading, old: Reading) -> bool:
     return all(titled) and titled[0] != titled[1]
 
 
+def what_to_know(new: Reading, old: Reading) -> bool:
+    """ "Grandpa knows when to use his inhaler" / "... how to use his inhaler", "Tom knows who to
+    call" / "... how to call": what someone knows, learns or asks, said by the question word
+    before "to". "How to" says no more than the deed itself ("knows how to swim", "can swim")."""
+    asked = [_asked(reading.plain) - {"how"} for reading in (new, old)]
+    return asked[0] != asked[1]
+
+
+@lru_cache(maxsize=_READINGS_KEPT)
+def _asked(plain: str) -> frozenset[str]:
+    """The question words of what a fact says is known, learned or told ("knows when to", "knows
+    why he must", "knows which bus to take")."""
+    return frozenset(_ASKED_BEFORE_TO.findall(plain) + _ASKED_AFTER_KNOWING.findall(plain))
+
+
+_QUESTION_WORDS = r"(how|when|where|what|which|who|whom|why|whether)"
+_ASKED_BEFORE_TO = re.compile(rf"\b{_QUESTION_WORDS} to\b")
+_ASKED_AFTER_KNOWING = re.compile(
+    r"\b(?:knows?|knew|known|learn\w*|understands?|understood|remembers?|forg[eo]t\w*|"
+    r"(?:is|are|am|not) sure|ask\w*|told|tells?|explain\w*|show\w*|teach\w*|taught) "
+    rf"{_QUESTION_WORDS}\b"
+)
+
+
+def placed_otherwise(new: Reading, old: Reading) -> bool:
+    """ "Under the bed is the suitcase" / "the bed is under the suitcase", "the spare key is under
+    the mat by the back door" / "... by the mat under the back door", "the room above the kitchen
+    is Tom's" / "the room above Tom's is the kitchen": the same things and the same words of
+    place, each word of place before another thing. Where a thing is, is said by the word before
+    it, which no term says."""
+    placed = [_placed(reading.said_tokens) for reading in (new, old)]
+    if not placed[0] or placed[0] == placed[1]:
+        return False
+    if Counter(place for place, _ in placed[0]) != Counter(place for place, _ in placed[1]):
+        return False
+    words = [{_thing(word) for word in reading.said_tokens} for reading in (new, old)]
+    return all(thing in words[1] for _, thing in placed[0]) and all(
+        thing in words[0] for _, thing in placed[1]
+    )
+
+
+@lru_cache(maxsize=_READINGS_KEPT)
+def _placed(said: tuple[str, ...]) -> frozenset[tuple[str, str]]:
+    """Each word of place with the thing it places ("under" and "bed" in "under the bed"), read
+    from the words as said, marks and all (a note's colon ends a thing: "Under the bed: ...")."""
+    words = _PLACE_PHRASE.sub(lambda found: found[0].replace(" ", "-"), " ".join(said)).split()
+    placed = set()
+    for index, word in enumerate(words):
+        if word not in _PLACE_WORDS or (index and words[index - 1] in _DETERMINING):
+            continue  # "the under stairs cupboard" names a cupboard
+        after = words[index + 1 :]
+        start = next((i for i, w in enumerate(after) if w not in STOP_WORDS), len(after))
+        phrase = list(takewhile(_in_a_thing, after[start:]))
+        # The thing is the phrase's last word: "under the boot floor" is under the floor.
+        if phrase and not phrase[-1][:1].isdigit():
+            placed.add((word, _thing(phrase[-1])))
+    return frozenset(placed)
+
+
+def _in_a_thing(word: str) -> bool:
+    """Whether a word may be part of the name of a thing placed: no small word, no mark, and
+    no verb that follows a place ("the box under the bed has the photos")."""
+    return word[:1].isalnum() and word not in STOP_WORDS and word not in _AFTER_A_PLACE
+
+
+_AFTER_A_PLACE = frozenset(
+    "has have had holds hold keeps keep kept sits sit stands stand hangs hang goes go lives live "
+    "sleeps sleep contains contain stores store there".split()
+)
+
+
+def _thing(word: str) -> str:
+    """A word as the thing it names: "Tom's" is Tom, "beds" bed."""
+    return stem(word.removesuffix("'s"))
+
+
+_PLACE_PHRASE = re.compile(
+    r"\b(?:in front of|on top of|(?:to the )?(?:left|right)(?:-hand)? of|(?:up|down)stairs from|"
+    r"(?:north|south|east|west) of)\b"
+)
+_PLACE_WORDS = frozenset(
+    "under below beneath underneath above over behind beyond past outside inside in-front-of "
+    "on-top-of left-of right-of to-the-left-of to-the-right-of left-hand-of right-hand-of "
+    "to-the-left-hand-of to-the-right-hand-of upstairs-from downstairs-from north-of south-of "
+    "east-of west-of".split()
+)
+"""Words that place one thing on one side of another. Not those that say the two are together
+("next to", "with", "between", "opposite": the same said either way round), nor "in", "on" and
+"at", which also say when."""
+
+
+def deed_of_a_rule(new: Reading, old: Reading) -> bool:
+    """ "Leo is allowed to have the iPad" / "... to use the ipad", "Tom is allowed to keep the
+    kitten" / "... to take the kitten", "has to take his insulin" / "has to get his insulin":
+    what a rule, an ability or a duty is about is its verb, even one that says little in a plain
+    fact ("I have an iPhone", "I use Postgres"). Eating or drinking something is having it; a
+    thing that has to go back is taken back."""
+    deeds = [_RULED_DEED.findall(reading.plain) for reading in (new, old)]
+    if not all(deeds):
+        return False
+    verbs = [{_ALIKE_DEEDS.get(v, v) for v in found if v in _LIGHT_DEEDS} for found in deeds]
+    return all(verbs) and not verbs[0] & verbs[1]
+
+
+_RULED_DEED = re.compile(
+    r"\b(?:(?:allowed|able|has|have|had|needs?|ought|supposed|learning|how|got) to"
+    r"|can|could|cannot|may|might|must|should)(?: not| never)? (\w+)"
+)
+_LIGHT_DEEDS = lexicon.LIGHT_VERBS - frozenset(
+    "be would should could can will shall may might must want need tend try go".split()
+)
+_ALIKE_DEEDS = {"eat": "have", "drink": "have", "consume": "have"}
+
+
 _TITLE_WORDS = frozenset(
     "her him it its us them me you they we she he this that these those who what the a an "
     "can our your their my his".split()
@@ -709,6 +823,9 @@ CHECKS: tuple[tuple[Callable[[Reading, Reading], bool], str], ...] = (
     (generations_differ, "how many generations back"),
     (vaguely_many, "a number against many"),
     (small_word_values, "a value of small words, another"),
+    (what_to_know, "what to do, asked by another word"),
+    (deed_of_a_rule, "a rule about another deed"),
+    (placed_otherwise, "each thing placed by another's word"),
     (modifiers_traded, "two words before two things, traded"),
     (thing_or_its_lessons, "a thing against lessons in it or parts of it"),
     (each_or_together, "one each against one for all"),

@@ -319,6 +319,8 @@ _IS_BEFORE_WORD = re.compile(
 # words, as it was asked: "The user's sister lives in Madrid" is "My sister lives in Madrid".
 _TITLE_STOP = re.compile(r"\b(dr|mr|mrs|ms|mx|prof)\.(?=\s+[a-z])", re.IGNORECASE)
 """The full stop of a title before a name ("Dr. Patel" is "Dr Patel"), no end of a sentence."""
+_MATHS = re.compile(r"\b(math)s\b", re.IGNORECASE)
+"""British "maths" is "math", one subject: its "s" is no plural."""
 _THE_USERS = re.compile(r"\b(?:the )?user's\b", re.IGNORECASE)
 _THE_USER = re.compile(r"^\s*(?:the )?user\b(?!')", re.IGNORECASE)
 
@@ -342,10 +344,10 @@ def _number_and_letter(match: re.Match[str]) -> str:
 
 def as_said(text: str) -> str:
     """A fact's words as it means them, before they are read: straight apostrophes, a title's
-    full stop dropped, "the user" as the speaker, a "'s" that is "is" written so, "neither ...
-    nor" after its word."""
+    full stop dropped, "maths" as "math", "the user" as the speaker, a "'s" that is "is" written
+    so, "neither ... nor" after its word."""
     text = unicodedata.normalize("NFKC", text).replace("\u2019", "'").replace("\u2018", "'")
-    text = _TITLE_STOP.sub(r"\1", text)
+    text = _MATHS.sub(r"\1", _TITLE_STOP.sub(r"\1", text))
     text = _THE_USER.sub("I", _THE_USERS.sub("my", text))
     text = _SAID_IS.sub(r"\1 is \2", text)
     text = _IS_BEFORE_WORD.sub(_is_unless_a_place, text)

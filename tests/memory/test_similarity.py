@@ -415,6 +415,9 @@ TESTERS_SETS = [
     ("memory-pairs-probe-fifty-seventh.tsv", 190),  # contact details and addresses
     ("memory-pairs-probe-fifty-eighth.tsv", 211),  # work and jobs
     ("memory-pairs-probe-fifty-ninth.tsv", 239),  # feelings and opinions
+    ("memory-pairs-probe-sixtieth.tsv", 173),  # where things are, relative to each other
+    ("memory-pairs-probe-sixty-first.tsv", 322),  # exceptions, alternatives, substitutions
+    ("memory-pairs-probe-sixty-second.tsv", 262),  # abilities, permissions, obligations
 ]
 
 
@@ -1059,6 +1062,31 @@ def test_the_same_words_saying_another_thing_are_never_merged(first: str, second
         # a contrast, each way round (the reviewer's)
         ("the house is sold not rented", "the house is rented not sold"),
         ("We don't use to-do lists at home", "We use to-do lists at home"),
+        # the twentieth session's testers: a ban against no duty
+        ("Grandma mustn't take ibuprofen.", "grandma doesn't have to take ibuprofen"),
+        ("Tom must never open the door to strangers.", "tom needn't open the door to strangers"),
+        # what is known, by its question word
+        ("Grandpa knows when to use his inhaler.", "grandpa knows how to use his inhaler"),
+        ("Tom knows why he must take his inhaler.", "tom knows when he must take his inhaler"),
+        ("Emma knows which bus to take.", "emma knows how to take the bus"),
+        # a rule about another deed
+        ("Leo is allowed to have the iPad.", "leo is allowed to use the ipad"),
+        ("Tom is allowed to keep the kitten.", "tom is allowed to take the kitten"),
+        # "X not Y" traded in lower case
+        ("it's leo not mia who does the bins", "it's mia not leo who does the bins"),
+        (
+            "um it's thursday not wednesday for the bins",
+            "um it's wednesday not thursday for the bins",
+        ),
+        # each thing placed by the other's word
+        ("Under the bed is the suitcase.", "the bed is under the suitcase"),
+        (
+            "The spare key is under the mat by the back door.",
+            "the spare key is by the mat under the back door",
+        ),
+        ("The room above the kitchen is Tom's.", "the room above tom's is the kitchen"),
+        ("The box under the bed has the photos.", "the box under the photos has the bed"),
+        ("Room above the kitchen: Tom's bedroom.", "the room above tom's bedroom is the kitchen"),
     ],
 )
 def test_one_spelling_saying_two_things_is_never_merged(first: str, second: str) -> None:
@@ -1484,6 +1512,21 @@ def test_a_comparison_is_never_merged_with_an_equality() -> None:
         ("Lunch is at 12:30", "lunch is at half past twelve"),
         ("Mia's teacher is Mrs Patel.", "mia's teacher is missus patel"),
         ("Our GP is Dr Khan.", "our gp is doctor khan"),
+        # the same rule, the same deed, the same place, said another way
+        ("Grandma needn't take ibuprofen.", "Grandma doesn't have to take ibuprofen."),
+        ("Grandma must not take ibuprofen.", "grandma mustn't take ibuprofen"),
+        ("Leo can have sweets on Fridays", "leo can eat sweets on fridays"),
+        (
+            "Amy's reading book needs to go back every Monday.",
+            "amy has to take her reading book back on mondays",
+        ),
+        ("Under the bed is the suitcase.", "The suitcase is under the bed."),
+        (
+            "The spare tyre is under the boot floor.",
+            "The spare tyre is under the floor of the boot.",
+        ),
+        ("Mia sits next to Leo in class.", "leo sits next to mia in class"),
+        ("Priya's maths teacher is Mr. Okafor", "priya's math teacher is mister okafor"),
         # a title's full stop is no end of a sentence
         ("my gp is doctor patel", "The user's GP is Dr. Patel."),
         ("My dentist is Mrs. Shah.", "my dentist is missus shah"),
