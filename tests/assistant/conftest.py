@@ -18,3 +18,18 @@ def hearth(tmp_path):
     adds to the environment it runs in (``HEARTH_FAILPOINTS``, say), ``args`` to the ``run``
     command's options (``--start-time``, say)."""
     return partial(run_hearth, tmp_path)
+
+
+@pytest.fixture
+def unhinted(hearth, ollama, tmp_path):
+    """Call ``unhinted(room_audio)`` to run Hearth over a recording with ``stt.hotwords`` empty
+    (no word hand-fed to the ear) and the Ollama-protocol server; returns the run, after
+    checking it exited cleanly, and the path of its memory database."""
+
+    def run(room):
+        db = tmp_path / "memory.db"
+        done = hearth(room, f"ollama:\n  url: {ollama.url}\nstt:\n  hotwords: []\n", db=db)
+        assert done.returncode == 0, done.summary()
+        return done, db
+
+    return run

@@ -54,7 +54,7 @@ def requests(text: str) -> int:
     ids=["piper", "espeak"],
 )
 def test_two_facts_said_one_after_the_other_are_two_requests_with_no_hot_words(
-    hearth, ollama, tmp_path, say, value_lost
+    unhinted, say, value_lost
 ):
     room = timeline(
         silence(1.0),
@@ -66,9 +66,7 @@ def test_two_facts_said_one_after_the_other_are_two_requests_with_no_hot_words(
         silence(7.0),
     )
     assert room.dtype == np.int16
-    db = tmp_path / "memory.db"
-    run = hearth(room, f"ollama:\n  url: {ollama.url}\nstt:\n  hotwords: []\n", db=db)
-    assert run.returncode == 0, run.summary()
+    run, db = unhinted(room)
     heard = [u["text"] for u in run.of("utterance")]
     assert heard, run.summary()
     # Never two requests in one utterance, and never one stored as a single fact.
@@ -83,7 +81,7 @@ def test_two_facts_said_one_after_the_other_are_two_requests_with_no_hot_words(
         assert run.of("memory")[0]["action"] == "value_missing", run.summary()
 
 
-def test_the_whole_conflict_story_with_no_hot_words(hearth, ollama, tmp_path):
+def test_the_whole_conflict_story_with_no_hot_words(unhinted, ollama):
     # Piper's voice with no sampled noise (the same audio whatever ran before). The value lost
     # ("... has been") is asked for and spelled, as a person would when not understood; the
     # second editor is heard, the conflict asked about, and the answer taken.
@@ -98,9 +96,7 @@ def test_the_whole_conflict_story_with_no_hot_words(hearth, ollama, tmp_path):
         speech("The new one."),
         silence(7.0),
     )
-    db = tmp_path / "memory.db"
-    run = hearth(room, f"ollama:\n  url: {ollama.url}\nstt:\n  hotwords: []\n", db=db)
-    assert run.returncode == 0, run.summary()
+    run, db = unhinted(room)
     assert [r["text"] for r in run.of("reply")] == [
         "Your favorite editor is what?",
         "Okay, I'll remember that your favorite editor is Vim.",

@@ -31,7 +31,7 @@ def facts_and_history(db):
     ids=["said", "spelled"],
 )
 def test_a_fact_whose_value_was_lost_is_asked_about_and_the_answer_taken(
-    hearth, ollama, tmp_path, answer, value
+    unhinted, ollama, answer, value
 ):
     # tiny.en hears Piper's "... editor is Vim" as "... editor has been": no value at all.
     room = timeline(
@@ -41,9 +41,7 @@ def test_a_fact_whose_value_was_lost_is_asked_about_and_the_answer_taken(
         speech(answer),
         silence(7.0),
     )
-    db = tmp_path / "memory.db"
-    run = hearth(room, f"ollama:\n  url: {ollama.url}\nstt:\n  hotwords: []\n", db=db)
-    assert run.returncode == 0, run.summary()
+    run, db = unhinted(room)
     replies = [r["text"] for r in run.of("reply")]
     assert replies == [
         "Your favorite editor is what?",
@@ -78,9 +76,7 @@ def test_a_misheard_name_is_corrected_by_no_i_said(hearth, ollama, tmp_path):
     assert entries[1].detail["misheard_text"] == entries[0].text
 
 
-def test_a_newer_value_misheard_in_a_conflict_question_is_spelled_right_there(
-    hearth, ollama, tmp_path
-):
+def test_a_newer_value_misheard_in_a_conflict_question_is_spelled_right_there(unhinted, ollama):
     room = timeline(
         silence(1.0),
         speech("Hey Jarvis, remember that my dog is called Max."),
@@ -93,9 +89,7 @@ def test_a_newer_value_misheard_in_a_conflict_question_is_spelled_right_there(
         speech("The new one."),
         silence(7.0),
     )
-    db = tmp_path / "memory.db"
-    run = hearth(room, f"ollama:\n  url: {ollama.url}\nstt:\n  hotwords: []\n", db=db)
-    assert run.returncode == 0, run.summary()
+    run, db = unhinted(room)
     assert [r["text"] for r in run.of("reply")] == [
         "Okay, I'll remember that your dog is called Max.",
         "Earlier you told me your dog is called Max; now you say angry. Which one is current?",
