@@ -2939,7 +2939,7 @@ def _contrasted(plain: str) -> bool:
     return any(before not in STOP_WORDS for before in _CONTRAST.findall(plain))
 
 
-_CONTRAST = re.compile(r"\b([a-z0-9']+),? (?:not|never) (?!only\b)[a-z0-9]")
+_CONTRAST = re.compile(r"\b([a-z0-9']+),? not (?!only\b)[a-z0-9]")
 
 
 def _implied(term: Term, reading: Reading) -> bool:

@@ -76,7 +76,13 @@ def modality(words: Sequence[str]) -> frozenset[str]:
             continue
         if word in ("need", "needs") and _an_amount(words[index + 1 : index + 4]):
             continue  # an amount it takes: "the pool needs 300 litres", "a dozen eggs"
-        denied = following in _DENIALS or before in _DENIALS
+        # "does not have to", "doesn't really have to", "no need to", "needs no watering"
+        before_that = words[index - 2] if index > 1 else ""
+        denied = (
+            following in _DENIALS
+            or before in _DENIALS
+            or (before in _SOFTENERS and before_that in _DENIALS)
+        )
         if word == "must" and denied:
             said.add("forbidden")
         elif word in _MODALS and not (denied and word in _REQUIRING):
@@ -86,9 +92,11 @@ def modality(words: Sequence[str]) -> frozenset[str]:
     return frozenset(said)
 
 
-_DENIALS = frozenset(("not", "never"))
+_DENIALS = frozenset(("not", "never", "no"))
 """A requirement denied: "must not" forbids, "need not" ("needn't") and "does not have to" leave
 it open, so "mustn't take ibuprofen" and "doesn't have to take ibuprofen" are two rules."""
+_SOFTENERS = frozenset("really actually even necessarily strictly".split())
+"""Words between a denial and what it denies ("doesn't really have to")."""
 
 
 def _an_amount(after: Sequence[str]) -> bool:

@@ -445,33 +445,40 @@ def small_word_values(new: Reading, old: Reading) -> bool:
 
 def what_to_know(new: Reading, old: Reading) -> bool:
     """ "Grandpa knows when to use his inhaler" / "... how to use his inhaler", "Tom knows who to
-    call" / "... how to call": what someone knows, learns or asks, said by the question word
-    before "to". "How to" says no more than the deed itself ("knows how to swim", "can swim")."""
-    asked = [_asked(reading.plain) - {"how"} for reading in (new, old)]
+    call" / "... how to call", "knows why he must" / "knows when he must": what someone knows,
+    learns or is told, said by its question word. "How to" says no more than the deed itself
+    ("knows how to swim", "can swim"); "whom" is "who", "which bus" is "what bus", "what time"
+    is "when"."""
+    asked = [_asked(reading.said_tokens) - {"how"} for reading in (new, old)]
     return asked[0] != asked[1]
 
 
 @lru_cache(maxsize=_READINGS_KEPT)
-def _asked(plain: str) -> frozenset[str]:
-    """The question words of what a fact says is known, learned or told ("knows when to", "knows
-    why he must", "knows which bus to take")."""
-    return frozenset(_ASKED_BEFORE_TO.findall(plain) + _ASKED_AFTER_KNOWING.findall(plain))
+def _asked(said: tuple[str, ...]) -> frozenset[str]:
+    """The question words of what a fact says is known, learned or told."""
+    plain = " ".join(w for w in said if w[:1].isalnum() and w not in _SPOKEN_FILLERS)
+    plain = _WHAT_TIME.sub("when", plain)
+    found = _ASKED_AFTER_KNOWING.findall(plain)
+    return frozenset(_SAME_QUESTION.get(word, word) for word in found)
 
 
-_QUESTION_WORDS = r"(how|when|where|what|which|who|whom|why|whether)"
-_ASKED_BEFORE_TO = re.compile(rf"\b{_QUESTION_WORDS} to\b")
+_QUESTION_WORDS = (
+    r"(how often|how long|how much|how many|how|when|where|what|which|who|whom|why|whether)"
+)
 _ASKED_AFTER_KNOWING = re.compile(
     r"\b(?:knows?|knew|known|learn\w*|understands?|understood|remembers?|forg[eo]t\w*|"
-    r"(?:is|are|am|not) sure|ask\w*|told|tells?|explain\w*|show\w*|teach\w*|taught) "
-    rf"{_QUESTION_WORDS}\b"
+    r"(?:is|are|am|not) sure|ask\w*|told|tells?|explain\w*|show\w*|teach\w*|taught|"
+    rf"decides?|decided|checks?|checked|wonders?|wondered)(?: \w+ly)? {_QUESTION_WORDS}\b"
 )
+_WHAT_TIME = re.compile(r"\bwhat time\b")
+_SAME_QUESTION = {"whom": "who", "which": "what"}
 
 
 def placed_otherwise(new: Reading, old: Reading) -> bool:
     """ "Under the bed is the suitcase" / "the bed is under the suitcase", "the spare key is under
     the mat by the back door" / "... by the mat under the back door", "the room above the kitchen
     is Tom's" / "the room above Tom's is the kitchen": the same things and the same words of
-    place, each word of place before another thing. Where a thing is, is said by the word before
+    place, a word of place before another thing. Where a thing is, is said by the word before
     it, which no term says."""
     placed = [_placed(reading.said_tokens) for reading in (new, old)]
     if not placed[0] or placed[0] == placed[1]:
@@ -479,38 +486,57 @@ def placed_otherwise(new: Reading, old: Reading) -> bool:
     if Counter(place for place, _ in placed[0]) != Counter(place for place, _ in placed[1]):
         return False
     words = [{_thing(word) for word in reading.said_tokens} for reading in (new, old)]
-    return all(thing in words[1] for _, thing in placed[0]) and all(
-        thing in words[0] for _, thing in placed[1]
+    return any(
+        things <= words[1] and other <= words[0] and not things & other
+        for place, things in placed[0]
+        for other_place, other in placed[1]
+        if place == other_place
+    ) and not any(
+        things & other
+        for place, things in placed[0]
+        for other_place, other in placed[1]
+        if place == other_place
     )
 
 
 @lru_cache(maxsize=_READINGS_KEPT)
-def _placed(said: tuple[str, ...]) -> frozenset[tuple[str, str]]:
-    """Each word of place with the thing it places ("under" and "bed" in "under the bed"), read
-    from the words as said, marks and all (a note's colon ends a thing: "Under the bed: ...")."""
+def _placed(said: tuple[str, ...]) -> frozenset[tuple[str, frozenset[str]]]:
+    """Each word of place with the words of the thing it places ("under" and "bed" in "under the
+    bed", "under" and "boot", "floor" in "under the boot floor"), read from the words as said,
+    marks and all (a note's colon ends a thing: "Under the bed: ...")."""
     words = _PLACE_PHRASE.sub(lambda found: found[0].replace(" ", "-"), " ".join(said)).split()
+    # "in" and "on" alone also say when ("in 2015", "on Mondays"); with another word of place
+    # they place things in a chain ("in the drawer next to the bed"). Those that say the same
+    # either way round ("Mia sits next to Leo", "lives with") place nothing on their own.
+    chained = sum(word in _PLACE_WORDS or word in _PLACE_WORDS_TOO for word in words) >= 2
+    known = _PLACE_WORDS | _CONTAINING if chained else _PLACE_WORDS
     placed = set()
     for index, word in enumerate(words):
-        if word not in _PLACE_WORDS or (index and words[index - 1] in _DETERMINING):
+        if word not in known or (index and words[index - 1] in _DETERMINING):
             continue  # "the under stairs cupboard" names a cupboard
         after = words[index + 1 :]
         start = next((i for i, w in enumerate(after) if w not in STOP_WORDS), len(after))
-        phrase = list(takewhile(_in_a_thing, after[start:]))
-        # The thing is the phrase's last word: "under the boot floor" is under the floor.
-        if phrase and not phrase[-1][:1].isdigit():
-            placed.add((word, _thing(phrase[-1])))
+        thing = [w for w in takewhile(_in_a_thing, after[start:]) if not w[:1].isdigit()]
+        if thing:
+            placed.add((word, frozenset(map(_thing, thing))))
     return frozenset(placed)
 
 
 def _in_a_thing(word: str) -> bool:
     """Whether a word may be part of the name of a thing placed: no small word, no mark, and
     no verb that follows a place ("the box under the bed has the photos")."""
-    return word[:1].isalnum() and word not in STOP_WORDS and word not in _AFTER_A_PLACE
+    return (
+        word[:1].isalnum()
+        and word not in STOP_WORDS
+        and word not in _AFTER_A_PLACE
+        and word not in _PLACE_WORDS
+        and word not in _PLACE_WORDS_TOO
+    )
 
 
 _AFTER_A_PLACE = frozenset(
     "has have had holds hold keeps keep kept sits sit stands stand hangs hang goes go lives live "
-    "sleeps sleep contains contain stores store there".split()
+    "sleeps sleep contains contain stores store there upstairs downstairs".split()
 )
 
 
@@ -532,29 +558,322 @@ _PLACE_WORDS = frozenset(
 """Words that place one thing on one side of another. Not those that say the two are together
 ("next to", "with", "between", "opposite": the same said either way round), nor "in", "on" and
 "at", which also say when."""
+_CONTAINING = frozenset("in on at".split())
+_PLACE_WORDS_TOO = _CONTAINING | frozenset("by with beside next-to near opposite".split())
+"""Words of place that make a chain of two or more (see ``_placed``)."""
 
 
 def deed_of_a_rule(new: Reading, old: Reading) -> bool:
     """ "Leo is allowed to have the iPad" / "... to use the ipad", "Tom is allowed to keep the
     kitten" / "... to take the kitten", "has to take his insulin" / "has to get his insulin":
     what a rule, an ability or a duty is about is its verb, even one that says little in a plain
-    fact ("I have an iPhone", "I use Postgres"). Eating or drinking something is having it; a
-    thing that has to go back is taken back."""
+    fact ("I have an iPhone", "I use Postgres"). A few say one deed ("eat" or "have", "make" or
+    "do" a bed, "take" or "put" the bins out); a thing that has to go back is taken back. "Take"
+    and "have" are two ("take the car", "have the car"), though a pill is both."""
     deeds = [_RULED_DEED.findall(reading.plain) for reading in (new, old)]
-    if not all(deeds):
+    verbs = [{v for v in found if v in _LIGHT_DEEDS} for found in deeds]
+    if not all(verbs):
         return False
-    verbs = [{_ALIKE_DEEDS.get(v, v) for v in found if v in _LIGHT_DEEDS} for found in deeds]
-    return all(verbs) and not verbs[0] & verbs[1]
+    return not any(
+        one == other or frozenset((one, other)) in _ALIKE_DEEDS
+        for one in verbs[0]
+        for other in verbs[1]
+    )
 
 
 _RULED_DEED = re.compile(
-    r"\b(?:(?:allowed|able|has|have|had|needs?|ought|supposed|learning|how|got) to"
-    r"|can|could|cannot|may|might|must|should)(?: not| never)? (\w+)"
+    r"\b(?:(?:allowed|permitted|able|has|have|had|needs?|ought|supposed|learning|how|got|gets|"
+    r"get) to|can|could|cannot|may|might|must|should|lets? [a-z]+)"
+    r"(?: not| never)?(?: just| only| also| still| always| usually| really)? (\w+)"
 )
 _LIGHT_DEEDS = lexicon.LIGHT_VERBS - frozenset(
     "be would should could can will shall may might must want need tend try go".split()
 )
-_ALIKE_DEEDS = {"eat": "have", "drink": "have", "consume": "have"}
+_ALIKE_DEEDS = frozenset(
+    frozenset(pair.split())
+    for pair in ("eat have", "drink have", "consume have", "make do", "take put")
+)  # fmt: skip
+
+
+def kin_titled_or_theirs(new: Reading, old: Reading) -> bool:
+    """ "Uncle Bob lives in Leeds" / "Bob's uncle lives in Leeds", "Aunt Sue" / "Sue's aunt": a
+    relative's word before a name makes it a title of that person, after the name's "'s" it is
+    another person, that one's relative."""
+    titled = [set(_KIN_TITLED.findall(reading.plain)) for reading in (new, old)]
+    theirs = [
+        {(name, kin) for name, kin in _KIN_OF.findall(reading.plain)} for reading in (new, old)
+    ]
+    return bool(titled[0] & {(k, n) for n, k in theirs[1]}) or bool(
+        titled[1] & {(k, n) for n, k in theirs[0]}
+    )
+
+
+_KIN_TITLES = (
+    r"(aunt|auntie|aunty|uncle|cousin|nana|nan|gran|granny|grandma|grandpa|grandad|granddad|"
+    r"gramps|sister|brother)"
+)
+_KIN_TITLED = re.compile(
+    rf"(?<!'s )(?<!\bmy )(?<!\bour )\b{_KIN_TITLES} (?!is\b|was\b|and\b)([a-z]+)\b"
+)
+_KIN_OF = re.compile(rf"\b([a-z]+)'s {_KIN_TITLES}\b")
+
+
+def named_or_whose(new: Reading, old: Reading) -> bool:
+    """ "Jack the dog is called Max" / "Jack's dog is called Max", "Rose the rabbit" / "Rose's
+    rabbit": a name set beside what it names, against the thing a person of that name has."""
+    beside = [set(_NAMED_BESIDE.findall(reading.text)) for reading in (new, old)]
+    whose = [set(_NAMED_WHOSE.findall(reading.plain)) for reading in (new, old)]
+    named = [{(name.lower(), thing.lower()) for name, thing in found} for found in beside]
+    return bool(named[0] & whose[1]) or bool(named[1] & whose[0])
+
+
+_NAMED_BESIDE = re.compile(r"\b([A-Z][a-z]+),? the ([a-z]+)\b")
+_NAMED_WHOSE = re.compile(r"\b([a-z]+)'s ([a-z]+)\b")
+
+
+def owner_or_place_of_a_name(new: Reading, old: Reading) -> bool:
+    """ "Rose's garden" / "the rose garden", "Robin's nest" / "the robin's nest", "April's
+    birthday is on the 9th" / "... on 9th April": a name that owns a thing in one fact, and a
+    thing or a month of that word in the other. (A place owns things as a person does:
+    "Manchester's weather" is the weather in Manchester.)"""
+    owners = [_named_owners(reading.text) for reading in (new, old)]
+    placed = [_placed_words(reading.plain) for reading in (new, old)]
+    return bool(owners[0] & placed[1]) or bool(owners[1] & placed[0])
+
+
+@lru_cache(maxsize=_READINGS_KEPT)
+def _named_owners(text: str) -> frozenset[str]:
+    """Names, written as names, that own a thing by their "'s" with no word before them that
+    makes them a thing ("Rose's garden", not "the robin's nest" nor "my sister's flat"; a
+    transcript's "'s" is as often "is")."""
+    words = text.replace("\u2019", "'").split()
+    return frozenset(
+        word[:-2].lower()
+        for index, word in enumerate(words)
+        if word.endswith("'s")
+        and word[:1].isupper()
+        and word[:-2].isalpha()
+        and index + 1 < len(words)
+        and words[index + 1][:1].islower()
+        and (not index or words[index - 1].lower() not in _NOT_BEFORE_A_NAME)
+        and word[:-2].lower() not in _PEOPLE_WORDS
+    )
+
+
+@lru_cache(maxsize=_READINGS_KEPT)
+def _placed_words(plain: str) -> frozenset[str]:
+    """Words an article, "of" or a date stands before ("the rose garden", "9th April", "the 5th
+    of June"); not a home by whose it is ("at the Smiths'")."""
+    words = plain.split()
+    return frozenset(
+        word.removesuffix("'s")
+        for before, word in pairwise(words)
+        if (before in _BEFORE_A_THING or before[:1].isdigit())
+        and (not word.endswith("'s") or before in ("the", "a", "an"))
+    )
+
+
+_NOT_BEFORE_A_NAME = frozenset("the a an my our your his her their this that".split())
+_BEFORE_A_THING = frozenset("of the a an".split())
+_PEOPLE_WORDS = frozenset({*lexicon.RELATIONS, *lexicon.RELATIONS.values(), "user", "i"})
+
+
+def names_in_another_order(new: Reading, old: Reading) -> bool:
+    """ "My plumber is James Thomas" / "... Thomas James", "Jean-Paul" / "Paul-Jean", "A.J. Smith"
+    / "J.A. Smith": one person's names, or initials, said in another order: another person."""
+    runs = [_name_runs(reading.text) for reading in (new, old)]
+    return any(
+        sorted(one) == sorted(other) and one != other for one in runs[0] for other in runs[1]
+    )
+
+
+@lru_cache(maxsize=_READINGS_KEPT)
+def _name_runs(text: str) -> tuple[tuple[str, ...], ...]:
+    """Runs of two or more capitalised names, hyphened names and initials, in order."""
+    runs = [
+        tuple(stem(word.lower()) for word in run.split() if word.lower() not in STOP_WORDS)
+        for run in _NAME_RUN.findall(text)
+    ]
+    runs += [tuple(found.split("-")) for found in _HYPHENED_NAME.findall(text)]
+    runs += [tuple(found.replace(".", "")) for found in _INITIALS.findall(text)]
+    return tuple(run for run in runs if len(set(run)) > 1)
+
+
+_NAME_RUN = re.compile(r"\b(?:[A-Z][a-z]+ )+[A-Z][a-z]+\b")
+_HYPHENED_NAME = re.compile(r"\b[A-Z][a-z]+-[A-Z][a-z]+\b")
+_INITIALS = re.compile(r"\b(?:[A-Z]\.){2,}")
+
+
+def owner_and_owned_traded(new: Reading, old: Reading) -> bool:
+    """ "Tom owns Rex" / "Rex owns Tom": who owns whom, traded (a verb of having says little in a
+    plain fact, so no term tells the two apart)."""
+    owned = [set(_OWNS.findall(reading.plain)) for reading in (new, old)]
+    return any((b, a) in owned[1] for a, b in owned[0] if a != b)
+
+
+_OWNS = re.compile(r"\b([a-z]+) (?:owns|owned|possesses) (?:the |a |an )?([a-z]+)\b")
+
+
+def measured_against_another(new: Reading, old: Reading) -> bool:
+    """ "Tom is older than Sam" / "... than Sam's class", "Ava is the oldest" / "Ava is the
+    oldest in her class": what a comparison is made against, or the group a "most" is of, said
+    by a word no term says ("class", "kind", "lot")."""
+    against = [_compared_with(reading.said_tokens) for reading in (new, old)]
+    if all(against) and against[0][0] == against[1][0] and against[0][1] != against[1][1]:
+        return True  # the same comparison ("older" both): "younger than" is another way round
+    scopes = [_superlative_scope(reading.plain) for reading in (new, old)]
+    return None not in scopes and scopes[0] != scopes[1]
+
+
+@lru_cache(maxsize=_READINGS_KEPT)
+def _compared_with(said: tuple[str, ...]) -> tuple[str, str] | None:
+    """The comparison and the thing after "than": ("older", "sam") in "older than Sam is",
+    ("older", "class") in "older than Sam's class" (the speaker however said: "than me", "than I
+    am")."""
+    at = next((i for i, w in enumerate(said) if w == "than" and i), None)
+    if at is None and "same" in said:  # "the same age as Sam"
+        at = next((i for i, w in enumerate(said) if w == "as" and i), None)
+    if at is None:
+        return None
+    after = [w for w in said[at + 1 :] if w not in _DETERMINING and w not in PREPOSITIONS]
+    if not after:
+        return None
+    if len(after) > 2 and after[1] in ("'s", "is") and after[2] not in STOP_WORDS:
+        return said[at - 1], stem(after[2])  # "than Sam's class"; a transcript's "'s" is "is"
+    first = after[0]
+    return said[at - 1], "i" if first in _THE_SPEAKER else stem(first)
+
+
+_THE_SPEAKER = frozenset("i me we us myself".split())
+
+
+@lru_cache(maxsize=_READINGS_KEPT)
+def _superlative_scope(plain: str) -> str | None:
+    """What a fact's "most" or "more than" is of, when a word no term says names it ("class" in
+    "the oldest in her class", "older than Mia in her class", "of its kind"; "" for "the
+    oldest"), or None when it ranks nothing."""
+    found = _SUPERLATIVE.search(plain) or _COMPARATIVE.search(plain)
+    if found is None or found[1] in _NOT_SUPERLATIVES:
+        return None
+    heads = set()
+    for scope in _SCOPE.finditer(plain):  # before it or after: "of the three, Sophie's the ..."
+        words = [
+            w for w in scope[1].split() if w not in STOP_WORDS | _COUNTS and not w[:1].isdigit()
+        ]
+        # Only a group no term says ("class", "kind", "lot", "set"): "in her year" is a term.
+        if words and stem(words[0]) in _UNSAID_GROUPS:
+            heads.add(stem(words[0]))
+    return " ".join(sorted(heads))
+
+
+_UNSAID_GROUPS = frozenset(stem(word) for word in lexicon.GENERIC | lexicon.LIGHT_VERBS)
+_COUNTS = frozenset("two three four five six seven eight nine ten both all".split())
+_SUPERLATIVE = re.compile(
+    r"\bthe (?:second |third |2nd |3rd )?(?:most |least )?(\w+est|best|worst|middle)\b"
+)
+_COMPARATIVE = re.compile(r"\b(\w+) than\b")
+_NOT_SUPERLATIVES = frozenset(
+    "guest west rest chest nest test pest vest quest request contest interest forest harvest "
+    "honest modest biggest-ever".split()
+)
+_SCOPE = re.compile(
+    r"\b(?:in|of|among) (?:the |a |an |my |our |your |his |her |its |their |[a-z]+'s )?"
+    r"((?:[a-z0-9]+ ){0,2}[a-z]+)"
+)
+
+
+def are_or_have_kin(new: Reading, old: Reading) -> bool:
+    """ "Mia and Noah are twins" / "mia and noah have twins": being someone's kin, against
+    having kin of one's own."""
+    said = [_BE_OR_HAVE_KIN.findall(reading.plain) for reading in (new, old)]
+    kinds = [{(verb in _BE, kin) for verb, kin in found} for found in said]
+    return any((not being, kin) in kinds[1] for being, kin in kinds[0])
+
+
+_BE = frozenset("is are am was were be been".split())
+_BE_OR_HAVE_KIN = re.compile(
+    r"\b(is|are|am|was|were|be|been|have|has|had) (?:both |all |(?:a |an )?(?:pair of |set of )?)?"
+    r"(twins|triplets|siblings|sisters|brothers|cousins|partners|parents|grandparents)\b"
+)
+
+
+def doers_traded_in_time(new: Reading, old: Reading) -> bool:
+    """ "We eat after Gran goes to bed" / "Gran eats after we go to bed", "The kids watch TV while
+    we cook" / "We watch TV while the kids cook": who does the one thing and who the other,
+    traded across a word of time."""
+    doers = [_doers_in_time(reading.said_tokens) for reading in (new, old)]
+    return all(doers) and doers[0] == doers[1][::-1] and doers[0][0] != doers[0][1]
+
+
+@lru_cache(maxsize=_READINGS_KEPT)
+def _doers_in_time(said: tuple[str, ...]) -> tuple[str, ...]:
+    """Who does the thing before a word of time and who the thing after it ("we", "gran"), when
+    the fact is one clause on each side of it."""
+    words = _AS_SOON_AS.sub(
+        "when", " ".join(w for w in said if w[:1].isalnum() and w not in _SPOKEN_FILLERS)
+    ).split()
+    at = next(
+        (
+            i
+            for i, w in enumerate(words)
+            if w in _WORDS_OF_TIME
+            # "once" is read as the number: "we eat once the kids are in bed"
+            or (w == "1" and words[i + 1 : i + 2] and words[i + 1] in _CLAUSE_OPENERS)
+        ),
+        None,
+    )
+    if not at:
+        return ()
+    doers = [_doer(words[:at]), _doer(words[at + 1 :])]
+    return tuple(doers) if all(doers) else ()
+
+
+def _doer(words: list[str]) -> str:
+    """A clause's first word that names who does it ("we", "kids" in "the kids tidy up")."""
+    for word in words:
+        if word in _DETERMINING:
+            continue
+        if word in _THE_SPEAKER or word in ("you", "they", "he", "she"):
+            return "i" if word in _THE_SPEAKER else word
+        return "" if word in STOP_WORDS else stem(word)
+    return ""
+
+
+_WORDS_OF_TIME = frozenset("before after while once until till when whenever".split())
+_AS_SOON_AS = re.compile(r"\bsoon as\b")  # its first "as" may be read into "work as"
+_CLAUSE_OPENERS = frozenset("the my our your his her their i we you he she they".split())
+
+
+def owners_paired_otherwise(new: Reading, old: Reading) -> bool:
+    """ "I give the baby her bottle before my shower" / "... before her shower", "I give Ella
+    her medicine before her tea" / "... my medicine before her tea": the same owners and things,
+    each owner before another thing."""
+    if any(_A_MODELS_USER.search(reading.text) for reading in (new, old)):
+        return False  # whose a model's "her" is, the user's or another's, is not told here
+    owned = [
+        _owner_things(reading.said_tokens, "their" not in reading.owners) for reading in (new, old)
+    ]
+    if not all(owned) or owned[0] == owned[1]:
+        return False
+    things = [{thing for _, thing in found} for found in owned]
+    return things[0] == things[1]
+
+
+@lru_cache(maxsize=_READINGS_KEPT)
+def _owner_things(said: tuple[str, ...], theirs_mine: bool) -> frozenset[tuple[str, str]]:
+    """Each owner word with the thing after it ("her" and "bottle" in "her bottle"); a model's
+    "their" as the user's when the reading took it so (``theirs_mine``)."""
+    owners = {**_OWNER_WORDS, "their": "my"} if theirs_mine else _OWNER_WORDS
+    return frozenset(
+        (owners[owner], stem(thing))
+        for owner, thing in pairwise(said)
+        if owner in owners and thing[:1].isalpha() and thing not in STOP_WORDS
+    )
+
+
+_A_MODELS_USER = re.compile(r"\buser\b", re.IGNORECASE)
+_OWNER_WORDS = {"my": "my", "our": "my", "your": "your", "his": "his", "her": "her",
+                "their": "their", "its": "its"}  # fmt: skip
 
 
 _TITLE_WORDS = frozenset(
@@ -826,6 +1145,15 @@ CHECKS: tuple[tuple[Callable[[Reading, Reading], bool], str], ...] = (
     (what_to_know, "what to do, asked by another word"),
     (deed_of_a_rule, "a rule about another deed"),
     (placed_otherwise, "each thing placed by another's word"),
+    (kin_titled_or_theirs, "a relative's word as a title, against that person's relative"),
+    (named_or_whose, "a name beside what it names, against whose it is"),
+    (names_in_another_order, "one person's names in another order"),
+    (owner_or_place_of_a_name, "a name owning a thing, against a thing of that word"),
+    (owner_and_owned_traded, "who owns whom, traded"),
+    (measured_against_another, "compared with another thing, or a most of another group"),
+    (are_or_have_kin, "being kin against having kin"),
+    (doers_traded_in_time, "who does which, traded across a word of time"),
+    (owners_paired_otherwise, "each owner before another thing"),
     (modifiers_traded, "two words before two things, traded"),
     (thing_or_its_lessons, "a thing against lessons in it or parts of it"),
     (each_or_together, "one each against one for all"),

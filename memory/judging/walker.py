@@ -56,6 +56,14 @@ _RANKED = (TermKind.WORD, TermKind.NAME, TermKind.GROUP)
 _BEFORE_MONTHS = frozenset("of in since until till before after by during early late mid".split())
 
 
+_AFTER_A_NAMED_WILL = frozenset("and is are was were has had to from with said says".split())
+_BEFORE_A_NAMED_WILL = frozenset(
+    stem(word)
+    for word in "and with to for from by meet met see saw call drive drove take took visit marry "
+    "married than".split()
+)
+
+
 class Walker:
     """One pass over the tokens, collecting terms with their negation, feeling and ranking.
 
@@ -239,12 +247,28 @@ class Walker:
             self._pending_order = (self._last_content, True)
         elif word in _PLACE_PRONOUNS and self._slot:
             self._add(word, token.surface, TermKind.WORD)  # "a barbecue at ours": a place
-        elif word not in STOP_WORDS or (
-            word in lexicon.AMBIGUOUS_MONTHS
-            and ((token.capitalised and not token.initial) or self._dated())  # "in may 2026"
+        elif (
+            word not in STOP_WORDS
+            or (
+                word in lexicon.AMBIGUOUS_MONTHS
+                and ((token.capitalised and not token.initial) or self._dated())  # "in may 2026"
+            )
+            or (word == "will" and self._will_named(index))
         ):
+            if word == "will" and not token.capitalised:
+                token = replace(token, capitalised=True)  # a name, written small
             self._content(token)
             self._possessing = False
+
+    def _will_named(self, index: int) -> bool:
+        """Whether a "will" names someone ("married to Will", "Mum and Will are visiting",
+        "driving Will to the airport"): no verb can follow it where it stands, as one follows
+        the "will" of what is to come."""
+        before = self.tokens[index - 1].surface.lower() if index else ""
+        after = self.tokens[index + 1] if index + 1 < len(self.tokens) else None
+        if after is None or after.kind is TokenKind.BREAK or after.kind is TokenKind.POSSESSIVE:
+            return bool(before)
+        return after.text in _AFTER_A_NAMED_WILL or stem(before) in _BEFORE_A_NAMED_WILL
 
     def _excepting(self, index: int) -> bool:
         """ "except", or "but" after "everything" ("I eat everything but fish"; "nothing but

@@ -416,8 +416,11 @@ TESTERS_SETS = [
     ("memory-pairs-probe-fifty-eighth.tsv", 211),  # work and jobs
     ("memory-pairs-probe-fifty-ninth.tsv", 239),  # feelings and opinions
     ("memory-pairs-probe-sixtieth.tsv", 173),  # where things are, relative to each other
-    ("memory-pairs-probe-sixty-first.tsv", 322),  # exceptions, alternatives, substitutions
+    ("memory-pairs-probe-sixty-first.tsv", 321),  # exceptions, alternatives, substitutions
     ("memory-pairs-probe-sixty-second.tsv", 262),  # abilities, permissions, obligations
+    ("memory-pairs-probe-sixty-third.tsv", 416),  # comparisons on a scale
+    ("memory-pairs-probe-sixty-fourth.tsv", 208),  # sequences and the order of events
+    ("memory-pairs-probe-sixty-fifth.tsv", 382),  # people's names
 ]
 
 
@@ -1078,6 +1081,33 @@ def test_the_same_words_saying_another_thing_are_never_merged(first: str, second
             "um it's thursday not wednesday for the bins",
             "um it's wednesday not thursday for the bins",
         ),
+        # the twentieth session's second three testers and their reviewer
+        ("Ava is the oldest.", "Ava is the oldest in her class."),
+        ("Tom is older than Sam.", "Tom is older than Sam's class."),
+        ("Tom is the same age as Sam.", "tom is the same age as sam's class"),
+        ("Mia and Noah are twins.", "mia and noah have twins"),
+        ("We eat after Gran goes to bed.", "Gran eats after we go to bed."),
+        ("we have tea once the kids are asleep", "the kids have tea once we're asleep"),
+        (
+            "I give the baby her bottle before my shower.",
+            "I give the baby her bottle before her shower.",
+        ),
+        ("Uncle Bob lives in Leeds.", "Bob's uncle lives in Leeds."),
+        ("Sister Mary is a nun.", "Mary's sister is a nun."),
+        ("Jack's dog is called Max.", "Jack the dog is called Max."),
+        ("My plumber is James Thomas.", "My plumber is Thomas James."),
+        ("A.J. Smith is my accountant.", "J.A. Smith is my accountant."),
+        ("My sister is married to Will.", "My sister is married."),
+        ("um jack and will are coming to stay", "jack is coming to stay"),
+        ("Rose's garden is in Bath.", "The rose garden is in Bath."),
+        ("June's birthday is on the 5th.", "My birthday is on the 5th of June."),
+        ("Tom owns Rex.", "Rex owns Tom."),
+        (
+            "The torch is in the drawer next to the oven",
+            "the torch is next to the drawer in the oven",
+        ),
+        ("Emma is allowed to take the car.", "emma is allowed to have the car"),
+        ("Grandpa knows how often to use his inhaler", "grandpa knows how to use his inhaler"),
         # each thing placed by the other's word
         ("Under the bed is the suitcase.", "the bed is under the suitcase"),
         (
@@ -1527,6 +1557,25 @@ def test_a_comparison_is_never_merged_with_an_equality() -> None:
         ),
         ("Mia sits next to Leo in class.", "leo sits next to mia in class"),
         ("Priya's maths teacher is Mr. Okafor", "priya's math teacher is mister okafor"),
+        ("Tom knows who to call about the boiler", "Tom knows whom to call about the boiler"),
+        ("Dad knows what time to pick Leo up", "dad knows when to pick leo up"),
+        ("You don't need to book at the dentist", "there's no need to book at the dentist"),
+        ("Leo doesn't really have to wear his glasses", "leo doesn't have to wear his glasses"),
+        ("Mia has to make her bed", "mia has to do her bed"),
+        (
+            "The dog sleeps under the table most nights",
+            "most nights the dog sleeps under the table",
+        ),
+        (
+            "The key is under the mat outside the back door",
+            "the key is outside the back door under the mat",
+        ),
+        ("I'd rather live in York than Leeds", "I'd rather live in York than in Leeds"),
+        ("Tom is taller than me.", "Tom is taller than I am."),
+        ("Max is older than Lily.", "lily is younger than max"),
+        ("I'm not a fan of Manchester's weather.", "er i don't like the weather in manchester"),
+        ("will has diabetes", "Will has diabetes."),
+        ("The user takes their tablets before their walk.", "I take my tablets before my walk."),
         # a title's full stop is no end of a sentence
         ("my gp is doctor patel", "The user's GP is Dr. Patel."),
         ("My dentist is Mrs. Shah.", "my dentist is missus shah"),
