@@ -2442,13 +2442,13 @@ def _a_list_of_numbers(reading: Reading, first: Term, second: Term) -> bool:
     between ("bed 3 has 12 leeks") nor a count of a measure ("3 four-foot benches")."""
     low, high = sorted((first, second), key=lambda term: term.at)
     tokens = reading.said_tokens
-    if any(word not in _JOINING for word in tokens[low.at + 1 : high.at]):
+    if any(word not in _BETWEEN_LISTED_NUMBERS for word in tokens[low.at + 1 : high.at]):
         return False
     following = tokens[high.at + 1] if high.at + 1 < len(tokens) else ""
     return not (high.at == low.at + 1 and following in _MEASURES)
 
 
-_JOINING = frozenset(("and", "or", "&", ",", "a", "an", "the", "by", "x"))
+_BETWEEN_LISTED_NUMBERS = frozenset(("and", "or", "&", ",", "a", "an", "the", "by", "x"))
 _MEASURES = frozenset(
     "foot feet inch inches metre metres meter meters cm mm litre litres liter liters ml kilo "
     "kilos kg gram grams pound pounds ounce ounces hour hours minute minutes second seconds day "
@@ -2939,7 +2939,11 @@ def _contrasted(plain: str) -> bool:
     return any(before not in STOP_WORDS for before in _CONTRAST.findall(plain))
 
 
-_CONTRAST = re.compile(r"\b([a-z0-9']+),? not (?!only\b)[a-z0-9]")
+_CONTRAST = re.compile(
+    r"\b([a-z0-9']+),? (?:not (?!only\b)[a-z0-9]|never (?![a-z]+(?:s|ed|ing)\b)[a-z0-9])"
+)
+"""One thing set against another ("leo not mia", "thursday never wednesday"); not "never" before
+a verb ("leo never walks the dog")."""
 
 
 def _implied(term: Term, reading: Reading) -> bool:

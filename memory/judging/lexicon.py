@@ -717,6 +717,9 @@ PHRASES: dict[tuple[str, ...], tuple[str, ...]] = {
     ("every", "year"): ("yearly",),
     ("each", "year"): ("yearly",),
     ("annually",): ("yearly",),
+    # a chore, not a dish one likes ("my favourite dish")
+    ("the", "dishes"): ("washing-up",),
+    ("the", "washing", "up"): ("washing-up",),
     ("sci", "fi"): ("science-fiction",),
     ("scifi",): ("science-fiction",),
     ("science", "fiction"): ("science-fiction",),

@@ -59,8 +59,12 @@ _BEFORE_MONTHS = frozenset("of in since until till before after by during early 
 _AFTER_A_NAMED_WILL = frozenset("and is are was were has had to from with said says".split())
 _BEFORE_A_NAMED_WILL = frozenset(
     stem(word)
-    for word in "and with to for from by meet met see saw call drive drove take took visit marry "
+    for word in "with to for from by meet met see saw call drive drove take took visit marry "
     "married than".split()
+)
+_BEFORE_A_WILL_NAMED_NOT = frozenset(
+    "i you he she it we they that who which there this my your his her its our their the a "
+    "but 's".split()
 )
 
 
@@ -265,9 +269,13 @@ class Walker:
         "driving Will to the airport"): no verb can follow it where it stands, as one follows
         the "will" of what is to come."""
         before = self.tokens[index - 1].surface.lower() if index else ""
+        if before in _BEFORE_A_WILL_NAMED_NOT:
+            return False  # "he will", "her will" (what she leaves)
         after = self.tokens[index + 1] if index + 1 < len(self.tokens) else None
         if after is None or after.kind is TokenKind.BREAK or after.kind is TokenKind.POSSESSIVE:
             return bool(before)
+        if before == "and":  # "Jack and Will are", not "... and will pick them up"
+            return after.text in _AFTER_A_NAMED_WILL
         return after.text in _AFTER_A_NAMED_WILL or stem(before) in _BEFORE_A_NAMED_WILL
 
     def _excepting(self, index: int) -> bool:

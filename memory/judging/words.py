@@ -226,7 +226,7 @@ _FRACTIONS = (
     (re.compile(r"\b(\w+) and three quarters\b"), "75"),
 )
 _PARTS = "third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|quarter"
-_UNITS = (
+_MEASURED_UNITS = (
     "mile|hour|minute|second|day|week|fortnight|month|year|decade|century|metre|meter|kilometre|"
     "yard|foot|inch|pound|stone|kilo|ton|tonne|litre|liter|pint|gallon|dozen|hundred|thousand"
 )
@@ -240,7 +240,10 @@ _PARTS_OF_ONE = (
     (re.compile(r"\bhalf (?:a|an) (\w+)\b(?!-)", re.IGNORECASE), r"0.5 \1"),
     # a bound before one of a thing: "less than a mile" is "less than 1 mile", not "a mile"
     (re.compile(r"\b(less|more|fewer|longer|shorter) than (?:a|an) (?=\w)", re.I), r"\1 than one "),
-    (re.compile(rf"\b(over|under) (?:a|an) (?=(?:{_UNITS})\b)", re.IGNORECASE), r"\1 one "),
+    (
+        re.compile(rf"\b(over|under) (?:a|an) (?=(?:{_MEASURED_UNITS})\b)", re.IGNORECASE),
+        r"\1 one ",
+    ),
     (re.compile(r"\b(less|more|fewer) than half\b", re.IGNORECASE), r"\1 than 0.5"),
     # a share of a whole, not a day of the month: "a third of the rent" / "on the third"
     (re.compile(rf"\b(?:a|one) ({_PARTS}) of\b(?! july\b)", re.IGNORECASE), r"one-\1 of"),
