@@ -602,11 +602,14 @@ _ALIKE_DEEDS = frozenset(
 
 def done_otherwise(new: Reading, old: Reading) -> bool:
     """ "Sam eats about 300 grams of pasta" / "Sam makes about 300 grams of pasta", "We get four
-    pints of milk" / "We drink four pints of milk": both facts say what is done with verbs that
-    say little on their own ("I have an iPhone"), and no verb of one is one of the other's."""
+    pints of milk" / "We drink four pints of milk": both facts say what the same doer does with
+    verbs that say little on their own ("I have an iPhone"), and no verb of one is one of the
+    other's. Some such verbs are one deed in most sentences ("take" or "get" the bus, "use" or
+    "take" an inhaler, "keep" or "put" the keys somewhere): those are taken as one, and a
+    needless question (two facts kept) is the price where a pair is one deed only sometimes."""
     verbs = [_light_deeds(reading.said_tokens) for reading in (new, old)]
     doers = [_doer(list(reading.said_tokens)) for reading in (new, old)]
-    if not all(verbs) or doers[0] != doers[1]:
+    if not all(verbs) or not all(doers) or doers[0] != doers[1]:
         return False  # "I put my salary into our account" / "our account gets my salary"
     return not any(
         one == other or frozenset((one, other)) in _ALIKE_DEEDS | _ALIKE_PLAIN_DEEDS
@@ -619,16 +622,20 @@ def done_otherwise(new: Reading, old: Reading) -> bool:
 def _light_deeds(said: tuple[str, ...]) -> frozenset[str]:
     """The fact's verbs that say little on their own, in their plain form ("eats" -> "eat",
     "got" -> "get"); none when it says "do" or "have", as often an auxiliary as a deed."""
-    deeds = {_DEED_FORMS.get(word, word) for word in said} & _LIGHT_DEEDS
+    plain = _GETS_THROUGH.sub("consume", " ".join(said)).split()
+    deeds = {_DEED_FORMS.get(word, word) for word in plain} & _LIGHT_DEEDS
     return frozenset() if deeds & {"do", "have"} else frozenset(deeds)
 
 
 _ALIKE_PLAIN_DEEDS = frozenset(
     frozenset(pair.split())
-    for pair in ("take get", "take have", "take drink", "take eat", "get have")
-)
+    for pair in ("take get", "take have", "take drink", "take eat", "get have", "use take",
+                 "keep put", "consume eat", "consume drink")
+)  # fmt: skip
 """Said of a plain habit, these are one deed: "I take the bus" / "i get the bus", "Dad takes
-his coffee black" / "drinks his coffee black", "take" or "have" two paracetamol."""
+his coffee black" / "drinks his coffee black", "use" or "take" an inhaler, "keep" or "put" the
+keys in the bowl, "get through" (consume) a loaf or eat it."""
+_GETS_THROUGH = re.compile(r"\b(?:get|gets|got|getting) through\b")
 _DEED_FORMS = {
     "eats": "eat", "ate": "eat", "eating": "eat", "eaten": "eat",
     "drinks": "drink", "drank": "drink", "drinking": "drink",
@@ -745,6 +752,9 @@ def _driver_and_rider(said: tuple[str, ...]) -> tuple[str, str] | tuple[()]:
 _DRIVING = frozenset("drive drives drove driving driven".split())
 
 
+_ANIMALS = frozenset(("cat", "dog"))
+
+
 def driven_or_their_car(new: Reading, old: Reading) -> bool:
     """ "Dave drives me to work" / "Dave drives my car to work": a person driven somewhere,
     against someone's car driven there ("car" is read as what driving is about, so no term
@@ -754,7 +764,10 @@ def driven_or_their_car(new: Reading, old: Reading) -> bool:
         return False
     objects = [found[1] for found in said]  # type: ignore[index]
     cars = [bool(_A_CAR.match(found)) for found in objects]
-    return cars[0] != cars[1]
+    if cars[0] == cars[1]:
+        return False
+    person = old if cars[0] else new  # "drives me to school in her car" says the car too
+    return not {"car", "van"} & set(person.plain.split())
 
 
 _DRIVEN = re.compile(
@@ -777,7 +790,7 @@ def _two_of_one_kind(said: tuple[str, ...]) -> frozenset[frozenset[str]]:
     kinds: dict[str, set[str]] = {}
     for word in said:
         kind = lexicon.RELATIONS.get(word)
-        if kind is not None:
+        if kind in _ANIMALS:  # "my mum, er, my mother" is one person said twice
             kinds.setdefault(kind, set()).add(word.removesuffix("s"))
     return frozenset(frozenset(words) for words in kinds.values() if len(words) > 1)
 
@@ -960,14 +973,14 @@ def _compared_with(said: tuple[str, ...], text: str) -> tuple[str, str] | None:
 def _compared(word: str) -> str:
     """A word compared with, one for all its forms ("dad" and "father", "anyone" and
     "everyone")."""
-    return _EVERYONE.get(word, lexicon.RELATIONS.get(word, stem(word)))
+    return _ANYONE_ALIKE.get(word, lexicon.RELATIONS.get(word, stem(word)))
 
 
 _THE_SPEAKER = frozenset("i me we us myself".split())
 _OWNED_AFTER_THAN = re.compile(
     r"\b(?:than|as) (?:the |my |our |your |his |her |their )?[a-z]+'s ([a-z]+)"
 )
-_EVERYONE = dict.fromkeys("anyone everyone anybody everybody".split(), "everyone")
+_ANYONE_ALIKE = dict.fromkeys("anyone everyone anybody everybody".split(), "everyone")
 
 
 @lru_cache(maxsize=_READINGS_KEPT)
