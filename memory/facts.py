@@ -299,7 +299,8 @@ class Memory:
                 for f, j in judged
                 if f.id in disputed and j.relation in (Relation.CONFLICT, Relation.NEAR_MISS)
             ]
-            settled = [i for i in disputed if i not in {f.id for f in standing}]
+            still = {f.id for f in standing}
+            settled = [i for i in disputed if i not in still]
             self._unlink(fact_id, settled, {"reason": "corrected"})
             linked, misses = self._link_related(fact_id, text, new_kind, judged)
             final = self.store.get_fact(fact_id)

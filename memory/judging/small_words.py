@@ -491,16 +491,15 @@ def placed_otherwise(new: Reading, old: Reading) -> bool:
     if Counter(place for place, _ in placed[0]) != Counter(place for place, _ in placed[1]):
         return False
     words = [{_thing(word) for word in reading.said_tokens} for reading in (new, old)]
-    return any(
-        things <= words[1] and other <= words[0] and not things & other
+    matched = [
+        (things, other)
         for place, things in placed[0]
         for other_place, other in placed[1]
         if place == other_place
-    ) and not any(
-        things & other
-        for place, things in placed[0]
-        for other_place, other in placed[1]
-        if place == other_place
+    ]
+    # No word of place before the same thing in both, and one before another said in both.
+    return not any(things & other for things, other in matched) and any(
+        things <= words[1] and other <= words[0] for things, other in matched
     )
 
 
@@ -824,7 +823,7 @@ def named_or_whose(new: Reading, old: Reading) -> bool:
     beside = [set(_NAMED_BESIDE.findall(reading.text)) for reading in (new, old)]
     whose = [set(_NAMED_WHOSE.findall(reading.plain)) for reading in (new, old)]
     named = [
-        {(name.lower(), thing) for name, thing in found if name.lower() not in _DATE_NAMES}
+        {(name.lower(), thing) for name, thing in found if not _a_date(name.lower())}
         for found in beside
     ]
     return bool(named[0] & whose[1]) or bool(named[1] & whose[0])
@@ -861,9 +860,9 @@ def _named_owners(text: str) -> frozenset[str]:
         and word[:-2].isalpha()
         and index + 1 < len(words)
         and words[index + 1][:1].islower()
-        and (not index or words[index - 1].lower() not in _NOT_BEFORE_A_NAME)
+        and (not index or words[index - 1].lower() not in _DETERMINING)
         and word[:-2].lower() not in _PEOPLE_WORDS
-        and word[:-2].lower() not in _DAY_NAMES
+        and "weekday" not in lexicon.groups_of(word[:-2].lower())
     )
 
 
@@ -887,18 +886,17 @@ def _placed_words(text: str) -> frozenset[str]:
             found.add(word)
     for index in range(1, len(words)):
         before, word = words[index - 1].lower(), words[index].lower()
-        if word in _MONTH_NAMES and (before[:1].isdigit() or before == "of"):
+        if "month" in lexicon.groups_of(word) and (before[:1].isdigit() or before == "of"):
             found.add(word)
     return frozenset(found)
 
 
-_NOT_BEFORE_A_NAME = frozenset("the a an my our your his her their this that".split())
-_DAY_NAMES = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
-_MONTH_NAMES = frozenset(
-    "january february march april may june july august september october november december".split()
-)
-_DATE_NAMES = _DAY_NAMES | _MONTH_NAMES
 _PEOPLE_WORDS = frozenset({*lexicon.RELATIONS, *lexicon.RELATIONS.values(), "user", "i"})
+
+
+def _a_date(word: str) -> bool:
+    """Whether a word names a day or a month ("Monday the bins go out" names no one)."""
+    return bool({"weekday", "month"} & set(lexicon.groups_of(word)))
 
 
 def names_in_another_order(new: Reading, old: Reading) -> bool:
