@@ -595,10 +595,15 @@ class Listener:
 
     def _may_go_on(self, start: float) -> bool:
         """Whether speech that began at ``start``, while thinking, goes on with the request just
-        taken: it began soon enough after it, and nothing of the reply has begun."""
+        taken: it began after the request's end and soon enough after the turn was taken, and
+        nothing of the reply has begun.
+
+        The window counts from the taking, not from the request's end: a request that trailed
+        off ("what's the capital of ...") was taken only after the long trailing silence, and a
+        speaker still looking for the word then finds it a moment later."""
         taken = self._taken
         window = self._settings.went_on_seconds
-        return window > 0 and taken is not None and 0 <= start - taken.end <= window
+        return window > 0 and taken is not None and taken.end <= start <= taken.t + window
 
     def _wake_in_window(self, t: float) -> list[ListenerOutput]:
         closed = self._closing(t, FollowUpCloseReason.WAKE)

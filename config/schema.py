@@ -345,8 +345,9 @@ class ListenerSettings(Section):
     stop_words: tuple[str, ...] = ("stop", "never mind", "be quiet", "that's all", "thank you")
     went_on_seconds: Seconds = 2.5
     """A request taken at a pause is heard again whole when its speaker goes on within this many
-    seconds of its end, while its turn has said and done nothing (the model has not answered yet);
-    0: never. The trailing silence's length: a longer pause is not one request."""
+    seconds of its being taken, while its turn has said and done nothing (the model has not
+    answered yet); 0: never. Counted from the taking, so a request that trailed off keeps the
+    whole window after the trailing silence: a pause longer than both is not one request."""
     reply_wait_seconds: PositiveSeconds = 60.0
     """Longest wait, on the audio clock, for a reply to begin after a request, or to go on while
     nothing of it is playing or being made; then Hearth says it got no answer and listens for the

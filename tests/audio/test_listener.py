@@ -496,7 +496,7 @@ def test_thinking_ignores_the_wake_word_and_speech_begun_long_after_the_request(
     listener.handle(WakeDetected(1.0))
     listener.handle(heard(3.0, "What time is it?"))  # said until 2.3 s
     # (Tick short of reply_wait_seconds: see test_every_waiting_state_gives_up_on_the_clock.)
-    late = SpeechStarted(5.1, 4.9)  # 2.6 s after it: someone else, or something new
+    late = SpeechStarted(5.8, 5.6)  # 2.6 s after it was taken: someone else, or something new
     for event in (WakeDetected(3.5), heard(4.0, "Stop."), late, Tick(50.0)):
         assert listener.handle(event) == ()
     assert listener.state is State.THINKING
@@ -525,6 +525,23 @@ def test_a_speaker_who_goes_on_before_the_reply_is_heard_again_whole():
     assert listener.handle(TakenBack(6.6))[0] == RequestReopened(
         6.6, start=1.2, paused_from=5.3, went_on_at=6.3, via=Via.WAKE
     )
+
+
+def test_a_speaker_looking_for_a_word_after_the_trailing_silence_is_heard_again_whole():
+    # Taken 2.6 s after "of", the trailing silence (and the transcript) over; the word comes
+    # 3.5 s after "of", within the window after the taking: one request, as said.
+    listener = make()
+    listener.handle(WakeDetected(1.0))
+    listener.handle(Transcript(4.9, "What's the capital of", start=1.2, end=2.3))
+    assert listener.handle(SpeechStarted(6.0, start=5.8)) == (WentOnAsked(6.0, start=5.8),)
+    assert listener.handle(TakenBack(6.1))[0] == RequestReopened(
+        6.1, start=1.2, paused_from=2.3, went_on_at=5.8, via=Via.WAKE
+    )
+    # Past the window after the taking: a new utterance, not this request going on.
+    later = make()
+    later.handle(WakeDetected(1.0))
+    later.handle(Transcript(4.9, "What's the capital of", start=1.2, end=2.3))
+    assert later.handle(SpeechStarted(7.6, start=7.5)) == ()
 
 
 def test_a_follow_up_heard_again_whole_is_still_a_follow_up():
