@@ -246,7 +246,7 @@ class BrainWorker:
             gate.commit()
         except TurnWithdrawn:
             parts.close()
-            log.info("reply %d withdrawn: its speaker went on", reply)
+            log.info("reply %d withdrawn: its speaker went on, or woke Hearth again", reply)
             return
         except Exception as error:  # a bug in a turn must not silence Hearth for good
             log.exception("the turn failed")

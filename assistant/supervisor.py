@@ -269,8 +269,8 @@ class Supervisor:
                 self.events.write(fields)
             case Heard():
                 self._on_heard(report)
-            case WentOn(t=t):
-                self._on_went_on(t)
+            case WentOn(t=t, wake=wake):
+                self._on_went_on(t, wake)
             case Spoken(job=job):
                 self._ledger.spoken(job)
                 self._delivered(job)
@@ -323,9 +323,10 @@ class Supervisor:
         self._turns.asked(reply, time.monotonic())
         self._worker.ask(reply, utterance)
 
-    def _on_went_on(self, t: float) -> None:
-        """The last request's speaker went on before its reply began: if its turn has said and
-        done nothing, it is taken back, and the voice process hears the request again whole."""
+    def _on_went_on(self, t: float, wake: bool) -> None:
+        """The last request's speaker went on, or the wake word was said again, before its reply
+        began: if its turn has said and done nothing, it is taken back, and the voice process
+        hears the request again whole, or a new one in its place."""
         assert self._worker is not None
         reply = self._ledger.newest()
         taken = reply is not None and self._worker.withdraw(reply)
@@ -333,7 +334,7 @@ class Supervisor:
             self._ledger.withdraw(reply)
             self._turns.ended(reply, time.monotonic())
             self._send(TakeBack())
-        self.events.write({"t": t, "event": "went_on", "taken_back": taken})
+        self.events.write({"t": t, "event": "went_on", "taken_back": taken, "wake": wake})
 
     def _on_failed(self, reason: str, retry: bool) -> None:
         if retry:

@@ -1,4 +1,5 @@
-"""Whether a turn may still be withdrawn: its speaker went on after the request was taken.
+"""Whether a turn may still be withdrawn: its speaker went on after the request was taken, or
+the wake word was said again for a new one.
 
 A person who pauses mid-request ("What's the weather like ... in Paris tomorrow?") may be taken at
 the pause; if they go on before the reply begins, the voice process asks for the turn back, to hear

@@ -1138,8 +1138,8 @@ class VoiceEngine:
                     self._send(Heard(text, via, self.t, heard.scores, wake, heard.spelled))
                     grace = seconds_to_samples(END_OF_LISTENING_GRACE_SECONDS)
                     self._end_earcon_at = self._clock + grace
-                case WentOnAsked(t=t):
-                    self._send(WentOn(t))
+                case WentOnAsked(t=t, wake=wake):
+                    self._send(WentOn(t, wake))
                 case RequestReopened():
                     self._reopen(output)
                 case HintGiven(text=text):

@@ -159,7 +159,8 @@ class ReplyFinished:
 @dataclass(frozen=True)
 class TakenBack:
     """The request's turn was withdrawn after :class:`WentOnAsked`: it had said and done
-    nothing, and the request is heard again whole, with what its speaker is saying now."""
+    nothing. The request is heard again whole, with what its speaker is saying now; or, when it
+    was asked for by the wake word, a new request is heard in its place."""
 
     t: float
 
@@ -247,6 +248,9 @@ class WentOnAsked(ClockEvent):
 
     event: ClassVar[str] = "went_on_asked"
     start: float
+    wake: bool = False
+    """Asked for by the wake word said again: the speaker starts over ("Hey Jarvis, stop", or
+    a request said better), and a new request takes the turn's place."""
 
 
 @dataclass(frozen=True)
@@ -373,10 +377,12 @@ class Listener:
     - Tick every frame, saying whether a reply's speech is playing or being made; on
       :class:`ReplyAbandoned`, drop the rest of the reply and say its text.
 
-    Wake words and transcripts are ignored while thinking; while speaking they count only with
+    Transcripts are ignored while thinking; while speaking they and wake words count only with
     barge-in. Speech that begins while thinking, soon after the request was taken, is its speaker
     going on: :class:`WentOnAsked` asks for the turn back, and on :class:`TakenBack` the request is
-    heard again from its start (:class:`RequestReopened`) to the end of what is said now.
+    heard again from its start (:class:`RequestReopened`) to the end of what is said now. The wake
+    word while thinking asks for the turn back too, and on :class:`TakenBack` a new request is
+    listened for; a turn that has said or done something is not given back, and is answered.
 
     A failed reply is still a reply: the pipeline speaks the error between
     :class:`ReplyStarted` and :class:`ReplyFinished` and the follow-up window opens after it.
@@ -425,6 +431,7 @@ class Listener:
         self._gives_up_at: float | None = None  # the waiting state's timed exit
         self._taken: UtteranceHeard | None = None  # the last request taken
         self._went_on_at: float | None = None  # thinking: its speaker went on here
+        self._woken_at: float | None = None  # thinking: the wake word was said again here
         self._reopened: RequestReopened | None = None  # listening: it is heard again whole
 
     @property
@@ -511,6 +518,13 @@ class Listener:
             case SpeechStarted(t=t, start=start) if self._may_go_on(start):
                 self._went_on_at = start
                 return [WentOnAsked(t, start)]
+            case WakeDetected(t=t) if self._taken is not None:
+                # Said while the model thinks: whoever said it wants a new turn, if this one
+                # can still be dropped (nothing said or done); else it is answered, as before.
+                self._woken_at = t
+                return [WentOnAsked(t, t, wake=True)]
+            case TakenBack(t=t) if self._woken_at is not None:
+                return [WakeAccepted(t), self._change(State.LISTENING, t)]
             case TakenBack(t=t) if self._taken is not None and self._went_on_at is not None:
                 taken = self._taken
                 reopened = RequestReopened(t, taken.start, taken.end, self._went_on_at, taken.via)
@@ -680,7 +694,8 @@ class Listener:
         """The one place the state changes; the returned event is its record."""
         old, self._state = self._state, new
         self._holding = False  # a hold belongs to the window it was made in
-        self._went_on_at = self._reopened = None  # as do a speaker going on, and a request reopened
+        # as do a speaker going on or waking it again, and a request reopened
+        self._went_on_at = self._woken_at = self._reopened = None
         limit = self._limits.get(new)
         self._gives_up_at = None if limit is None else t + limit
         logger.info("listener %s -> %s at %.3f s", old, new, t)

@@ -65,8 +65,8 @@ class StandDown:
 
 @dataclass(frozen=True)
 class TakeBack:
-    """The last request's turn was withdrawn (its speaker went on before the reply began): hear
-    it again whole, with what they are saying now."""
+    """The last request's turn was withdrawn (its speaker went on, or woke Hearth again, before
+    the reply began): hear it again whole with what they are saying now, or the new request."""
 
 
 @dataclass(frozen=True)
@@ -214,10 +214,12 @@ class Heard:
 
 @dataclass(frozen=True)
 class WentOn:
-    """The speaker of the last request went on at audio second ``t``, before its reply began:
-    withdraw its turn if it has said and done nothing (answered with ``TakeBack``)."""
+    """The speaker of the last request went on at audio second ``t``, or the wake word was said
+    again (``wake``), before its reply began: withdraw its turn if it has said and done nothing
+    (answered with ``TakeBack``)."""
 
     t: float
+    wake: bool = False
 
 
 @dataclass(frozen=True)

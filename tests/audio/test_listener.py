@@ -491,15 +491,52 @@ def test_a_reply_that_ends_in_a_question_says_so_when_the_window_opens():
     assert opened == FollowUpOpened(8.0, until=33.0, after_question=True)
 
 
-def test_thinking_ignores_the_wake_word_and_speech_begun_long_after_the_request():
+def test_thinking_ignores_transcripts_and_speech_begun_long_after_the_request():
     listener = make()
     listener.handle(WakeDetected(1.0))
     listener.handle(heard(3.0, "What time is it?"))  # said until 2.3 s
     # (Tick short of reply_wait_seconds: see test_every_waiting_state_gives_up_on_the_clock.)
     late = SpeechStarted(5.8, 5.6)  # 2.6 s after it was taken: someone else, or something new
-    for event in (WakeDetected(3.5), heard(4.0, "Stop."), late, Tick(50.0)):
+    for event in (heard(4.0, "Stop."), late, Tick(50.0)):
         assert listener.handle(event) == ()
     assert listener.state is State.THINKING
+
+
+@pytest.mark.parametrize(
+    ("said", "then"),
+    [
+        ("Hey Jarvis, what's the weather like?", State.THINKING),  # a request said better
+        ("Hey Jarvis, stop.", State.STANDBY),  # or none at all
+    ],
+)
+def test_the_wake_word_while_thinking_drops_the_turn_for_a_new_request(said: str, then: State):
+    listener = make()
+    listener.handle(WakeDetected(1.0))
+    listener.handle(heard(3.0, "What time is it?"))
+    assert listener.handle(WakeDetected(7.0)) == (WentOnAsked(7.0, 7.0, wake=True),)
+    assert listener.state is State.THINKING  # until the turn is given back
+    assert listener.handle(TakenBack(7.05)) == (
+        WakeAccepted(7.05),
+        StateChanged(7.05, State.THINKING, State.LISTENING),
+    )
+    outputs = listener.handle(Transcript(9.5, said, start=7.0, end=8.8))
+    assert listener.state is then
+    if then is State.THINKING:
+        assert outputs[0] == UtteranceHeard(
+            9.5, "what's the weather like?", Via.WAKE, start=7.0, end=8.8
+        )
+
+
+def test_a_turn_not_given_back_to_the_wake_word_is_answered():
+    # It had said or done something (stored a fact): no TakenBack, and the reply comes.
+    listener = make()
+    listener.handle(WakeDetected(1.0))
+    listener.handle(heard(3.0, "Remember that my car is blue."))
+    listener.handle(WakeDetected(4.0))
+    assert listener.handle(ReplyStarted(4.5)) == (
+        StateChanged(4.5, State.THINKING, State.SPEAKING),
+    )
+    assert listener.handle(TakenBack(4.6)) == ()
 
 
 def test_a_speaker_who_goes_on_before_the_reply_is_heard_again_whole():

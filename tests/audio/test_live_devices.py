@@ -281,6 +281,37 @@ def test_a_speaker_who_goes_on_while_the_model_thinks_is_answered_once_for_all_t
     assert_said(stt, heard, answer)
 
 
+def test_the_wake_word_said_while_the_model_thinks_asks_anew(
+    pulse: PulseServer,
+    ollama: OllamaServer,
+    live_hearth: Callable[..., LiveHearth],
+    stt: SpeechToText,
+) -> None:
+    # A model slow to begin, and a speaker who asks again, better, long after the first request
+    # (past the window to go on): the first turn is dropped unsaid, the second answered.
+    ollama.script(Reply(text="It is sunny here.", delay_first=8.0), Reply(text=SECOND_ANSWER))
+    hearth = live_hearth()
+    hearth.wait_until_listening()
+
+    recording = pulse.start_recording(SPEAKER)
+    pulse.play_into(ROOM, timeline(
+        silence(0.3), speech("Hey Jarvis, what's the weather like?"), silence(4.0),
+        speech(SECOND_QUESTION), silence(0.5),
+    ))  # fmt: skip
+    hearth.wait_for_replies(1)
+    heard = recording.stop()
+    assert hearth.stop() == 0, hearth.summary()
+
+    first, second = (utterance["text"] for utterance in hearth.of("utterance"))
+    assert "weather" in words(first) and "france" in words(second), hearth.summary()
+    [went_on] = hearth.of("went_on")
+    assert went_on["wake"] is True and went_on["taken_back"] is True, hearth.summary()
+    asked = [request["messages"][-1]["content"] for request in ollama.chat_requests()]
+    assert asked == [first, second], hearth.summary()
+    assert [r["text"] for r in hearth.of("reply")] == [SECOND_ANSWER], hearth.summary()
+    assert_said(stt, heard, SECOND_ANSWER)
+
+
 def test_a_sound_device_unplugged_mid_conversation_is_waited_for_without_a_restart(
     pulse: PulseServer,
     ollama: OllamaServer,
