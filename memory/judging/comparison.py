@@ -315,6 +315,7 @@ class _Pair:
             or self._called_otherwise()
             or self._speaker_deed()
             or self._passive_turned()
+            or self._receiver_turned()
             or self._how_many()
             or self._partner_or_place()
             or self._modifiers_moved()
@@ -726,6 +727,42 @@ class _Pair:
             return ""
         return f"roles differ: {after[0].surface} does it in one and has it done in the other"
 
+    def _receiver_turned(self) -> str:
+        """ "£500 was lent to my sister" / "my sister lent £500", "the rent is paid to my mum" /
+        "my mum pays the rent": a passive with no "by" names whom it was done to, for or from;
+        the same person before the same deed in the active fact is who does it."""
+        if not self._alike():
+            return ""
+        for passive, active in ((self.new, self.old), (self.old, self.new)):
+            tokens = passive.said_tokens
+            done_at = next(
+                (
+                    i
+                    for i in range(1, len(tokens))
+                    if tokens[i - 1] in markers.BE and markers.participle(tokens[i])
+                ),
+                -1,
+            )
+            if done_at < 0 or "by" in tokens:
+                continue
+            deed = markers.verb_base(tokens[done_at])
+            said = active.said_tokens
+            deed_at = next(
+                (i for i, word in enumerate(said) if markers.verb_base(word) == deed), -1
+            )
+            if deed_at < 1 or said[deed_at - 1] in markers.BE:
+                continue  # the deed is not said, or said as a passive too
+            for term in passive.terms:
+                if term.slot not in _RECEIVING_SLOTS or term.at <= done_at:
+                    continue
+                doer = next((t for t in active.terms if agrees(term, t) and not t.slot), None)
+                if doer is not None and doer.at < deed_at:
+                    return (
+                        f"roles differ: {term.surface} has it done {term.slot} them in one "
+                        "and does it in the other"
+                    )
+        return ""
+
     def _done_to(self) -> str:
         """ "Dave owes me £50" / "dave owes him fifty pounds": the same words, another person
         done to, named only by a pronoun. Not the same people in other places ("we go with
@@ -837,6 +874,15 @@ class _Pair:
         perfects = {_perfect_said(self.new), _perfect_said(self.old)}
         if perfects == {"had", "have"} and not self.new_only and not self.old_only:
             return "tense differs: had / have"  # "I had lived in Leeds" / "I have lived ..."
+        if perfects == {"have", ""} and not self.new_only and not self.old_only:
+            # "Mum has lived in a care home for two years" / "Mum lived in ... for two years":
+            # a present perfect that lasts a while holds still; the past one is over. (Since
+            # when is no such sign: "has been vegan since 2019" / "went vegan in 2019".)
+            lasting, other = (
+                (self.new, self.old) if _perfect_said(self.new) else (self.old, self.new)
+            )
+            if other.tense == "past" and "for" in lasting.said_tokens:
+                return "tense differs: still so / over"
         if "" in tenses or len(tenses) == 1 or not self.shared:
             return ""
         if tenses == {"present", "future"} and any(
@@ -1669,9 +1715,11 @@ def _kept_or_given_up(new: Reading, old: Reading) -> str:
 
 def _perfect_said(reading: Reading) -> str:
     """ "had" for a past perfect ("had lived"), "have" for a present one ("have lived")."""
-    if markers.past_perfect(reading.said_tokens):
+    said = reading.said_tokens
+    if markers.past_perfect(said):
         return "had"
-    return "have" if markers.perfect(reading.said_tokens) else ""
+    # "mum's been" is read "mum is been", never a copula before "been"
+    return "have" if markers.perfect(said) or ("is", "been") in pairwise(said) else ""
 
 
 def _lists_paired_otherwise(new: Reading, old: Reading) -> str:
@@ -1831,9 +1879,10 @@ def _as_phrase(words: Sequence[str]) -> str:
     return " ".join(words).replace("-", " ")
 
 
-_NO_WHEN = lexicon.PAST_MARKERS | {"new"}
+_NO_WHEN = lexicon.PAST_MARKERS | {"new", "month", "week"}
 """Change words that say nothing of when: "Jen is my brother's new girlfriend" is now, and
-"Jen was his girlfriend" then."""
+"Jen was his girlfriend" then. "Last week" and "last month" date what was so, as "last year"
+does: "I had a cold last month" is then, and "I have a cold" now."""
 
 _COMPARATIVES = {"more-than": True, "better-than": True, "less-than": False, "worse-than": False}
 """The comparisons that say which way ("more than", "less than"), by the way they say."""
@@ -2000,9 +2049,10 @@ def _being_and_having(being: Reading, having: Reading) -> str:
     for role in (said[:2], said[:1]):  # "a maths tutor", "a nurse at ..."
         # Written small (a make or a name is no role: "The boiler is a Worcester Bosch"), and
         # its head a person or an animal.
-        if not (role[-1].islower() and _one_to_be_or_have(role[-1])):
-            continue
-        named = " ".join(role)
+        head = role[-1].lower()
+        if not ((role[-1].islower() or head in _TRADES) and _one_to_be_or_have(head)):
+            continue  # (a trade in capitals is still one: "a GP")
+        named = " ".join(role).lower()
         goes_on = rf"\ban? {named}\b(.*)$"
         has = rf"^(.*?)\b(?:has|had|have|gets|got)(?: got)? {goes_on}"
         held = re.search(has, having.said.lower())
@@ -2063,7 +2113,8 @@ def _one_to_be_or_have(word: str) -> bool:
 
 _TRADES = frozenset(
     "nurse nanny childminder lodger tenant vet cook chef coach mum dad student pupil client "
-    "patient apprentice assistant intern trainee".split()
+    "patient apprentice assistant intern trainee gp physio midwife surgeon consultant "
+    "paramedic".split()
 )
 _AGENT_ENDINGS = ("er", "or", "ist", "ian")
 
@@ -2339,6 +2390,7 @@ _STAYING = frozenset(
     "stay stays stayed staying stopping lodge lodges lodged lodging boarding".split()
 )
 _MOVING = frozenset("move moves moved moving".split())
+_RECEIVING_SLOTS = frozenset(("to", "for", "from"))
 _LEAVING = frozenset("leave leaves leaving left drop drops dropped dropping".split())
 _THING_WORDS = 3
 """Words a thing left with someone may take ("the spare key")."""

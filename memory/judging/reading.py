@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import lru_cache
+from itertools import pairwise
 
 from memory.judging import lexicon, markers, shape
 from memory.judging.spoken import hear
@@ -424,6 +425,13 @@ _JOINED = re.compile(r"\d\s?[-:\u2013]\s?\d")
 _PRESENT_COPULAS = frozenset(("am", "is", "are"))
 _PAST_COPULAS = frozenset(("was", "were"))
 _STILL_PERFECT = frozenset(("been", "used-to"))
+_WANTING = frozenset("prefer prefers want wants like likes need needs".split())
+"""Present verbs whose thing may be followed by a participle saying how: "likes eggs fried"."""
+_NOT_NOW_BEFORE_HAVE = frozenset(
+    "will would 'd shall should could might may must can to rather".split()
+)
+_HAVE_GOT = frozenset((("have", "got"), ("has", "got")))
+"""A having now, not a perfect: "I've got a cold", "she has got two sons"."""
 _NO_VERB_BEFORE = frozenset(
     "get gets getting be being a an the my our your his her their its this that for during".split()
 )
@@ -453,14 +461,23 @@ def _tense(tokens: Sequence[Token], subject: frozenset[int], change: str = "") -
     words = [token.text for token in tokens if token.kind is TokenKind.WORD]
     if markers.past_perfect(words):
         return "past"
+    if any(pair in _HAVE_GOT for pair in pairwise(words)):
+        return "present"  # "I've got a cold" has it now, as "I have a cold" does
     if "had" in words and not _perfect(words):
         return "past"  # "We had a dog", "we had a dog called Rex"
+    comma = next((i for i, token in enumerate(tokens) if token.text == ","), len(tokens))
     if (
-        {"have", "has"} & set(words)
-        and not _perfect(words)
-        and any(word in _TIMELESS for word in words)
+        not _perfect(words)
+        and not any(_past_form(token) for token in tokens[comma:])
+        and any(
+            word in ("have", "has") and (not index or words[index - 1] not in _NOT_NOW_BEFORE_HAVE)
+            for index, word in enumerate(words)
+        )
     ):
-        return "present"  # "we have a dog called Rex": the name is timeless, the having not
+        # "we have a dog called Rex", "I have a haircut booked": the having is now, whatever
+        # is said of the thing had (not "will have", "would rather have"), unless a clause of
+        # its own says what was ("ben has my book, i lent it to him")
+        return "present"
     if any(word in _TIMELESS for word in words) or _perfect(words):
         return ""
     # A "'s" read as "is" may be whose ("Kim was Dave's boss"): the tense is the other verb's.
@@ -479,10 +496,12 @@ def _tense(tokens: Sequence[Token], subject: frozenset[int], change: str = "") -
         return "present"  # "the flight's on Friday"
     if change.lower().endswith("ed") or change.lower() in lexicon.IRREGULAR_PAST:
         return "past"
+    wanting = next((i for i, t in enumerate(tokens) if t.text in _WANTING), len(tokens))
     past = any(
         index not in subject
         and _past_form(token)
         and not (index and tokens[index - 1].text in _NO_VERB_BEFORE)
+        and index < wanting  # "I prefer parcels left next door": how it is wanted, not a past
         and not (
             index + 1 < len(tokens)
             and _present_form(tokens[index + 1])
