@@ -29,7 +29,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import ClassVar
 
@@ -432,6 +432,9 @@ class Listener:
         self._taken: UtteranceHeard | None = None  # the last request taken
         self._went_on_at: float | None = None  # thinking: its speaker went on here
         self._woken_at: float | None = None  # thinking: the wake word was said again here
+        self._withdrawn: UtteranceHeard | None = None
+        """Listening after the wake word took its turn back: the request, asked again if
+        nothing new is said."""
         self._reopened: RequestReopened | None = None  # listening: it is heard again whole
 
     @property
@@ -507,7 +510,7 @@ class Listener:
                 self._reopened = None
                 return [WakeAccepted(t)]
             case SpeechEnded(t=t, reason=EndReason.NOTHING_SAID):
-                return self._end(t, ConversationEndReason.NOTHING_SAID)
+                return self._nothing_said(t)
             case Transcript():
                 reopened = self._reopened
                 return self._request(event, reopened.via if reopened else Via.WAKE)
@@ -516,7 +519,11 @@ class Listener:
     def _thinking(self, event: ListenerInput) -> list[ListenerOutput]:
         match event:
             case SpeechStarted(t=t, start=start) if self._may_go_on(start):
-                self._went_on_at = start
+                # The latest ask is what a turn given back answers; the first start stays where
+                # the speaker went on (an ask refused while the turn was still being prepared).
+                self._woken_at = None
+                if self._went_on_at is None:
+                    self._went_on_at = start
                 return [WentOnAsked(t, start)]
             case WakeDetected(t=t) if self._taken is not None:
                 # Said while the model thinks: whoever said it wants a new turn, if this one
@@ -524,7 +531,9 @@ class Listener:
                 self._woken_at = t
                 return [WentOnAsked(t, t, wake=True)]
             case TakenBack(t=t) if self._woken_at is not None:
-                return [WakeAccepted(t), self._change(State.LISTENING, t)]
+                change = self._change(State.LISTENING, t)
+                self._withdrawn = self._taken
+                return [WakeAccepted(t), change]
             case TakenBack(t=t) if self._taken is not None and self._went_on_at is not None:
                 taken = self._taken
                 reopened = RequestReopened(t, taken.start, taken.end, self._went_on_at, taken.via)
@@ -595,7 +604,7 @@ class Listener:
             return [WakeAccepted(t)]
         if not text:
             if via is Via.WAKE or self._state is State.LISTENING:
-                return self._end(t, ConversationEndReason.NOTHING_SAID)
+                return self._nothing_said(t)
             # Whisper heard nothing: the window stays open until its own deadline.
             self._holding = False
             return []
@@ -644,10 +653,21 @@ class Listener:
             return event.start >= self._until
         return event.t >= self._until + self._confirm_seconds
 
+    def _nothing_said(self, t: float) -> list[ListenerOutput]:
+        """Listening heard no request. After the wake word took a turn back ("Hey Jarvis?" said
+        to a slow answer), the request it took is asked again rather than lost."""
+        withdrawn = self._withdrawn
+        if withdrawn is None or self._state is not State.LISTENING:
+            return self._end(t, ConversationEndReason.NOTHING_SAID)
+        heard = replace(withdrawn, t=t)
+        change = self._change(State.THINKING, t)
+        self._taken = heard
+        return [heard, change]
+
     def _give_up(self, t: float) -> list[ListenerOutput]:
         """A waiting state's time is up: listening heard no request, or the reply never came."""
         if self._state is State.LISTENING:
-            return self._end(t, ConversationEndReason.NOTHING_SAID)
+            return self._nothing_said(t)
         if self._state is State.RINGING:
             return [StopRinging(t, timed_out=True), self._change(State.STANDBY, t)]
         return [ReplyAbandoned(t, APOLOGY), *self._end(t, ConversationEndReason.NO_REPLY)]
@@ -694,8 +714,8 @@ class Listener:
         """The one place the state changes; the returned event is its record."""
         old, self._state = self._state, new
         self._holding = False  # a hold belongs to the window it was made in
-        # as do a speaker going on or waking it again, and a request reopened
-        self._went_on_at = self._woken_at = self._reopened = None
+        # as do a speaker going on or waking it again, and a request reopened or withdrawn
+        self._went_on_at = self._woken_at = self._reopened = self._withdrawn = None
         limit = self._limits.get(new)
         self._gives_up_at = None if limit is None else t + limit
         logger.info("listener %s -> %s at %.3f s", old, new, t)

@@ -92,7 +92,7 @@ def outcomes(events: list[dict[str, Any]], placed: list[Placed], start: float) -
     """Each request's fate. ``start``: the audio-clock second the room began playing at."""
     utterances = [e for e in events if e["event"] == "utterance"]
     reopened = [e for e in events if e["event"] == "request_reopened"]
-    went_on = [e for e in events if e["event"] == "went_on" and e["taken_back"]]
+    went_on = [e for e in events if e["event"] == "went_on" and e["taken_back"] and not e["wake"]]
     results = []
     for index, item in enumerate(placed):
         begin, until = (

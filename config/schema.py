@@ -347,7 +347,8 @@ class ListenerSettings(Section):
     """A request taken at a pause is heard again whole when its speaker goes on within this many
     seconds of its being taken, while its turn has said and done nothing (the model has not
     answered yet); 0: never. Counted from the taking, so a request that trailed off keeps the
-    whole window after the trailing silence: a pause longer than both is not one request."""
+    whole window after the trailing silence: a pause longer than both is not one request. (The
+    wake word said while the model thinks takes a turn back whatever this is.)"""
     reply_wait_seconds: PositiveSeconds = 60.0
     """Longest wait, on the audio clock, for a reply to begin after a request, or to go on while
     nothing of it is playing or being made; then Hearth says it got no answer and listens for the

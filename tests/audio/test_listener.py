@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+from dataclasses import replace
 from itertools import pairwise
 
 import pytest
@@ -525,6 +526,38 @@ def test_the_wake_word_while_thinking_drops_the_turn_for_a_new_request(said: str
         assert outputs[0] == UtteranceHeard(
             9.5, "what's the weather like?", Via.WAKE, start=7.0, end=8.8
         )
+
+
+def test_the_wake_word_alone_while_thinking_loses_nothing():
+    # "Hey Jarvis?" said to a slow answer, and nothing after it: the request the wake word took
+    # back is asked again, as it was heard.
+    listener = make()
+    listener.handle(WakeDetected(1.0))
+    taken = listener.handle(heard(3.0, "What time is it?"))[0]
+    listener.handle(WakeDetected(7.0))
+    listener.handle(TakenBack(7.05))
+    assert listener.handle(SpeechEnded(12.0, EndReason.NOTHING_SAID, 7.05, 12.0)) == (
+        replace(taken, t=12.0),
+        StateChanged(12.0, State.LISTENING, State.THINKING),
+    )
+    # Once only: that turn's own end is the usual one.
+    listener.handle(ReplyFinished(14.0))
+    assert listener.state is State.FOLLOW_UP
+
+
+def test_the_latest_ask_is_what_a_turn_given_back_answers():
+    # A wake word that got nothing back (the turn was still being prepared), then the speaker
+    # going on: the request is heard again whole, not replaced.
+    listener = make()
+    listener.handle(WakeDetected(1.0))
+    listener.handle(Transcript(3.0, "What's the weather like?", start=1.2, end=2.3))
+    listener.handle(WakeDetected(3.2))
+    listener.handle(SpeechStarted(3.5, start=3.3))
+    # Asked again after one refused: the speaker went on where they first did.
+    listener.handle(SpeechStarted(5.2, start=5.0))
+    assert listener.handle(TakenBack(5.3))[0] == RequestReopened(
+        5.3, start=1.2, paused_from=2.3, went_on_at=3.3, via=Via.WAKE
+    )
 
 
 def test_a_turn_not_given_back_to_the_wake_word_is_answered():
