@@ -1333,8 +1333,13 @@ class _Pair:
         alike = _PLACED_ALIKE | ({frozenset(("in", "on"))} if in_or_on else set())
         return not any(
             term.slot != other.slot
-            and {term.slot, other.slot} <= _PLACE_WORDS
-            and frozenset((term.slot, other.slot)) not in alike
+            and (
+                (
+                    {term.slot, other.slot} <= _PLACE_WORDS
+                    and frozenset((term.slot, other.slot)) not in alike
+                )
+                or frozenset((term.slot, other.slot)) in _WAYS_APART
+            )
             and not _timeish(term)
             and term.text not in _NO_PLACES
             and agrees(term, other)
@@ -1479,14 +1484,19 @@ class _Pair:
         return False
 
     def _direction_clash(self) -> bool:
-        """ "flying to Tokyo" / "flying from Tokyo": the same place, opposite directions."""
+        """ "flying to Tokyo" / "flying from Tokyo", "leaves for York" / "leaves York": the same
+        place, opposite directions."""
         for term in self.new_side:
             for other in self.old_side:
                 slots = {term.slot, other.slot}
                 # After a change word "to" names the new value and "from" the old one: "moved
                 # to Friday" (read without its "to") / "moved from Friday".
                 changed = slots == {"", "from"} and bool(self.new.change or self.old.change)
-                opposite = changed or any(slots == pair for pair in _OPPOSITE_SLOTS)
+                # after "leave" or "depart", "for" names where to and the bare place where from
+                bound = (term.slot == "for" and _left_from(self.old, other)) or (
+                    other.slot == "for" and _left_from(self.new, term)
+                )
+                opposite = changed or bound or any(slots == pair for pair in _OPPOSITE_SLOTS)
                 if opposite and agrees(term, other):
                     return True
         return False
@@ -3040,13 +3050,24 @@ def _known_thing(term: Term) -> bool:
 _RELATIVES = frozenset(lexicon.RELATIONS.values())
 
 
+def _left_from(reading: Reading, term: Term) -> bool:
+    """Whether ``term`` is the place left ("leaves York"): bare, after a verb of leaving, in a
+    fact that names no place left for."""
+    return (
+        not term.slot
+        and any(t.text in _DEPARTING and t.at < term.at for t in reading.terms)
+        and not any(t.slot == "for" for t in reading.terms)
+    )
+
+
+_DEPARTING = frozenset(("leave", "depart"))
 _OPPOSITE_SLOTS = ({"to", "from"}, {"into", "from"})
 _PARTS_APART = frozenset(
     frozenset(pair)
     for pair in (
         ("with", "for"), ("with", "near"), ("for", "near"), ("by", "for"), ("for", "from"),
         ("by", "about"), ("to", "about"), ("from", "about"), ("with", "about"), ("for", "about"),
-        ("of", "from"), ("of", "by"), ("to", "by"),
+        ("of", "from"), ("of", "by"), ("to", "by"), ("for", "through"), ("with", "through"),
     )
 )  # fmt: skip
 """What a person after each of two words is to the fact differs: with, for, near, by; a book
@@ -3057,13 +3078,20 @@ _TIME_SLOT_CLASHES = frozenset(
     for pair in (
         ("until", "by"), ("till", "by"), ("until", "on"), ("till", "on"), ("by", "on"),
         ("by", "from"),
-        ("for", "in"),
+        ("for", "in"), ("for", "until"), ("for", "till"),
     )
 )  # fmt: skip
 """Words before one time that say different things of it: an end, a deadline, a day, a length
 ("for a week"), a wait ("in a week")."""
 _PLACE_WORDS = frozenset("in on at by over near through behind beside".split())
 """Words before a place that say where in relation to it."""
+_WAYS_APART = frozenset(
+    frozenset((towards, along))
+    for towards in ("to", "into", "towards", "toward")
+    for along in ("via", "through", "around", "round", "across", "past", "along", "over")
+)
+"""Going to a place, and going by way of it: "flying to Dubai" is not "via Dubai", "sailing
+around the island" not "to" it."""
 _NO_PLACES = frozenset("weekend weekends degre degree degrees".split())
 """Words after "at" or "on" that are no place: "at weekends", "on 19 degrees"."""
 _IN_OR_ON = frozenset("street road lane avenue close crescent drive ward isle island bed".split())

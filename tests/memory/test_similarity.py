@@ -429,6 +429,8 @@ TESTERS_SETS = [
     ("memory-pairs-probe-sixty-eighth.tsv", 247),  # food quantities and recipes
     ("memory-pairs-probe-sixty-ninth.tsv", 238),  # money and bills
     ("memory-pairs-probe-seventieth.tsv", 350),  # health and care
+    ("memory-pairs-probe-seventy-first.tsv", 291),  # travel and holidays
+    ("memory-pairs-probe-seventy-second.tsv", 363),  # pets and animals
 ]
 
 
@@ -808,6 +810,15 @@ def test_the_same_words_saying_another_thing_are_never_merged(first: str, second
         ("The kids are at Grandma's until Friday", "the kids are at grandma's on friday"),
         ("Grandma is staying for a week", "grandma is staying in a week"),
         ("The party was moved to Friday", "the party was moved from friday"),
+        ("The hotel is booked for Friday.", "The hotel is booked until Friday."),
+        # going to a place and leaving it, or going by way of it
+        ("We leave for Spain on Friday.", "We leave Spain on Friday."),
+        ("Mum's flight departs for Glasgow at noon.", "mum's flight departs glasgow at twelve"),
+        ("We're flying to Dubai.", "We're flying via Dubai."),
+        ("We drive through Calais every summer.", "We drive to Calais every summer."),
+        ("We're travelling to Bristol by train.", "We're travelling around Bristol by train."),
+        # a booking for someone, or through them
+        ("Dad booked the hotel for Tom.", "Dad booked the hotel through Tom."),
         # a "no" before a thing denies it (no correction); a wife is not the man
         ("No sugar goes in Dad's tea", "Sugar goes in Dad's tea"),
         ("Tom's missus works at the school", "Tom works at the school"),
@@ -1374,6 +1385,10 @@ def test_a_state_said_to_hold_otherwise_is_a_conflict(first: str, second: str) -
         ("The car loan has 18 months left.", "there's eighteen months left on the car loan"),
         # a passive with its doer, or said the same way round
         ("The rent is paid to my mum.", "my mum gets paid the rent"),
+        # the same way to the same place
+        ("We leave for Spain on Friday.", "We're leaving for Spain on Friday."),
+        ("We're flying to Dubai.", "We're flying into Dubai."),
+        ("I walk the kids to school via the park.", "i walk the kids to school through the park"),
     ],
 )
 def test_the_same_state_said_otherwise_still_merges(first: str, second: str) -> None:
