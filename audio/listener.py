@@ -667,7 +667,8 @@ class Listener:
     def _give_up(self, t: float) -> list[ListenerOutput]:
         """A waiting state's time is up: listening heard no request, or the reply never came."""
         if self._state is State.LISTENING:
-            return self._nothing_said(t)
+            # A backstop behind the segmenter's own "nothing said": the clock alone ends it.
+            return self._end(t, ConversationEndReason.NOTHING_SAID)
         if self._state is State.RINGING:
             return [StopRinging(t, timed_out=True), self._change(State.STANDBY, t)]
         return [ReplyAbandoned(t, APOLOGY), *self._end(t, ConversationEndReason.NO_REPLY)]

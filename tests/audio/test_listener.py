@@ -63,6 +63,14 @@ def make(*phrases: str, **overrides) -> Listener:
     return Listener(ListenerSettings(**overrides), VAD, phrases or ("hey jarvis",))
 
 
+def thinking(text: str, taken: float = 3.0) -> Listener:
+    """A listener woken at 1 s that took ``text``, said from 1.2 s to 2.3 s, at ``taken``."""
+    listener = make()
+    listener.handle(WakeDetected(1.0))
+    listener.handle(Transcript(taken, text, start=1.2, end=2.3))
+    return listener
+
+
 def heard(t: float, text: str, length: float = 1.5) -> Transcript:
     """A transcript whose utterance ended 0.7 s of silence before ``t``."""
     return Transcript(t, text, start=t - 0.7 - length, end=t - 0.7)
@@ -548,9 +556,7 @@ def test_the_wake_word_alone_while_thinking_loses_nothing():
 def test_the_latest_ask_is_what_a_turn_given_back_answers():
     # A wake word that got nothing back (the turn was still being prepared), then the speaker
     # going on: the request is heard again whole, not replaced.
-    listener = make()
-    listener.handle(WakeDetected(1.0))
-    listener.handle(Transcript(3.0, "What's the weather like?", start=1.2, end=2.3))
+    listener = thinking("What's the weather like?")
     listener.handle(WakeDetected(3.2))
     listener.handle(SpeechStarted(3.5, start=3.3))
     # Asked again after one refused: the speaker went on where they first did.
@@ -573,9 +579,7 @@ def test_a_turn_not_given_back_to_the_wake_word_is_answered():
 
 
 def test_a_speaker_who_goes_on_before_the_reply_is_heard_again_whole():
-    listener = make()
-    listener.handle(WakeDetected(1.0))
-    listener.handle(Transcript(3.0, "What's the weather like?", start=1.2, end=2.3))
+    listener = thinking("What's the weather like?")
     # They go on 1.8 s after the request was taken at a pause: the turn is asked back.
     assert listener.handle(SpeechStarted(4.3, start=4.1)) == (WentOnAsked(4.3, start=4.1),)
     assert listener.state is State.THINKING
@@ -600,17 +604,13 @@ def test_a_speaker_who_goes_on_before_the_reply_is_heard_again_whole():
 def test_a_speaker_looking_for_a_word_after_the_trailing_silence_is_heard_again_whole():
     # Taken 2.6 s after "of", the trailing silence (and the transcript) over; the word comes
     # 3.5 s after "of", within the window after the taking: one request, as said.
-    listener = make()
-    listener.handle(WakeDetected(1.0))
-    listener.handle(Transcript(4.9, "What's the capital of", start=1.2, end=2.3))
+    listener = thinking("What's the capital of", taken=4.9)
     assert listener.handle(SpeechStarted(6.0, start=5.8)) == (WentOnAsked(6.0, start=5.8),)
     assert listener.handle(TakenBack(6.1))[0] == RequestReopened(
         6.1, start=1.2, paused_from=2.3, went_on_at=5.8, via=Via.WAKE
     )
     # Past the window after the taking: a new utterance, not this request going on.
-    later = make()
-    later.handle(WakeDetected(1.0))
-    later.handle(Transcript(4.9, "What's the capital of", start=1.2, end=2.3))
+    later = thinking("What's the capital of", taken=4.9)
     assert later.handle(SpeechStarted(7.6, start=7.5)) == ()
 
 
