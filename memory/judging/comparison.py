@@ -3110,8 +3110,26 @@ _UNKEYED = (TermKind.NUMBER, TermKind.TIME)
 
 
 def _attitudes_agree(new: Reading, old: Reading) -> bool:
-    """A state is no wish ("I want a Tesla" / "I drive a Tesla"); a liking is close to a wish."""
+    """A state is no wish ("I want a Tesla" / "I drive a Tesla"); a liking is close to a wish
+    ("I prefer metric units" / "Metric units, please"), but enjoying things is not wanting one
+    ("Sophie likes rabbits" / "Sophie wants a rabbit")."""
     attitudes = {new.attitude, old.attitude}
     if len(attitudes) == 1:
         return True
-    return attitudes == {Attitude.FEELING, Attitude.WISH} and min(new.sentiment, old.sentiment) >= 0
+    if attitudes != {Attitude.FEELING, Attitude.WISH} or min(new.sentiment, old.sentiment) < 0:
+        return False
+    wish, feeling = (new, old) if new.attitude is Attitude.WISH else (old, new)
+    return not (_WANTING & set(wish.said_tokens) and _enjoys(feeling.said_tokens))
+
+
+def _enjoys(said: Sequence[str]) -> bool:
+    """A liking of things said with "like", "love" or "enjoy", not a wish said so ("would
+    really like")."""
+    return any(
+        word in _ENJOYING and not {"would", "'d"} & set(said[max(0, at - 2) : at])
+        for at, word in enumerate(said)
+    )
+
+
+_WANTING = frozenset(("want", "wants", "wanted"))
+_ENJOYING = frozenset("like likes love loves enjoy enjoys adore adores".split())

@@ -746,6 +746,7 @@ PHRASES: dict[tuple[str, ...], tuple[str, ...]] = {
     ("raised", "in"): ("grow-up", "in"),
     ("get", "married"): ("wedding",),
     ("would", "like"): ("want",),
+    ("would", "love"): ("want",),
     ("lactose", "intolerant"): ("lactose-intolerant",),
     ("vs", "code"): ("vscode",),
     ("visual", "studio", "code"): ("vscode",),

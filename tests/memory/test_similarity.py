@@ -429,8 +429,10 @@ TESTERS_SETS = [
     ("memory-pairs-probe-sixty-eighth.tsv", 247),  # food quantities and recipes
     ("memory-pairs-probe-sixty-ninth.tsv", 238),  # money and bills
     ("memory-pairs-probe-seventieth.tsv", 350),  # health and care
-    ("memory-pairs-probe-seventy-first.tsv", 291),  # travel and holidays
-    ("memory-pairs-probe-seventy-second.tsv", 363),  # pets and animals
+    # travel and holidays; one below its first floor since wanting a thing and liking things are
+    # two ("Jake likes a window seat." / "jake always wants the window seat" is asked about now)
+    ("memory-pairs-probe-seventy-first.tsv", 290),
+    ("memory-pairs-probe-seventy-second.tsv", 375),  # pets and animals
 ]
 
 
@@ -819,6 +821,11 @@ def test_the_same_words_saying_another_thing_are_never_merged(first: str, second
         ("We're travelling to Bristol by train.", "We're travelling around Bristol by train."),
         # a booking for someone, or through them
         ("Dad booked the hotel for Tom.", "Dad booked the hotel through Tom."),
+        # wanting a thing, against liking things
+        ("Sophie wants a rabbit.", "Sophie likes rabbits."),
+        ("Amy would like a puppy.", "Amy likes the puppy."),
+        ("Jake wants to hold the snake.", "jake likes holding the snake"),
+        ("Amy would love a rabbit.", "amy loves her rabbit"),
         # a "no" before a thing denies it (no correction); a wife is not the man
         ("No sugar goes in Dad's tea", "Sugar goes in Dad's tea"),
         ("Tom's missus works at the school", "Tom works at the school"),
@@ -1385,6 +1392,10 @@ def test_a_state_said_to_hold_otherwise_is_a_conflict(first: str, second: str) -
         ("The car loan has 18 months left.", "there's eighteen months left on the car loan"),
         # a passive with its doer, or said the same way round
         ("The rent is paid to my mum.", "my mum gets paid the rent"),
+        # a wish said with "would really like", and a liking for a rule
+        ("My son wants a guitar.", "my son would really like a guitar"),
+        ("I'd love a cup of tea.", "I want a cup of tea."),
+        ("I prefer tabs over spaces", "Tabs over spaces, please"),
         # the same way to the same place
         ("We leave for Spain on Friday.", "We're leaving for Spain on Friday."),
         ("We're flying to Dubai.", "We're flying into Dubai."),
