@@ -657,7 +657,7 @@ class Listener:
         """Listening heard no request. After the wake word took a turn back ("Hey Jarvis?" said
         to a slow answer), the request it took is asked again rather than lost."""
         withdrawn = self._withdrawn
-        if withdrawn is None or self._state is not State.LISTENING:
+        if withdrawn is None:  # (only ever set while listening)
             return self._end(t, ConversationEndReason.NOTHING_SAID)
         heard = replace(withdrawn, t=t)
         change = self._change(State.THINKING, t)

@@ -717,11 +717,8 @@ class _Pair:
         # the deed straight after "was", and the doer straight after "by" ("by my neighbour")
         if be < 0 or not after or after[0].at > by + 2:
             return ""
-        deed = markers.verb_base(tokens[be + 1])
-        said = active.said_tokens
-        deed_at = next((i for i, word in enumerate(said) if markers.verb_base(word) == deed), -1)
-        if deed_at > 0 and said[deed_at - 1] in markers.BE:
-            return ""  # a passive of its own ("i got hired anna hired me")
+        # (not a passive of its own: "i got hired anna hired me")
+        deed_at = _active_deed_at(active.said_tokens, markers.verb_base(tokens[be + 1]))
         doer = next((term for term in active.terms if agrees(after[0], term)), None)
         if deed_at < 0 or doer is None or doer.at < deed_at:
             return ""
@@ -745,13 +742,9 @@ class _Pair:
             )
             if done_at < 0 or "by" in tokens:
                 continue
-            deed = markers.verb_base(tokens[done_at])
-            said = active.said_tokens
-            deed_at = next(
-                (i for i, word in enumerate(said) if markers.verb_base(word) == deed), -1
-            )
-            if deed_at < 1 or said[deed_at - 1] in markers.BE:
-                continue  # the deed is not said, or said as a passive too
+            deed_at = _active_deed_at(active.said_tokens, markers.verb_base(tokens[done_at]))
+            if deed_at < 1:
+                continue  # the deed not said actively, or with no one before it
             for term in passive.terms:
                 if term.slot not in _RECEIVING_SLOTS or term.at <= done_at:
                     continue
@@ -871,16 +864,15 @@ class _Pair:
         """ "Rachel is my wife" / "rachel was my wife", "Grandad smokes" / "grandad smoked": the
         same words, a state said to hold and said to have held (or to come)."""
         tenses = {self.new.tense, self.old.tense}
-        perfects = {_perfect_said(self.new), _perfect_said(self.old)}
+        new_perfect = _perfect_said(self.new)
+        perfects = {new_perfect, _perfect_said(self.old)}
         if perfects == {"had", "have"} and not self.new_only and not self.old_only:
             return "tense differs: had / have"  # "I had lived in Leeds" / "I have lived ..."
         if perfects == {"have", ""} and not self.new_only and not self.old_only:
             # "Mum has lived in a care home for two years" / "Mum lived in ... for two years":
             # a present perfect that lasts a while holds still; the past one is over. (Since
             # when is no such sign: "has been vegan since 2019" / "went vegan in 2019".)
-            lasting, other = (
-                (self.new, self.old) if _perfect_said(self.new) else (self.old, self.new)
-            )
+            lasting, other = (self.new, self.old) if new_perfect else (self.old, self.new)
             if other.tense == "past" and "for" in lasting.said_tokens:
                 return "tense differs: still so / over"
         if "" in tenses or len(tenses) == 1 or not self.shared:
@@ -1721,6 +1713,13 @@ def _kept_or_given_up(new: Reading, old: Reading) -> str:
     gone = [{term.text for term in reading.negated} for reading in (new, old)]
     moved = (kept[0] & gone[1]) | (gone[0] & kept[1])
     return f"negation differs: {_listed(frozenset(moved))} kept in one" if moved else ""
+
+
+def _active_deed_at(said: Sequence[str], deed: str) -> int:
+    """Where the deed (a verb's base) is said actively, or -1: not said, or said as a passive
+    ("got hired")."""
+    at = next((i for i, word in enumerate(said) if markers.verb_base(word) == deed), -1)
+    return -1 if at > 0 and said[at - 1] in markers.BE else at
 
 
 def _perfect_said(reading: Reading) -> str:

@@ -425,7 +425,7 @@ _JOINED = re.compile(r"\d\s?[-:\u2013]\s?\d")
 _PRESENT_COPULAS = frozenset(("am", "is", "are"))
 _PAST_COPULAS = frozenset(("was", "were"))
 _STILL_PERFECT = frozenset(("been", "used-to"))
-_WANTING = frozenset("prefer prefers want wants like likes need needs".split())
+_WANTED_SO = frozenset("prefer prefers want wants like likes need needs".split())
 """Present verbs whose thing may be followed by a participle saying how: "likes eggs fried"."""
 _NOT_NOW_BEFORE_HAVE = frozenset(
     "will would 'd shall should could might may must can to rather".split()
@@ -496,7 +496,7 @@ def _tense(tokens: Sequence[Token], subject: frozenset[int], change: str = "") -
         return "present"  # "the flight's on Friday"
     if change.lower().endswith("ed") or change.lower() in lexicon.IRREGULAR_PAST:
         return "past"
-    wanting = next((i for i, t in enumerate(tokens) if t.text in _WANTING), len(tokens))
+    wanting = next((i for i, t in enumerate(tokens) if t.text in _WANTED_SO), len(tokens))
     past = any(
         index not in subject
         and _past_form(token)
