@@ -187,12 +187,15 @@ def test_hearth_in_home_assistant_appears_announces_is_turned_down_and_stopped_a
     home.call("number", "set_value", entity_id=f"number.{ENTITY}_volume", value=100)
     wait_for("volume 100 shown", lambda: float(shown(home, "number_volume") or 0) == 100)
 
-    # The stop button: a long announcement stops where it is, and the speaker goes quiet.
+    # The stop button: a long announcement stops where it is, and the speaker goes quiet. The
+    # recording begins before it (a new recording stream takes a moment to flow, longer on a
+    # loaded machine), and the stop comes a second into some ten seconds of speech.
+    cut = pulse.start_recording(SPEAKER)
     home.call("text", "set_value", entity_id=f"text.{ENTITY}_announce", value=LONG_ANNOUNCEMENT)
     wait_for("the long announcement", lambda: len(hearth.of("announcement")) > 2)
     job = hearth.of("announcement")[2]["job"]
     hearth.wait_event(lambda e: e["event"] == "speak_start" and e["job"] == job)
-    cut = pulse.start_recording(SPEAKER)
+    time.sleep(1.0)
     home.call("button", "press", entity_id=f"button.{ENTITY}_stop")
     hearth.wait_event(lambda e: e["event"] == "stop_requested")
     wait_for("Hearth back in standby", lambda: shown(home, "sensor_state") == "standby")
