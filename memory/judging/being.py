@@ -83,7 +83,7 @@ def _one_to_be_or_have(word: str) -> bool:
     return (
         word in RELATIVE_WORDS
         or word in _TRADES
-        or word in ANIMALS
+        or word in lexicon.ANIMALS
         or word.endswith(_AGENT_ENDINGS)
     )
 
@@ -108,10 +108,6 @@ _STRIVING = re.compile(
     r"|\b(?:wants?|wanted|wanna|wish|hope|'d (?:like|love)|would (?:like|love)) (?:to )?"
     r"(?:like|love|enjoy)\b"
     r"|\b(?:was|were) (?:going to|gonna|about to)\b|\b(?:would|'d) have\b"
-)
-ANIMALS = frozenset(
-    "dog cat pet puppy kitten rabbit hamster fish horse bird tortoise collie spaniel labrador "
-    "terrier tabby".split()
 )
 _AFTER_ROLE = frozenset("at for who called with from in on to and but now again".split())
 """Words that may follow a role ("has a tutor for maths") where a noun would make it a thing."""

@@ -10,9 +10,11 @@ from functools import lru_cache
 from itertools import pairwise
 
 from memory.judging import lexicon, markers
+from memory.judging.matching import is_generic
 from memory.judging.names_and_numbers import (
     MEASURES,
     PERIODS,
+    RELATIVES,
     UNKEYED,
     names_someone,
     word_list,
@@ -285,6 +287,36 @@ def compound_reversed(new: Reading, old: Reading) -> bool:
         and (not _a_group_word(new, first, then) or named or other[then, first])
         for (first, then), named in pairs.items()
     )
+
+
+_BROAD_THINGS = frozenset(
+    "food stuff thing things dish dishes drink drinks name names class classes lesson lessons "
+    "session sessions bit bits".split()
+)
+"""Broad words (``lexicon.GENERIC``), as said, that name a thing after a noun ("dog food", "baby
+class"); not a verb ("Dad supports", "a dog called Biscuit", "my son works as"), nor a place
+("at my sister's place" is "at my sister's")."""
+
+
+def a_broad_thing_of(reading: Reading, other: Reading) -> bool:
+    """ "the rabbit food" / "the rabbit", "the dog's things" / "the dog": a broad word
+    ("food", "stuff", "things") said straight after an animal or a relative that both facts name
+    (or after their "'s"), and only in this one: the thing is theirs, not them."""
+    theirs = {term.text for term in other.terms}
+    return any(
+        (then.at == first.at + 1 or (then.at == first.at + 2 and _whose_at(reading, first.at + 1)))
+        and is_generic(then)
+        and then.surface.lower() in _BROAD_THINGS
+        and then.text not in theirs
+        and first.text in theirs
+        and (first.text in lexicon.ANIMALS or first.text in RELATIVES)
+        for first, then in pairwise(sorted(reading.terms, key=lambda term: term.at))
+    )
+
+
+def _whose_at(reading: Reading, index: int) -> bool:
+    """Whether the said token at ``index`` is the "'s" of whose ("the dog's food")."""
+    return index < len(reading.said_tokens) and reading.said_tokens[index] == "'s"
 
 
 def _a_group_word(reading: Reading, *texts: str) -> bool:

@@ -19,7 +19,6 @@ from functools import cached_property
 
 from memory.judging import converse, lexicon, markers, small_words
 from memory.judging.being import (
-    ANIMALS,
     becoming_and_having,
     being_and_having,
     named_or_described,
@@ -28,6 +27,7 @@ from memory.judging.being import (
 from memory.judging.clauses import (
     CLAUSE_BREAK,
     CLAUSE_TERMS,
+    a_broad_thing_of,
     alone_or_together,
     clauses_reordered,
     clauses_traded,
@@ -83,6 +83,7 @@ from memory.judging.names_and_numbers import (
     one_sort,
     ordinal,
     plural_of,
+    said_plural,
     small_name,
     spelled,
     token_at,
@@ -202,6 +203,9 @@ _PIVOTS = (
 )  # fmt: skip
 """Words with one side before and another after that are not the same both ways ("I back up
 my laptop to the NAS")."""
+_REPORTING = ("say", "said", "think", "thought", "reckon", "believe", "believed")
+"""Words with who says or thinks it before and what of whom after: turned round, two claims
+that may both hold ("Mum says I snore" / "I say Mum snores")."""
 _TOWARDS = frozenset(("to", "into", "onto"))
 _EXCHANGING = frozenset(
     "replace replaced replaces replacing trade traded trades trading exchange exchanged".split()
@@ -210,7 +214,7 @@ _EXCHANGING = frozenset(
 margarine")."""
 _SAID_ALIKE = {
     "owes": "owe", "owed": "owe", "loves": "love", "loved": "love", "me": "i", "us": "we",
-    "does": "do",
+    "does": "do", "says": "say", "thinks": "think", "reckons": "reckon", "believes": "believe",
 }  # fmt: skip
 _SAID_ANYWAY = COPULAS | {"'s", "a", "an", "the", "my", "our", "do", "did"}
 """Words a transcript drops or contracts ("the back door key's older", "than I do")."""
@@ -775,7 +779,7 @@ class _Pair:
                 key=lambda noun: len(noun[0]),
             )
             (one, one_at, one_reading), (many, many_at, many_reading) = said
-            if not one or not plural_of(one, many):
+            if not one or not (plural_of(one, many) or self._counted_apart(term, one, many)):
                 continue
             after_one = token_at(one_reading, one_at + 1)
             after_many = token_at(many_reading, many_at + 1)
@@ -787,6 +791,15 @@ class _Pair:
                 continue
             return f"how many differs: {term.surface} / {other.surface}"
         return ""
+
+    @staticmethod
+    def _counted_apart(term: Term, one: str, many: str) -> bool:
+        """Two words the lexicon reads as one animal or relative ("kitten" and "cat", "mum" and
+        "mother"), one said in the plural and the other not: "the kittens" / "the cat" are not
+        one animal."""
+        if one == many or not (term.text in lexicon.ANIMALS or term.text in RELATIVES):
+            return False
+        return said_plural(one) != said_plural(many)
 
     def _partner_or_place(self) -> str:
         """ "my mum lives with victoria" / "my mum lives in victoria": one word straight after
@@ -835,12 +848,22 @@ class _Pair:
         window cleaner" / "the window cleaner owes me", "I take the bus there and walk back" /
         "I walk there and take the bus back": one word that says which side is which, and things
         (the speaker too) crossing it both ways, however many words name them."""
+        exchanging = all(_EXCHANGING & set(r.said_tokens) for r in (self.new, self.old))
+        return self._crossed(_PIVOTS + (("with", "for") if exchanging else ()))
+
+    def _reported_turned(self) -> str:
+        """ "Mum says I snore" / "I say Mum snores", "Dad thinks Amy is late" / "Amy thinks Dad
+        is late": who says or thinks it and of whom, the other way round."""
+        return self._crossed(_REPORTING)
+
+    def _crossed(self, pivots: Sequence[str]) -> str:
+        """Things (the speaker too) crossing one of the ``pivots`` both ways, the words
+        otherwise alike."""
         if not self._alike() or _said_words(self.new) != _said_words(self.old):
             return ""  # "Max is older than Lily" / "lily is younger than max": said the other way
-        exchanging = all(_EXCHANGING & set(r.said_tokens) for r in (self.new, self.old))
         tokens = [_alike_said(word) for word in self.new.said_tokens]
         tokens_old = [_alike_said(word) for word in self.old.said_tokens]
-        for pivot in _PIVOTS + (("with", "for") if exchanging else ()):
+        for pivot in pivots:
             if tokens.count(pivot) != 1 or tokens_old.count(pivot) != 1:
                 continue  # no side to cross without the word once in each
             if pivot in _TOWARDS and (holds_both_ways(self.new) or holds_both_ways(self.old)):
@@ -1214,6 +1237,10 @@ class _Pair:
             return f"said differently: {over(new) or '-'} / {over(old) or '-'}"
         if compound_reversed(new, old) or compound_reversed(old, new):
             return "said differently: two words naming one thing, the other way round"
+        if a_broad_thing_of(new, old) or a_broad_thing_of(old, new):
+            return "said differently: a thing of someone's against them"
+        if turned := self._reported_turned():
+            return f"said differently: {turned}"
         denied = [_DENIED_FEELING.search(reading.plain) for reading in (new, old)]
         if bool(denied[0]) != bool(denied[1]):
             return "feeling differs: one denied, not its opposite"
@@ -1235,7 +1262,7 @@ class _Pair:
         favourite")."""
         if TermKind.NAME not in (term.kind, other.kind):
             return False
-        if any(t.text in RELATIVES or t.text in ANIMALS for t in (term, other)):
+        if any(t.text in RELATIVES or t.text in lexicon.ANIMALS for t in (term, other)):
             return False
         longer, reading = (term, self.new) if len(term.surface) > len(other.surface) else (
             other, self.old)  # fmt: skip
@@ -1676,12 +1703,12 @@ _TIME_SLOT_CLASHES = frozenset(
 )  # fmt: skip
 """Words before one time that say different things of it: an end, a deadline, a day, a length
 ("for a week"), a wait ("in a week")."""
-_PLACE_WORDS = frozenset("in on at by over near through behind beside".split())
+_PLACE_WORDS = frozenset("in on at by near through".split())
 """Words before a place that say where in relation to it."""
 _WAYS_APART = frozenset(
     frozenset((towards, along))
-    for towards in ("to", "into", "towards", "toward")
-    for along in ("via", "through", "around", "round", "across", "past", "along", "over")
+    for towards in ("to", "into")
+    for along in ("via", "through", "around", "across")
 )
 """Going to a place, and going by way of it: "flying to Dubai" is not "via Dubai", "sailing
 around the island" not "to" it."""

@@ -633,6 +633,12 @@ COMMON_BARE_NOUNS = frozenset(
 # Verbs whose object is often a name ("I support Arsenal", "we use Sky").
 VERBS_BEFORE_NAMES = frozenset("support use follow visit".split())
 
+# Animals a household keeps or speaks of as it does of people: kept, named, fed, walked.
+ANIMALS = frozenset(
+    "dog cat pet puppy kitten rabbit hamster fish horse bird tortoise collie spaniel labrador "
+    "terrier tabby".split()
+)
+
 # Broad words that add no information when one fact has them and the other does not.
 GENERIC = frozenset(
     "music food dish drink thing stuff kind type sort name genre style piece bit way lot "
@@ -753,6 +759,7 @@ PHRASES: dict[tuple[str, ...], tuple[str, ...]] = {
     ("mac", "os"): ("macos",),
     ("next", "door"): ("neighbour",),
     ("next", "to"): ("beside",),
+    ("across", "from"): ("opposite",),
     ("wi", "fi"): ("wifi",),
     ("last", "name"): ("surname",),
     ("family", "name"): ("surname",),

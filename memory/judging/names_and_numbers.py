@@ -202,6 +202,14 @@ def plural_of(one: str, many: str) -> bool:
     return one.endswith("y") and many == one[:-1] + "ies"
 
 
+def said_plural(noun: str) -> bool:
+    """Whether a noun of someone or an animal is said in the plural ("kittens", "puppies",
+    "children"; not "boss")."""
+    if noun in _IRREGULAR_PLURALS.values():
+        return True
+    return noun.endswith("s") and not noun.endswith(("ss", "'s"))
+
+
 def names_someone(term: Term) -> bool:
     """A name (written small where a name stands, too) or a relative."""
     return term.kind is TermKind.NAME or term.text in RELATIVES or term.maybe_name

@@ -424,6 +424,7 @@ _JOINED = re.compile(r"\d\s?[-:\u2013]\s?\d")
 """Numbers joined by a dash or a colon keep their order: a score "2-1", a ratio "3:1"."""
 _PRESENT_COPULAS = frozenset(("am", "is", "are"))
 _PAST_COPULAS = frozenset(("was", "were"))
+_COPULAS = _PRESENT_COPULAS | _PAST_COPULAS
 _STILL_PERFECT = frozenset(("been", "used-to"))
 _WANTED_SO = frozenset("prefer prefers want wants like likes need needs".split())
 """Present verbs whose thing may be followed by a participle saying how: "likes eggs fried"."""
@@ -455,6 +456,11 @@ _TIMELESS = frozenset(("born", "called", "named", "known", "based", "grow-up"))
 """Words whose past says nothing of now ("I was born on March 3rd", "where I grew up")."""
 
 
+_CALLED = frozenset(("called", "known"))
+"""Timeless but straight after a copula, which then tells the tense: a name that "was" is no
+longer ("the hamster was called Nibbles" / "... is called Nibbles")."""
+
+
 def _tense(tokens: Sequence[Token], subject: frozenset[int], change: str = "") -> str:
     """The tense of a one-clause fact, told by its copula, "will", or a verb in the past (the
     change word among them: "I changed jobs")."""
@@ -478,14 +484,14 @@ def _tense(tokens: Sequence[Token], subject: frozenset[int], change: str = "") -
         # is said of the thing had (not "will have", "would rather have"), unless a clause of
         # its own says what was ("ben has my book, i lent it to him")
         return "present"
-    if any(word in _TIMELESS for word in words) or _perfect(words):
+    copula_before = [index > 0 and words[index - 1] in _COPULAS for index in range(len(words))]
+    if _perfect(words) or any(
+        word in _TIMELESS and not (word in _CALLED and after_copula)
+        for word, after_copula in zip(words, copula_before, strict=True)
+    ):
         return ""
     # A "'s" read as "is" may be whose ("Kim was Dave's boss"): the tense is the other verb's.
-    copulas = {
-        token.text
-        for token in tokens
-        if token.text in _PRESENT_COPULAS | _PAST_COPULAS and token.surface != "'s"
-    }
+    copulas = {token.text for token in tokens if token.text in _COPULAS and token.surface != "'s"}
     if copulas:
         if copulas <= _PRESENT_COPULAS:
             return "present"

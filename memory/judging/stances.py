@@ -182,7 +182,7 @@ def attitudes_agree(new: Reading, old: Reading) -> bool:
 
 
 def _enjoys(said: Sequence[str]) -> bool:
-    """A liking of things said with "like", "love" or "enjoy", not a wish said so ("would
+    """A liking of things said with "like", "love", "enjoy" or "prefer", not a wish said so ("would
     really like")."""
     return any(
         word in _ENJOYING and not {"would", "'d"} & set(said[max(0, at - 2) : at])
@@ -191,4 +191,4 @@ def _enjoys(said: Sequence[str]) -> bool:
 
 
 _WANTING = frozenset(("want", "wants", "wanted"))
-_ENJOYING = frozenset("like likes love loves enjoy enjoys adore adores".split())
+_ENJOYING = frozenset("like likes love loves enjoy enjoys adore adores prefer prefers".split())

@@ -428,11 +428,12 @@ TESTERS_SETS = [
     ("memory-pairs-probe-sixty-seventh.tsv", 215),  # lifts, who takes whom where
     ("memory-pairs-probe-sixty-eighth.tsv", 247),  # food quantities and recipes
     ("memory-pairs-probe-sixty-ninth.tsv", 238),  # money and bills
-    ("memory-pairs-probe-seventieth.tsv", 350),  # health and care
-    # travel and holidays; one below its first floor since wanting a thing and liking things are
-    # two ("Jake likes a window seat." / "jake always wants the window seat" is asked about now)
-    ("memory-pairs-probe-seventy-first.tsv", 290),
-    ("memory-pairs-probe-seventy-second.tsv", 375),  # pets and animals
+    ("memory-pairs-probe-seventieth.tsv", 353),  # health and care
+    ("memory-pairs-probe-seventy-first.tsv", 294),  # travel and holidays
+    # pets and animals; one right before is asked about now, a name that "is" and one that "was"
+    # being two ("Tom's hamster is called Nibbles." / "the hamster tom had before was called
+    # nibbles", labelled apart)
+    ("memory-pairs-probe-seventy-second.tsv", 401),
 ]
 
 
@@ -1166,6 +1167,8 @@ def test_the_same_words_saying_another_thing_are_never_merged(first: str, second
         ("The room above the kitchen is Tom's.", "the room above tom's is the kitchen"),
         ("The box under the bed has the photos.", "the box under the photos has the bed"),
         ("Room above the kitchen: Tom's bedroom.", "the room above tom's bedroom is the kitchen"),
+        # "across from" a place, not at it
+        ("We're staying at the Hilton.", "We're staying across from the Hilton."),
     ],
 )
 def test_one_spelling_saying_two_things_is_never_merged(first: str, second: str) -> None:
@@ -1263,6 +1266,12 @@ def test_one_spelling_saying_two_things_is_never_merged(first: str, second: str)
         ("The rent is paid to the user's mother.", "my mum pays the rent"),
         ("The phone bill is paid for my son.", "My son pays the phone bill."),
         ("the deposit was borrowed from my parents", "My parents borrowed the deposit."),
+        # a name that is against one that was
+        ("The hamster is called Nibbles.", "the hamster was called nibbles"),
+        ("Our vet is called Dr Patel.", "our vet was called dr patel"),
+        # several against one, of words the judge reads as one animal
+        ("The cat is insured.", "the kittens are insured"),
+        ("Tom feeds the dog.", "tom feeds the puppies"),
     ],
 )
 def test_a_state_said_to_hold_otherwise_is_a_conflict(first: str, second: str) -> None:
@@ -1488,6 +1497,15 @@ def test_the_same_state_said_otherwise_still_merges(first: str, second: str) -> 
         # a feeling denied, against its opposite
         ("I love sushi.", "i don't hate sushi"),
         ("I like sushi.", "i don't dislike sushi"),
+        # a broad thing of an animal's or a relative's, against them
+        ("We keep the rabbit food in the shed.", "we keep the rabbit in the shed"),
+        ("We left the dog's things at Gran's.", "we left the dog at gran's"),
+        ("I packed the baby stuff.", "I packed the baby."),
+        # who says or thinks it and of whom, turned round
+        ("Mum says I snore.", "I say Mum snores."),
+        ("Mum thinks I work too hard.", "I think Mum works too hard."),
+        # preferring things against wanting one
+        ("Amy prefers cats.", "amy wants a cat"),
     ],
 )
 def test_the_same_words_saying_two_facts_that_may_both_hold_stay_apart(
@@ -1882,6 +1900,18 @@ def test_a_comparison_is_never_merged_with_an_equality() -> None:
         ("I was hired by Anna", "i got hired anna hired me"),
         # words that describe on either side of a thing
         ("I like my eggs runny.", "i like runny eggs"),
+        # a name called so, however the having is said; one pet, young or grown; a broad word
+        # of a kind ("Italian food"), of a place ("at my sister's place"), or after a verb
+        ("My cat is called Luna", "I have a cat called Luna"),
+        ("We had a dog called Rex.", "Our dog was called Rex."),
+        ("Our kitten is called Luna.", "our cat is called luna"),
+        ("I like Italian food.", "I like Italian."),
+        (
+            "i'm staying at my sister's this weekend",
+            "I'm staying at my sister's place this weekend.",
+        ),
+        ("Dad supports Leeds United", "Dad's a Leeds United fan"),
+        ("The bakery is across from the station.", "The bakery is opposite the station."),
         (
             "The passports are in the safe in the upstairs study.",
             "the passports are in the safe in the study upstairs",
