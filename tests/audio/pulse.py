@@ -149,6 +149,10 @@ class Recording:
         """What the sink played since the recording started (the monitor delivers continuously,
         so this waits briefly for the last sound to come through)."""
         time.sleep(_SETTLE_SECONDS)
+        return self.so_far()
+
+    def so_far(self) -> np.ndarray:
+        """What the monitor has delivered of the sink's playing since the recording started."""
         data = self.path.read_bytes()[self.start_byte :]
         return np.frombuffer(data[: len(data) // 2 * 2], dtype="<i2").astype(np.int16)
 
