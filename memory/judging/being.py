@@ -15,14 +15,17 @@ from memory.judging.words import STOP_WORDS
 
 def being_and_having(being: Reading, having: Reading) -> str:
     """ "Mum is a carer" / "mum has a carer", "I'm a maths tutor" / "I have a maths tutor",
-    "Luna is a collie" / "luna has a collie": the same one being someone (a person by their
-    work or relation, or an animal) in one fact and having one in the other. Not a thing of the
+    "Luna is a collie" / "luna has a collie", "I am Dad's carer" / "I have Dad's carer": the
+    same one being someone (a person by their work or relation, or an animal) in one fact and
+    having one in the other. Not a thing of the
     speaker's that is one ("My phone is an iPhone" / "I have an iPhone"), nor a rank one both
     is and has ("a brown belt")."""
     found = _BEING.search(being.said)
     if found is None:
         return ""
-    said = found[1].split()
+    said = found["role"].split()
+    # "is a carer" / "has a carer", "is Dad's carer" / "has Dad's carer"
+    whose = re.escape(found["whose"].lower()) if found["whose"] else "an?"
     for role in (said[:2], said[:1]):  # "a maths tutor", "a nurse at ..."
         # Written small (a make or a name is no role: "The boiler is a Worcester Bosch"), and
         # its head a person or an animal.
@@ -30,7 +33,7 @@ def being_and_having(being: Reading, having: Reading) -> str:
         if not ((role[-1].islower() or head in _TRADES) and _one_to_be_or_have(head)):
             continue  # (a trade in capitals is still one: "a GP")
         named = " ".join(role).lower()
-        goes_on = rf"\ban? {named}\b(.*)$"
+        goes_on = rf"\b{whose} {named}\b(.*)$"
         has = rf"^(.*?)\b(?:has|had|have|gets|got)(?: got)? {goes_on}"
         held = re.search(has, having.said.lower())
         if held is None or _holder(held[1]) != _holder(being.said[: found.start()]):
@@ -40,7 +43,7 @@ def being_and_having(being: Reading, having: Reading) -> str:
         # The having side's thing ends at the role ("a student card" is no student), or both
         # go on alike ("... every morning").
         if not rest or rest[0] in _AFTER_ROLE or (kept and rest == LETTER_RUNS.findall(kept[1])):
-            return f"being against having: a {named}"
+            return f"being against having: {found['whose'] or 'a'} {named}"
     return ""
 
 
@@ -62,6 +65,24 @@ def becoming_and_having(becoming: Reading, other: Reading) -> str:
         if re.search(rf"\b{re.escape(role)}(?:e?s)?\b", said):
             return f"to be one against one done to: {role}"
     return ""
+
+
+def whose_or_both(whose: Reading, other: Reading) -> str:
+    """ "Kate is my sister's carer" / "Kate is my sister and carer", "User's dad's GP" /
+    "User's dad: GP": someone's role, after their "'s", in one fact; the same relative and role
+    side by side (after "and", a comma or a note's colon) in the other, both said of one."""
+    said = other.said.lower()
+    for found in _WHOSE_ROLE.finditer(whose.said.lower()):
+        relative, role = found[1], found[2]
+        if not (_one_to_be_or_have(relative) and _one_to_be_or_have(role)):
+            continue
+        if re.search(rf"\b{re.escape(relative)}(?:,| and|:)(?: an?)? {re.escape(role)}\b", said):
+            return f"whose or both: {relative}'s {role} / {relative} and {role}"
+    return ""
+
+
+_WHOSE_ROLE = re.compile(r"\b(\w+)'s (\w+)")
+"""A relative's "'s" and the word after: "sister's carer"."""
 
 
 _BECOMING = re.compile(r"\b(?:to be|to become|as)(?: an?)? ((?:\w+ ){0,2}\w+)")
@@ -111,7 +132,11 @@ _STRIVING = re.compile(
 )
 _AFTER_ROLE = frozenset("at for who called with from in on to and but now again".split())
 """Words that may follow a role ("has a tutor for maths") where a noun would make it a thing."""
-_BEING = re.compile(r"(?:\b(?:is|was|am|are|were)|'m) an? ((?:\w+ )?\w+)\b(?! person)", re.I)
+_BEING = re.compile(
+    r"(?:\b(?:is|was|am|are|were)|'m) (?:an?|(?P<whose>(?:(?:my|our|your|his|her|their) )?\w+'s)) "
+    r"(?P<role>(?:\w+ )?\w+)\b(?! person)",
+    re.I,
+)
 _BEING_AS_SAID = re.compile(
     r"(?:\b(?:is|was|am|are|were|im)|'m|'s|\b(?P<kin>\w+)s) an? (?P<said>(?:\w+ )?\w+)\b"
 )

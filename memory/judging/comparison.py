@@ -23,6 +23,7 @@ from memory.judging.being import (
     being_and_having,
     named_or_described,
     striving,
+    whose_or_both,
 )
 from memory.judging.clauses import (
     CLAUSE_BREAK,
@@ -1431,6 +1432,8 @@ class _Pair:
             or occasions_differ(self.new, self.old)
             or becoming_and_having(self.new, self.old)
             or becoming_and_having(self.old, self.new)
+            or whose_or_both(self.new, self.old)
+            or whose_or_both(self.old, self.new)
         )
 
     def _markers_agree(self) -> bool:
