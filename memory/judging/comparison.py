@@ -1229,7 +1229,7 @@ class _Pair:
         if not self._owners_agree():
             return "whose differs: someone's own against one of many"
         if not self._counts_agree():
-            return "said differently: a place in a row against how many"
+            return "said differently: a place in a row, a label or whom for, against how many"
         if not joined_alike(new, old):
             return "said differently: the clauses joined by other words"
         if alone_or_together(new, old):
@@ -1706,7 +1706,7 @@ _TIME_SLOT_CLASHES = frozenset(
 )  # fmt: skip
 """Words before one time that say different things of it: an end, a deadline, a day, a length
 ("for a week"), a wait ("in a week")."""
-_PLACE_WORDS = frozenset("in on at by near through".split())
+_PLACE_WORDS = frozenset("in on at by near through across".split())
 """Words before a place that say where in relation to it."""
 _WAYS_APART = frozenset(
     frozenset((towards, along))

@@ -86,13 +86,15 @@ MEASURES = frozenset(
 
 
 def label_and_count(new: Reading, number: Term, old: Reading, other: Term) -> bool:
-    """ "season two" / "2 seasons": one number after the thing it labels in one fact, before
-    the same thing it counts in the other."""
+    """ "season two" / "2 seasons", "a room for two" / "two rooms": one number after the thing
+    it labels (or whom it is for) in one fact, before the same thing it counts in the other."""
     for label, at, count, count_at in (
         (new, number.at, old, other.at),
         (old, other.at, new, number.at),
     ):
         named = token_at(label, at - 1)
+        if named == "for":
+            named = token_at(label, at - 2)
         counted = token_at(count, count_at + 1)
         if named and counted and named != counted and stem(named) == stem(counted):
             return True
