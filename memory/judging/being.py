@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from memory.judging import lexicon
 from memory.judging.names_and_numbers import LETTER_RUNS
 from memory.judging.reading import Reading
-from memory.judging.roles import RELATIVE_WORDS
+from memory.judging.roles import OWNER_AND_OWNED, RELATIVE_WORDS
 from memory.judging.words import STOP_WORDS
 
 
@@ -17,9 +17,8 @@ def being_and_having(being: Reading, having: Reading) -> str:
     """ "Mum is a carer" / "mum has a carer", "I'm a maths tutor" / "I have a maths tutor",
     "Luna is a collie" / "luna has a collie", "I am Dad's carer" / "I have Dad's carer": the
     same one being someone (a person by their work or relation, or an animal) in one fact and
-    having one in the other. Not a thing of the
-    speaker's that is one ("My phone is an iPhone" / "I have an iPhone"), nor a rank one both
-    is and has ("a brown belt")."""
+    having one in the other. Not a thing of the speaker's that is one ("My phone is an iPhone"
+    / "I have an iPhone"), nor a rank one both is and has ("a brown belt")."""
     found = _BEING.search(being.said)
     if found is None:
         return ""
@@ -72,17 +71,13 @@ def whose_or_both(whose: Reading, other: Reading) -> str:
     "User's dad: GP": someone's role, after their "'s", in one fact; the same relative and role
     side by side (after "and", a comma or a note's colon) in the other, both said of one."""
     said = other.said.lower()
-    for found in _WHOSE_ROLE.finditer(whose.said.lower()):
+    for found in OWNER_AND_OWNED.finditer(whose.said.lower()):
         relative, role = found[1], found[2]
         if not (_one_to_be_or_have(relative) and _one_to_be_or_have(role)):
             continue
         if re.search(rf"\b{re.escape(relative)}(?:,| and|:)(?: an?)? {re.escape(role)}\b", said):
             return f"whose or both: {relative}'s {role} / {relative} and {role}"
     return ""
-
-
-_WHOSE_ROLE = re.compile(r"\b(\w+)'s (\w+)")
-"""A relative's "'s" and the word after: "sister's carer"."""
 
 
 _BECOMING = re.compile(r"\b(?:to be|to become|as)(?: an?)? ((?:\w+ ){0,2}\w+)")

@@ -17,6 +17,7 @@ from memory.judging.names_and_numbers import (
     RELATIVES,
     UNKEYED,
     names_someone,
+    token_at,
     word_list,
     written_together,
 )
@@ -304,7 +305,10 @@ def a_broad_thing_of(reading: Reading, other: Reading) -> bool:
     (or after their "'s"), and only in this one: the thing is theirs, not them."""
     theirs = {term.text for term in other.terms}
     return any(
-        (then.at == first.at + 1 or (then.at == first.at + 2 and _whose_at(reading, first.at + 1)))
+        (
+            then.at == first.at + 1
+            or (then.at == first.at + 2 and token_at(reading, then.at - 1) == "'s")
+        )
         and is_generic(then)
         and then.surface.lower() in _BROAD_THINGS
         and then.text not in theirs
@@ -312,11 +316,6 @@ def a_broad_thing_of(reading: Reading, other: Reading) -> bool:
         and (first.text in lexicon.ANIMALS or first.text in RELATIVES)
         for first, then in pairwise(sorted(reading.terms, key=lambda term: term.at))
     )
-
-
-def _whose_at(reading: Reading, index: int) -> bool:
-    """Whether the said token at ``index`` is the "'s" of whose ("the dog's food")."""
-    return index < len(reading.said_tokens) and reading.said_tokens[index] == "'s"
 
 
 def _a_group_word(reading: Reading, *texts: str) -> bool:

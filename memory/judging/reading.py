@@ -484,10 +484,9 @@ def _tense(tokens: Sequence[Token], subject: frozenset[int], change: str = "") -
         # is said of the thing had (not "will have", "would rather have"), unless a clause of
         # its own says what was ("ben has my book, i lent it to him")
         return "present"
-    copula_before = [index > 0 and words[index - 1] in _COPULAS for index in range(len(words))]
     if _perfect(words) or any(
-        word in _TIMELESS and not (word in _CALLED and after_copula)
-        for word, after_copula in zip(words, copula_before, strict=True)
+        word in _TIMELESS and not (word in _CALLED and before in _COPULAS)
+        for before, word in pairwise(["", *words])
     ):
         return ""
     # A "'s" read as "is" may be whose ("Kim was Dave's boss"): the tense is the other verb's.

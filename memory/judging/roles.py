@@ -311,7 +311,7 @@ def possessors(reading: Reading) -> set[str]:
     lowered = reading.said.lower()
     named = {
         lexicon.RELATIONS.get(found[1], found[1])
-        for found in _OWNED.finditer(lowered)
+        for found in OWNER_AND_OWNED.finditer(lowered)
         if found[1] not in _NOT_OWNERS
         and not lowered[: found.start()].rstrip().endswith(("my", "our", "your"))
         and found[2] not in _AFTER_IS
@@ -327,7 +327,8 @@ def possessors(reading: Reading) -> set[str]:
     return named | pronouns
 
 
-_OWNED = re.compile(r"\b(\w+)'s\s+(?=(\w+))")
+OWNER_AND_OWNED = re.compile(r"\b(\w+)'s\s+(?=(\w+))")
+"""A word's "'s" of whose and the word after it: "sister's carer"."""
 SOMEONE_THERE = re.compile(
     r"^\s*(\w+)(?:'s| is) (?:in|at|on|by|with|near|upstairs|downstairs|outside|inside|out|home)\b"
 )
