@@ -10,6 +10,7 @@ from memory.judging import lexicon
 from memory.judging.names_and_numbers import LETTER_RUNS
 from memory.judging.reading import Reading
 from memory.judging.roles import OWNER_AND_OWNED, RELATIVE_WORDS
+from memory.judging.terms import is_known
 from memory.judging.words import STOP_WORDS
 
 
@@ -68,13 +69,14 @@ def becoming_and_having(becoming: Reading, other: Reading) -> str:
 
 def whose_or_both(whose: Reading, other: Reading) -> str:
     """ "Kate is my sister's carer" / "Kate is my sister and carer", "User's dad's GP" /
-    "User's dad: GP": someone's role, after their "'s", in one fact; the same relative and role
-    side by side (after "and", a comma or a note's colon) in the other, both said of one."""
+    "User's dad: GP", "Jack's mum is 40" / "Jack and mum are 40": someone's role, after their
+    "'s", in one fact; the same relative (or name) and role side by side (after "and", a comma
+    or a note's colon) in the other, both said of one."""
     said = other.said.lower()
     for found in OWNER_AND_OWNED.finditer(whose.said.lower()):
         relative, role = found[1], found[2]
-        if not (_one_to_be_or_have(relative) and _one_to_be_or_have(role)):
-            continue
+        if not (_one_to_be_or_have(relative) or _a_name(relative)) or not _one_to_be_or_have(role):
+            continue  # "my sister's carer", "Jack's mum"
         if re.search(rf"\b{re.escape(relative)}(?:,| and|:)(?: an?)? {re.escape(role)}\b", said):
             return f"whose or both: {relative}'s {role} / {relative} and {role}"
     return ""
@@ -91,6 +93,11 @@ def _holder(text: str) -> list[str]:
 
 
 _CONTRACTED = frozenset("s ve d ll re m".split())
+
+
+def _a_name(word: str) -> bool:
+    """A word no lexicon knows and no function word: a name, written small too ("jack")."""
+    return word.isalpha() and word not in STOP_WORDS and not is_known(word)
 
 
 def _one_to_be_or_have(word: str) -> bool:

@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import takewhile
 
 from memory.judging import converse, lexicon, markers, small_words
 from memory.judging.being import (
@@ -59,6 +60,7 @@ from memory.judging.matching import (
 )
 from memory.judging.names_and_numbers import (
     AFTER_A_NAME,
+    DETERMINERS,
     INDEFINITE,
     LETTER_RUNS,
     NOTE_FORM,
@@ -97,6 +99,7 @@ from memory.judging.roles import (
     SOMEONE_THERE,
     a_name_given,
     active_deed_at,
+    assistant_done_to,
     bears_a_role,
     doer_against_setting,
     doer_first,
@@ -107,6 +110,7 @@ from memory.judging.roles import (
     held_does_it,
     holds_both_ways,
     left_from,
+    letting,
     listed_with_held,
     owned_in_turn,
     owners_traded,
@@ -197,10 +201,13 @@ _TALKING = frozenset(
 )
 """Verbs after which "to" names whom, as "with" does ("speak to Mum", "speak with Mum")."""
 
+_FELT_ONE_WAY = ("hate", "dislike", "despise", "detest", "adore")
+"""Verbs of a feeling from the one before them for the one after ("the parrot hates Uncle
+Bob"), with their "-s" and "-d" forms said alike."""
 _PIVOTS = (
     "than", "above", "below", "under", "underneath", "beneath", "behind", "owe", "top", "love",
     "jealous", "afraid", "scared", "frightened", "proud", "fond", "north", "south", "east",
-    "west", "past", "there", "to", "into", "onto",
+    "west", "past", "there", "to", "into", "onto", "too", *_FELT_ONE_WAY,
 )  # fmt: skip
 """Words with one side before and another after that are not the same both ways ("I back up
 my laptop to the NAS")."""
@@ -216,9 +223,46 @@ margarine")."""
 _SAID_ALIKE = {
     "owes": "owe", "owed": "owe", "loves": "love", "loved": "love", "me": "i", "us": "we",
     "does": "do", "says": "say", "thinks": "think", "reckons": "reckon", "believes": "believe",
+    **{f"{verb}{ending}": verb for verb in _FELT_ONE_WAY for ending in ("s", "d")},
 }  # fmt: skip
 _SAID_ANYWAY = COPULAS | {"'s", "a", "an", "the", "my", "our", "do", "did"}
 """Words a transcript drops or contracts ("the back door key's older", "than I do")."""
+
+
+_NAMING = frozenset("call calls called address addressed refer referred".split())
+"""Words that give someone a name to be called by."""
+
+
+def _slot_just_before(reading: Reading, term: Term) -> bool:
+    """Whether the word before a term (or before its "the" or owner) is its slot: "scared of
+    the dog", not "because of her job" nor a number after "the out of hours number"."""
+    at = term.at - 1
+    if token_at(reading, at) in DETERMINERS:
+        at -= 1
+    return (
+        bool(term.slot)
+        and token_at(reading, at) == term.slot
+        and term.kind not in UNKEYED
+        and token_at(reading, at - 1) not in _CAUSE_BEFORE_OF
+    )
+
+
+_CAUSE_BEFORE_OF = frozenset(("because", "out", "instead"))
+
+
+def _at_theirs(reading: Reading, term: Term, other_slot: str) -> bool:
+    """Whether ``term`` is someone at whose home the fact is ("at Tom's", "at uncle Jim's",
+    "at Mum and Dad's") and the other fact's word before them says another part
+    (``_APART_FROM_AT_THEIRS``)."""
+    if term.slot != "at" or other_slot not in _APART_FROM_AT_THEIRS:
+        return False
+    after = reading.said_tokens[term.at + 1 : term.at + 1 + _NAME_WORDS]
+    return "'s" in takewhile(lambda word: word not in _NO_OWNER_BETWEEN, after)
+
+
+_NAME_WORDS = 4
+"""Words from someone to the "'s" of their home: "uncle jim's", "mum and dad's"."""
+_NO_OWNER_BETWEEN = PREPOSITIONS | {".", ",", ";", "!", "?"}
 
 
 def _said_words(reading: Reading) -> frozenset[str]:
@@ -665,8 +709,10 @@ class _Pair:
     def _called_otherwise(self) -> str:
         """ "The kids call my mum Nana" / "The kids call my mum Granny": what someone is called
         (the word after whom a "call" names) is its word as said, though both name a
-        grandmother."""
-        if "call" not in {term.text for term in self.new.terms + self.old.terms}:
+        grandmother; an instruction too ("Call my grandmother Nana", whose "call" no term
+        keeps), and a name given after "called" or "as" ("wants to be called Mama", "address
+        my mother as Mum")."""
+        if not _NAMING & {*self.new.said_tokens, *self.old.said_tokens}:
             return ""
         for term, other in self._matched():
             if term.text != other.text or term.text not in RELATIVES:
@@ -1205,7 +1251,6 @@ class _Pair:
             and not self._direction_clash()
             and not self._two_facts_alike()
             and self._markers_agree()
-            and self._slots_agree()
             and self._times_agree()
             and self._places_agree()
             and not self._worded_apart
@@ -1230,6 +1275,12 @@ class _Pair:
             return "whose differs: someone's own against one of many"
         if not self._counts_agree():
             return "said differently: a place in a row, a label or whom for, against how many"
+        if not self._slots_agree():
+            return (
+                "said differently: someone or something in another part (with, for, of, at theirs)"
+            )
+        if assistant_done_to(new) != assistant_done_to(old) or letting(new) != letting(old):
+            return "said differently: the assistant doing it, letting it be done or done to"
         if not joined_alike(new, old):
             return "said differently: the clauses joined by other words"
         if alone_or_together(new, old):
@@ -1369,8 +1420,19 @@ class _Pair:
 
         # A name written small in one fact ("about springsteen") is its match's person.
         matched = any(
-            frozenset((term.slot, other.slot)) in _PARTS_APART
-            and (names_someone(term) or names_someone(other))
+            (
+                (
+                    frozenset((term.slot, other.slot)) in _PARTS_APART
+                    or _at_theirs(self.new, term, other.slot)
+                    or _at_theirs(self.old, other, term.slot)
+                )
+                and (names_someone(term) or names_someone(other))
+            )
+            or (
+                frozenset((term.slot, other.slot)) in _ANY_PARTS_APART
+                and _slot_just_before(self.new, term)
+                and _slot_just_before(self.old, other)
+            )
             for term, other in self._matched()
         )
         return not matched and not any(
@@ -1691,10 +1753,20 @@ _PARTS_APART = frozenset(
         ("with", "for"), ("with", "near"), ("for", "near"), ("by", "for"), ("for", "from"),
         ("by", "about"), ("to", "about"), ("from", "about"), ("with", "about"), ("for", "about"),
         ("of", "from"), ("of", "by"), ("to", "by"), ("for", "through"), ("with", "through"),
+        ("on", "for"), ("of", "for"),
     )
 )  # fmt: skip
 """What a person after each of two words is to the fact differs: with, for, near, by; a book
-"by" someone is not one "about" them."""
+"by" someone is not one "about" them, nor a dinner "on" them (who pays) one "for" them."""
+_ANY_PARTS_APART = frozenset(
+    frozenset(pair)
+    for pair in (("of", "for"), ("at", "about"), ("with", "over"), ("around", "for"))
+)
+"""Words before anyone or anything that say another part: scared "of" the dog or "for" it, mad
+"at" Mia or "about" her, fallen out "with" Mia or "over" her."""
+_APART_FROM_AT_THEIRS = frozenset(("for", "by", "of"))
+"""Words before a person that say another part than being at their home: a party "at Tom's"
+is not one "for Tom" (though one works "at" a firm or "for" it)."""
 _TIME_BOUNDS = {"since": "start", "from": "start", "until": "end", "till": "end"}
 _TIME_SLOT_CLASHES = frozenset(
     frozenset(pair)

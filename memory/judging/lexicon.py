@@ -424,6 +424,7 @@ EXCLUSIVE_GROUPS: dict[str, tuple[str, ...]] = _members(
         "currency": "pound dollar euro yen",
         "pair-plus": "plus minus",
         "pair-lock": "locked unlocked",
+        "pair-area": "square square-sided",  # "10 square metres" / "10 metres square"
         "side": "left-hand right",
         "unit": "millimetre centimetre metre kilometre inch foot mile millilitre litre "
         "milligram gram kilogram ounce",  # "left" the direction; the verb is "leave"

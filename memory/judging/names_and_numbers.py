@@ -154,16 +154,27 @@ OWNING = frozenset("my our your his her their".split())
 DETERMINERS = frozenset("the a an my our your his her their this that these those 's".split())
 
 
+_COUNTING = DETERMINERS | {"both"}
+
+
 def noun_said(term: Term, reading: Reading) -> tuple[str, int]:
     """A word term's noun as written and its token's index, when a determiner or an owner
-    before it says it is one ("my brothers", "the tickets", "Jack's coach"); "" otherwise."""
+    before it says it is one ("my brothers", "the tickets", "Jack's coach", "both grandmas"),
+    or it is one relative said as a name ("Grandma is hosting"); "" otherwise."""
     words = term.surface.lower().split()
     if term.kind is TermKind.WORD:
         if len(words) >= 2 and words[0] in DETERMINERS:  # a subject: "my son's friends"
             tokens = reading.said_tokens
             at = next((i for i in range(term.at, len(tokens)) if tokens[i] == words[-1]), -1)
             return (words[-1], at) if at >= 0 else ("", 0)
-        if len(words) == 1 and token_at(reading, term.at - 1) in DETERMINERS:
+        before = token_at(reading, term.at - 1)
+        # A relative said as a name is written so, or begins the fact ("grandma is hosting").
+        named = (
+            term.text in RELATIVES
+            and term.text not in lexicon.ANIMALS
+            and (term.surface[:1].isupper() or term.at == 0)
+        )
+        if len(words) == 1 and (before in _COUNTING or (named and not said_plural(words[0]))):
             return words[0], term.at
     return "", 0
 

@@ -16,7 +16,7 @@ from itertools import pairwise
 from memory.judging import lexicon, markers, shape
 from memory.judging.spoken import hear
 from memory.judging.subject import SELF, Subject, subject_of
-from memory.judging.terms import Term, TermKind, is_known
+from memory.judging.terms import Term, TermKind, canonical, is_known
 from memory.judging.walker import Walker
 from memory.judging.words import (
     PREPOSITIONS,
@@ -133,7 +133,9 @@ class Reading:
 @lru_cache(maxsize=8192)
 def read(text: str) -> Reading:
     """Read one fact. Pure and cached: the same text always gives the same reading."""
-    heard = _counts_of_times(_kinds_of_person(_apply_phrases(hear(_split_hyphens(tokenize(text))))))
+    heard = _sides_squared(
+        _counts_of_times(_kinds_of_person(_apply_phrases(hear(_split_hyphens(tokenize(text))))))
+    )
     tokens = _titled(_naming_calls(_senses(heard)))
     subject = subject_of(tokens)
     copula = shape.subject_copula(tokens, subject.tokens)
@@ -334,6 +336,19 @@ _TASTES = frozenset(
 """What a "... person" likes: "a cat person", "a morning person" (not "a kind person")."""
 
 
+def _sides_squared(tokens: list[Token]) -> list[Token]:
+    """ "10 metres square" is a square of 10 metres a side (100 square metres): "square" after
+    a unit is another word than before one ("10 square metres")."""
+    return [
+        Token("square-sided", f"{tokens[index - 1].surface} {token.surface}", TokenKind.WORD)
+        if token.text == "square"
+        and index
+        and "unit" in lexicon.groups_of(canonical(tokens[index - 1].text))
+        else token
+        for index, token in enumerate(tokens)
+    ]
+
+
 def _counts_of_times(tokens: list[Token]) -> list[Token]:
     """ "3 times", "twice": one number of times ("3x"), never a count of things ("I take
     tablets twice" is not "I take two tablets"), still a number against another."""
@@ -464,7 +479,8 @@ longer ("the hamster was called Nibbles" / "... is called Nibbles")."""
 def _tense(tokens: Sequence[Token], subject: frozenset[int], change: str = "") -> str:
     """The tense of a one-clause fact, told by its copula, "will", or a verb in the past (the
     change word among them: "I changed jobs")."""
-    words = [token.text for token in tokens if token.kind is TokenKind.WORD]
+    word_tokens = [token for token in tokens if token.kind is TokenKind.WORD]
+    words = [token.text for token in word_tokens]
     if markers.past_perfect(words):
         return "past"
     if any(pair in _HAVE_GOT for pair in pairwise(words)):
@@ -476,13 +492,16 @@ def _tense(tokens: Sequence[Token], subject: frozenset[int], change: str = "") -
         not _perfect(words)
         and not any(_past_form(token) for token in tokens[comma:])
         and any(
-            word in ("have", "has") and (not index or words[index - 1] not in _NOT_NOW_BEFORE_HAVE)
-            for index, word in enumerate(words)
+            word in ("have", "has")
+            and (not index or words[index - 1] not in _NOT_NOW_BEFORE_HAVE)
+            and not _past_form(token)
+            for index, (word, token) in enumerate(zip(words, word_tokens, strict=True))
         )
     ):
         # "we have a dog called Rex", "I have a haircut booked": the having is now, whatever
-        # is said of the thing had (not "will have", "would rather have"), unless a clause of
-        # its own says what was ("ben has my book, i lent it to him")
+        # is said of the thing had (not "will have", "would rather have", nor a having said in
+        # the past: "I suffered from insomnia"), unless a clause of its own says what was ("ben
+        # has my book, i lent it to him")
         return "present"
     if _perfect(words) or any(
         word in _TIMELESS and not (word in _CALLED and before in _COPULAS)

@@ -25,6 +25,7 @@ from memory.judging.subject import verb_ending
 from memory.judging.terms import Term, TermKind
 from memory.judging.words import (
     COPULAS,
+    PREPOSITIONS,
     SUBJECT_PRONOUNS,
     TIME_PREPOSITIONS,
     stem,
@@ -45,12 +46,46 @@ _SPEAKER_PRONOUNS = frozenset(("i", "we", "me", "us"))
 
 def a_name_given(term: Term, reading: Reading) -> bool:
     """Whether a term stands where "call" puts a name: straight after whom it is given to
-    ("call my mum Nana", "calls me Grandad")."""
+    ("call my mum Nana", "calls me Grandad"), or after "called" or "as" ("to be called Mama",
+    "address her as Mum")."""
     before = token_at(reading, term.at - 1)
     return (
         before in OBJECT_PRONOUNS
+        or before in ("called", "as")
         or lexicon.lookup(lexicon.RELATIONS, before, stem(before)) is not None
     )
+
+
+def assistant_done_to(reading: Reading) -> bool:
+    """Whether a fact has something done to the assistant ("The kids speak English to you",
+    "Don't let Ben tease you"), not asked of it ("Speak English to the kids", "Could you
+    speak up", "when you talk to my gran"): a "you" after a preposition or before nothing
+    more of a clause."""
+    tokens = reading.said_tokens
+    return any(
+        word in ("you", "yourself")
+        and (
+            token_at(reading, index - 1) in PREPOSITIONS
+            or not token_at(reading, index + 1).isalpha()
+        )
+        for index, word in enumerate(tokens)
+    )
+
+
+def letting(reading: Reading) -> bool:
+    """Whether an instruction lets someone do a thing ("Don't let Tom swear"), not does it
+    (nor lets someone in: "Let the cleaner in")."""
+    tokens = reading.said_tokens
+    return any(
+        word == "let"
+        and token_at(reading, index - 1) in ("", "not", "never", "always", "please")
+        and not {"in", "out"} & set(tokens[index + 1 : index + 1 + _LET_IN_WORDS])
+        for index, word in enumerate(tokens)
+    )
+
+
+_LET_IN_WORDS = 4
+"""Words from "let" to its "in" or "out" ("let the cleaner in")."""
 
 
 def pronouns_done_to(reading: Reading, other: Reading) -> tuple[str, ...]:
@@ -503,12 +538,41 @@ def _one_way_with(before: Sequence[str]) -> bool:
     with": those hold both ways."""
     if before and before[-1] in _STAYING:
         return True
+    if _felt_towards(before):
+        return True
     if before[-2:-1] and before[-1] == "in" and before[-2] in _MOVING:
         return True
     # A thing between the leaving and "with": "leaving the spare key with Pete".
     return any(word in _LEAVING for word in before[-_THING_WORDS - 1 : -1])
 
 
+def _felt_towards(before: Sequence[str]) -> bool:
+    """Whether "with" (after the words ``before``) follows how someone is towards another: a
+    feeling or a manner after a "be" ("Tom is angry with Mia", "the dog is rough with the
+    kids", "Mum's fed up with Dad"). Not a state two share or one said from either side ("is
+    friends with", "is on holiday with", "is fine with"), nor a deed ("is living with")."""
+    near = before[-_FEELING_WORDS - 1 :]
+    be = max((index for index, word in enumerate(near) if word in _BE_WRITTEN), default=None)
+    how = near[be + 1 :] if be is not None else []
+    return bool(how) and not any(
+        word in _EITHER_WAY_ROUND
+        or word in lexicon.SYMMETRIC
+        or word in lexicon.RELATIONS
+        or word in PREPOSITIONS
+        or word.endswith("ing")
+        for word in how
+    )
+
+
+_FEELING_WORDS = 3
+"""Words a feeling or manner before "with" may take ("really fed up")."""
+_BE_WRITTEN = COPULAS | {"s", "re", "m", "be", "been", "being", "get", "gets", "got", "getting"}
+"""Forms of "be" as a text's letter runs have them ("mia's": "mia", "s")."""
+_EITHER_WAY_ROUND = frozenset(
+    "friends friendly close mates pals level even quits involved fine ok okay alright".split()
+)
+"""Words before "with" that say a state two share ("Tom is friends with Mia") or one said from
+either side ("I'm fine with spicy food" is "spicy food's fine with me")."""
 _STAYING = frozenset(
     "stay stays stayed staying stopping lodge lodges lodged lodging boarding".split()
 )

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from memory.judging import lexicon
 from memory.judging.markers import participle
 from memory.judging.terms import is_known
 from memory.judging.words import PREPOSITIONS, Token, TokenKind, clock, leads_to_a_place
@@ -343,8 +344,15 @@ def _day_part_after(tokens: Sequence[Token], start: int) -> tuple[str, int] | No
 
 def _a_place_of_someone(tokens: Sequence[Token], index: int) -> bool:
     """Whether the "'s" at ``index`` names a place by whose it is: "to the doctor's on
-    Monday", "at Tom's on Friday" (not "Tom's at work")."""
-    return leads_to_a_place([token.text for token in tokens[max(0, index - 3) : index - 1]])
+    Monday", "at Tom's on Friday", "at uncle jim's", "at mum and dad's" (not "Tom's at
+    work")."""
+    words = [token.text for token in tokens[:index]]
+    owner = 1
+    if len(words) > owner and (words[-2] in lexicon.TITLES or words[-2] in lexicon.RELATIONS):
+        owner = 2  # a title or a relative before a name: "uncle jim"
+    elif len(words) > 2 and words[-2] == "and":
+        owner = 3  # two people: "mum and dad"
+    return leads_to_a_place(words[max(0, len(words) - owner - 2) : len(words) - owner])
 
 
 def _after_a_preposition(tokens: Sequence[Token], index: int) -> bool:
