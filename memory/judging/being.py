@@ -75,8 +75,9 @@ def whose_or_both(whose: Reading, other: Reading) -> str:
     said = other.said.lower()
     for found in OWNER_AND_OWNED.finditer(whose.said.lower()):
         relative, role = found[1], found[2]
+        # kept: "my sister's carer", "Jack's mum"
         if not (_one_to_be_or_have(relative) or _a_name(relative)) or not _one_to_be_or_have(role):
-            continue  # "my sister's carer", "Jack's mum"
+            continue
         if re.search(rf"\b{re.escape(relative)}(?:,| and|:)(?: an?)? {re.escape(role)}\b", said):
             return f"whose or both: {relative}'s {role} / {relative} and {role}"
     return ""

@@ -201,9 +201,12 @@ _TALKING = frozenset(
 )
 """Verbs after which "to" names whom, as "with" does ("speak to Mum", "speak with Mum")."""
 
-_FELT_ONE_WAY = ("hate", "dislike", "despise", "detest", "adore")
+_FELT_ONE_WAY = {
+    "hate": "hated", "dislike": "disliked", "despise": "despised", "detest": "detested",
+    "loathe": "loathed", "abhor": "abhorred", "adore": "adored",
+}  # fmt: skip
 """Verbs of a feeling from the one before them for the one after ("the parrot hates Uncle
-Bob"), with their "-s" and "-d" forms said alike."""
+Bob"), with their "-s" and past forms said alike."""
 _PIVOTS = (
     "than", "above", "below", "under", "underneath", "beneath", "behind", "owe", "top", "love",
     "jealous", "afraid", "scared", "frightened", "proud", "fond", "north", "south", "east",
@@ -223,7 +226,8 @@ margarine")."""
 _SAID_ALIKE = {
     "owes": "owe", "owed": "owe", "loves": "love", "loved": "love", "me": "i", "us": "we",
     "does": "do", "says": "say", "thinks": "think", "reckons": "reckon", "believes": "believe",
-    **{f"{verb}{ending}": verb for verb in _FELT_ONE_WAY for ending in ("s", "d")},
+    **{f"{verb}s": verb for verb in _FELT_ONE_WAY},
+    **{past: verb for verb, past in _FELT_ONE_WAY.items()},
 }  # fmt: skip
 _SAID_ANYWAY = COPULAS | {"'s", "a", "an", "the", "my", "our", "do", "did"}
 """Words a transcript drops or contracts ("the back door key's older", "than I do")."""
@@ -233,21 +237,17 @@ _NAMING = frozenset("call calls called address addressed refer referred".split()
 """Words that give someone a name to be called by."""
 
 
-def _slot_just_before(reading: Reading, term: Term) -> bool:
-    """Whether the word before a term (or before its "the" or owner) is its slot: "scared of
-    the dog", not "because of her job" nor a number after "the out of hours number"."""
+def _felt_for(reading: Reading, term: Term) -> bool:
+    """Whether a term follows a feeling and its slot, straight or after its "the" or owner:
+    "scared of the dog", "mad at Mia" (not "the password of the wifi")."""
     at = term.at - 1
     if token_at(reading, at) in DETERMINERS:
         at -= 1
     return (
         bool(term.slot)
         and token_at(reading, at) == term.slot
-        and term.kind not in UNKEYED
-        and token_at(reading, at - 1) not in _CAUSE_BEFORE_OF
+        and token_at(reading, at - 1) in lexicon.FEELINGS_TOWARDS
     )
-
-
-_CAUSE_BEFORE_OF = frozenset(("because", "out", "instead"))
 
 
 def _at_theirs(reading: Reading, term: Term, other_slot: str) -> bool:
@@ -263,6 +263,7 @@ def _at_theirs(reading: Reading, term: Term, other_slot: str) -> bool:
 _NAME_WORDS = 4
 """Words from someone to the "'s" of their home: "uncle jim's", "mum and dad's"."""
 _NO_OWNER_BETWEEN = PREPOSITIONS | {".", ",", ";", "!", "?"}
+"""Words no owner's name runs across to its "'s"."""
 
 
 def _said_words(reading: Reading) -> frozenset[str]:
@@ -1412,8 +1413,9 @@ class _Pair:
         )
 
     def _slots_agree(self) -> bool:
-        """Whether each person both facts name plays the same part: "works with Ann" is not
-        "works for Ann", nor "lives near Ann"."""
+        """Whether each person both facts name plays the same part ("works with Ann" is not
+        "works for Ann", nor "lives near Ann", nor "at Ann's" "for Ann"), and each thing after
+        a feeling ("scared of the dog" is not "scared for the dog")."""
 
         def parts(side: Sequence[Term]) -> set[str]:
             return {t.slot for t in side if names_someone(t)}
@@ -1429,9 +1431,9 @@ class _Pair:
                 and (names_someone(term) or names_someone(other))
             )
             or (
-                frozenset((term.slot, other.slot)) in _ANY_PARTS_APART
-                and _slot_just_before(self.new, term)
-                and _slot_just_before(self.old, other)
+                frozenset((term.slot, other.slot)) in _FELT_PARTS_APART
+                and _felt_for(self.new, term)
+                and _felt_for(self.old, other)
             )
             for term, other in self._matched()
         )
@@ -1758,12 +1760,11 @@ _PARTS_APART = frozenset(
 )  # fmt: skip
 """What a person after each of two words is to the fact differs: with, for, near, by; a book
 "by" someone is not one "about" them, nor a dinner "on" them (who pays) one "for" them."""
-_ANY_PARTS_APART = frozenset(
-    frozenset(pair)
-    for pair in (("of", "for"), ("at", "about"), ("with", "over"), ("around", "for"))
+_FELT_PARTS_APART = frozenset(
+    frozenset(pair) for pair in (("of", "for"), ("at", "about"), ("around", "for"))
 )
-"""Words before anyone or anything that say another part: scared "of" the dog or "for" it, mad
-"at" Mia or "about" her, fallen out "with" Mia or "over" her."""
+"""Words after a feeling that say another part of anyone or anything: scared "of" the dog or
+"for" it, mad "at" Mia or "about" her, nervous "around" Dad or "for" him."""
 _APART_FROM_AT_THEIRS = frozenset(("for", "by", "of"))
 """Words before a person that say another part than being at their home: a party "at Tom's"
 is not one "for Tom" (though one works "at" a firm or "for" it)."""

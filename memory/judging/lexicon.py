@@ -424,7 +424,7 @@ EXCLUSIVE_GROUPS: dict[str, tuple[str, ...]] = _members(
         "currency": "pound dollar euro yen",
         "pair-plus": "plus minus",
         "pair-lock": "locked unlocked",
-        "pair-area": "square square-sided",  # "10 square metres" / "10 metres square"
+        "pair-area": "square-area square-sided",  # "10 square metres" / "10 metres square"
         "side": "left-hand right",
         "unit": "millimetre centimetre metre kilometre inch foot mile millilitre litre "
         "milligram gram kilogram ounce",  # "left" the direction; the verb is "leave"
@@ -553,6 +553,21 @@ SENTIMENT: dict[str, int] = {
     # Fear is not dislike, but "afraid of flying" disputes "I love flying" all the same.
     **dict.fromkeys("afraid scared terrified frightened".split(), -1),
 }
+
+# How someone feels about another, said before "with", "at", "of", "for" or "about" ("angry
+# with Mia", "scared of the dog"): the one who feels it stands before the word.
+FEELINGS_TOWARDS = frozenset(
+    "afraid scared terrified frightened mad angry cross furious livid proud nervous worried "
+    "anxious jealous sorry happy sad upset annoyed irritated frustrated disappointed pleased "
+    "impressed bored obsessed fed sulky unhappy displeased delighted thrilled besotted smitten "
+    "infatuated".split()
+)
+
+# How someone treats another, said before "with" ("the dog is rough with the kids").
+MANNERS_TOWARDS = frozenset(
+    "rough gentle strict patient impatient good kind rude harsh soft firm honest generous mean "
+    "nice careful short stern affectionate playful grumpy cold warm".split()
+)
 
 # States that mean no more than what they rule out: "I'm a vegetarian" is "I don't eat meat".
 DEFINED_BY_NEGATION = frozenset("vegetarian teetotal teetotaler single childless".split())

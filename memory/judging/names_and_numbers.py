@@ -155,6 +155,7 @@ DETERMINERS = frozenset("the a an my our your his her their this that these thos
 
 
 _COUNTING = DETERMINERS | {"both"}
+"""Words before a noun that say whether it is one or several ("both grandmas")."""
 
 
 def noun_said(term: Term, reading: Reading) -> tuple[str, int]:

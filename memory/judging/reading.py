@@ -338,15 +338,22 @@ _TASTES = frozenset(
 
 def _sides_squared(tokens: list[Token]) -> list[Token]:
     """ "10 metres square" is a square of 10 metres a side (100 square metres): "square" after
-    a unit is another word than before one ("10 square metres")."""
-    return [
-        Token("square-sided", f"{tokens[index - 1].surface} {token.surface}", TokenKind.WORD)
-        if token.text == "square"
-        and index
-        and "unit" in lexicon.groups_of(canonical(tokens[index - 1].text))
-        else token
-        for index, token in enumerate(tokens)
-    ]
+    a unit is another word than before one ("10 square metres"), and neither is the shape."""
+
+    def unit(index: int) -> bool:
+        return 0 <= index < len(tokens) and "unit" in lexicon.groups_of(
+            canonical(tokens[index].text)
+        )
+
+    result = []
+    for index, token in enumerate(tokens):
+        if token.text == "square" and unit(index - 1):
+            surface = f"{tokens[index - 1].surface} {token.surface}"
+            token = Token("square-sided", surface, TokenKind.WORD)
+        elif token.text == "square" and unit(index + 1):
+            token = Token("square-area", token.surface, TokenKind.WORD)
+        result.append(token)
+    return result
 
 
 def _counts_of_times(tokens: list[Token]) -> list[Token]:
@@ -529,8 +536,9 @@ def _tense(tokens: Sequence[Token], subject: frozenset[int], change: str = "") -
         and not (
             index + 1 < len(tokens)
             and _present_form(tokens[index + 1])
-            and not _verb(token.text)
-            and token.text not in lexicon.IRREGULAR_PAST  # "taught maths", "kept chickens"
+            and not _verb(_first_said(token))
+            and " " not in token.surface  # a phrase's verb: "suffered from migraines"
+            and _first_said(token) not in lexicon.IRREGULAR_PAST  # "taught maths", "kept hens"
         )
         for index, token in enumerate(tokens)
     )
@@ -553,9 +561,14 @@ def _past_form(token: Token) -> bool:
     and no "-eed" word ("smoked", "worked"; not "Alfred", "breed")."""
     if token.kind is not TokenKind.WORD or token.capitalised or token.text in STOP_WORDS:
         return False
-    word = token.surface.split()[0].lower()  # a phrase's first word: "worked as" is "works-as"
+    word = _first_said(token)
     regular = word.endswith("ed") and not word.endswith("eed") and len(word) > 4
     return word in lexicon.IRREGULAR_PAST or regular
+
+
+def _first_said(token: Token) -> str:
+    """A token's first word as said: a phrase's ("worked as" is "works-as")."""
+    return token.surface.split()[0].lower()
 
 
 def _speaker_role(tokens: Sequence[Token]) -> str:

@@ -46,12 +46,15 @@ _SPEAKER_PRONOUNS = frozenset(("i", "we", "me", "us"))
 
 def a_name_given(term: Term, reading: Reading) -> bool:
     """Whether a term stands where "call" puts a name: straight after whom it is given to
-    ("call my mum Nana", "calls me Grandad"), or after "called" or "as" ("to be called Mama",
-    "address her as Mum")."""
+    ("call my mum Nana", "calls me Grandad"), or after "as" or a "be" and "called" ("to be called
+    Mama", "address her as Mum")."""
     before = token_at(reading, term.at - 1)
+    named_after = before == "as" or (
+        before == "called" and token_at(reading, term.at - 2) in _BE_SAID
+    )  # "to be called Mama", not "Mum called Gran" on the phone
     return (
-        before in OBJECT_PRONOUNS
-        or before in ("called", "as")
+        named_after
+        or before in OBJECT_PRONOUNS
         or lexicon.lookup(lexicon.RELATIONS, before, stem(before)) is not None
     )
 
@@ -59,33 +62,42 @@ def a_name_given(term: Term, reading: Reading) -> bool:
 def assistant_done_to(reading: Reading) -> bool:
     """Whether a fact has something done to the assistant ("The kids speak English to you",
     "Don't let Ben tease you"), not asked of it ("Speak English to the kids", "Could you
-    speak up", "when you talk to my gran"): a "you" after a preposition or before nothing
-    more of a clause."""
+    speak up", "when you talk to my gran"): a "you" after "to", "at" or "with", before a
+    preposition or ending a clause (not "good for you", said of anyone)."""
     tokens = reading.said_tokens
     return any(
         word in ("you", "yourself")
         and (
-            token_at(reading, index - 1) in PREPOSITIONS
+            token_at(reading, index - 1) in _TOWARDS_YOU
+            or token_at(reading, index + 1) in PREPOSITIONS  # "asks you about her day"
             or not token_at(reading, index + 1).isalpha()
         )
+        and token_at(reading, index - 1) != "for"
         for index, word in enumerate(tokens)
     )
 
 
+_TOWARDS_YOU = frozenset(("to", "at", "with"))
+"""Words before a "you" something is done to."""
+
+
 def letting(reading: Reading) -> bool:
     """Whether an instruction lets someone do a thing ("Don't let Tom swear"), not does it
-    (nor lets someone in: "Let the cleaner in")."""
+    (nor lets someone or something somewhere: "Let the cleaner in", "Don't let the dog into
+    the kitchen")."""
     tokens = reading.said_tokens
     return any(
         word == "let"
         and token_at(reading, index - 1) in ("", "not", "never", "always", "please")
-        and not {"in", "out"} & set(tokens[index + 1 : index + 1 + _LET_IN_WORDS])
+        and not _LET_WHERE & set(tokens[index + 1 : index + 1 + _LET_IN_WORDS])
         for index, word in enumerate(tokens)
     )
 
 
 _LET_IN_WORDS = 4
-"""Words from "let" to its "in" or "out" ("let the cleaner in")."""
+"""Words from "let" to where ("let the cleaner in")."""
+_LET_WHERE = PREPOSITIONS | {"in", "out", "into", "inside", "outside", "upstairs", "downstairs"}
+"""Words that say where someone or something is let."""
 
 
 def pronouns_done_to(reading: Reading, other: Reading) -> tuple[str, ...]:
@@ -547,32 +559,19 @@ def _one_way_with(before: Sequence[str]) -> bool:
 
 
 def _felt_towards(before: Sequence[str]) -> bool:
-    """Whether "with" (after the words ``before``) follows how someone is towards another: a
-    feeling or a manner after a "be" ("Tom is angry with Mia", "the dog is rough with the
-    kids", "Mum's fed up with Dad"). Not a state two share or one said from either side ("is
-    friends with", "is on holiday with", "is fine with"), nor a deed ("is living with")."""
+    """Whether "with" (after the words ``before``) follows how someone feels about or treats
+    another, after a "be" ("Tom is angry with Mia", "the dog is rough with the kids", "Mum's
+    really fed up with Dad"); not a state two share ("is friends with", "is away with")."""
     near = before[-_FEELING_WORDS - 1 :]
     be = max((index for index, word in enumerate(near) if word in _BE_WRITTEN), default=None)
     how = near[be + 1 :] if be is not None else []
-    return bool(how) and not any(
-        word in _EITHER_WAY_ROUND
-        or word in lexicon.SYMMETRIC
-        or word in lexicon.RELATIONS
-        or word in PREPOSITIONS
-        or word.endswith("ing")
-        for word in how
-    )
+    return any(word in lexicon.FEELINGS_TOWARDS or word in lexicon.MANNERS_TOWARDS for word in how)
 
 
 _FEELING_WORDS = 3
 """Words a feeling or manner before "with" may take ("really fed up")."""
-_BE_WRITTEN = COPULAS | {"s", "re", "m", "be", "been", "being", "get", "gets", "got", "getting"}
-"""Forms of "be" as a text's letter runs have them ("mia's": "mia", "s")."""
-_EITHER_WAY_ROUND = frozenset(
-    "friends friendly close mates pals level even quits involved fine ok okay alright".split()
-)
-"""Words before "with" that say a state two share ("Tom is friends with Mia") or one said from
-either side ("I'm fine with spicy food" is "spicy food's fine with me")."""
+_BE_WRITTEN = COPULAS | {"s", "re", "m", "get", "gets", "got", "getting"}
+"""Forms of "be" as a text's letter runs have them ("mia's": "mia", "s"), and "get"."""
 _STAYING = frozenset(
     "stay stays stayed staying stopping lodge lodges lodged lodging boarding".split()
 )

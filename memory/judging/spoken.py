@@ -346,13 +346,23 @@ def _a_place_of_someone(tokens: Sequence[Token], index: int) -> bool:
     """Whether the "'s" at ``index`` names a place by whose it is: "to the doctor's on
     Monday", "at Tom's on Friday", "at uncle jim's", "at mum and dad's" (not "Tom's at
     work")."""
-    words = [token.text for token in tokens[:index]]
+    before = tokens[max(0, index - _OWNER_WORDS - 2) : index]
+    words = [token.text for token in before]
     owner = 1
-    if len(words) > owner and (words[-2] in lexicon.TITLES or words[-2] in lexicon.RELATIONS):
+    if len(words) > 1 and (words[-2] in lexicon.TITLES or words[-2] in lexicon.RELATIONS):
         owner = 2  # a title or a relative before a name: "uncle jim"
-    elif len(words) > 2 and words[-2] == "and":
-        owner = 3  # two people: "mum and dad"
+    elif len(words) > 2 and words[-2] == "and" and all(map(_someone, (before[-1], before[-3]))):
+        owner = 3  # two people: "mum and dad" (not "to the pub and Tom's driving")
     return leads_to_a_place(words[max(0, len(words) - owner - 2) : len(words) - owner])
+
+
+_OWNER_WORDS = 3
+"""Words an owner before "'s" may take ("mum and dad")."""
+
+
+def _someone(token: Token) -> bool:
+    """A relative, or a name written as one."""
+    return token.text in lexicon.RELATIONS or (token.capitalised and not token.initial)
 
 
 def _after_a_preposition(tokens: Sequence[Token], index: int) -> bool:

@@ -436,8 +436,8 @@ TESTERS_SETS = [
     ("memory-pairs-probe-seventy-second.tsv", 401),
     ("memory-pairs-probe-seventy-third.tsv", 266),  # gifts, celebrations, occasions
     ("memory-pairs-probe-seventy-fourth.tsv", 453),  # sizes, measures, amounts
-    ("memory-pairs-probe-seventy-fifth.tsv", 264),  # how the assistant is to behave
-    ("memory-pairs-probe-seventy-sixth.tsv", 232),  # feelings between people and pets
+    ("memory-pairs-probe-seventy-fifth.tsv", 266),  # how the assistant is to behave
+    ("memory-pairs-probe-seventy-sixth.tsv", 231),  # feelings between people and pets
 ]
 
 
@@ -795,6 +795,7 @@ def test_testers_pairs_without_an_embedder(name: str, least_right: int) -> None:
         ("Mum's fed up with Dad.", "Dad's fed up with Mum."),
         ("The parrot hates Uncle Bob.", "uncle bob hates the parrot"),
         ("Grandad can't stand Uncle Bob.", "uncle bob cant stand grandad"),
+        ("The parrot detested Uncle Bob.", "Uncle Bob detested the parrot."),
         # a name to be called by, in an instruction, after "called" or "as"
         ("Call my grandmother Nana.", "call my grandmother granny"),
         ("My wife wants to be called Mama.", "my wife wants to be called mum"),
@@ -1296,6 +1297,7 @@ def test_one_spelling_saying_two_things_is_never_merged(first: str, second: str)
         ("Tom feeds the dog.", "tom feeds the puppies"),
         # a having said in the past against one said now
         ("I suffered from insomnia.", "I suffer from insomnia."),
+        ("Mum suffered from migraines.", "Mum suffers from migraines."),
     ],
 )
 def test_a_state_said_to_hold_otherwise_is_a_conflict(first: str, second: str) -> None:
@@ -1442,6 +1444,11 @@ def test_a_state_said_to_hold_otherwise_is_a_conflict(first: str, second: str) -
         ("Speak slowly to my grandmother.", "Talk slowly when you talk to my gran."),
         ("My sister moved to Leeds for her job", "my sister moved to leeds because of her job"),
         ("The room is 10 square metres.", "the room's ten square metres"),
+        ("The password of the wifi is on the fridge", "The password for the wifi is on the fridge"),
+        ("Jack is away with Mia", "Mia is away with Jack"),
+        ("Mum called Grandma yesterday", "Mum called Gran yesterday"),
+        ("Don't let the dog in the kitchen", "Don't let the dog into the kitchen"),
+        ("Sugar is bad for you", "Sugar is bad"),
     ],
 )
 def test_the_same_state_said_otherwise_still_merges(first: str, second: str) -> None:
