@@ -250,6 +250,19 @@ def _felt_for(reading: Reading, term: Term) -> bool:
     )
 
 
+_AS_A_RULE = lexicon.FREQUENCIES["usually"]
+"""How often a deed said with no word of how often is done: as a rule."""
+
+
+def _hedged(reading: Reading) -> frozenset[str]:
+    """The hedges a fact says: "kind of religious", "kosher-style" (like it, not it)."""
+    return _HEDGES.intersection(reading.said_tokens)
+
+
+_HEDGES = frozenset(("kind-of", "style-of"))
+"""Words (as read) that say a thing only partly or like it."""
+
+
 def _at_theirs(reading: Reading, term: Term, other_slot: str) -> bool:
     """Whether ``term`` is someone at whose home the fact is ("at Tom's", "at uncle Jim's",
     "at Mum and Dad's") and the other fact's word before them says another part
@@ -998,9 +1011,17 @@ class _Pair:
 
     def _frequency(self) -> str:
         """ "Dad always locks the back door" / "Dad sometimes locks ...": the same deed, done
-        as often as two different words say, and nothing else differs."""
+        as often as two different words say (or one and none: "Sarah collects the kids on
+        Sundays" / "... sometimes collects ..."), and nothing else differs."""
         new, old = self.new.frequency, self.old.frequency
-        if not new or not old or lexicon.FREQUENCIES[new] == lexicon.FREQUENCIES[old]:
+        if not new and not old:
+            return ""
+        if not new or not old:
+            # A deed said with no word of how often is its rule: "usually" or "always" say
+            # no more, "sometimes" says less ("Sarah collects the kids on Sundays").
+            if lexicon.FREQUENCIES[new or old] >= _AS_A_RULE:
+                return ""
+        elif lexicon.FREQUENCIES[new] == lexicon.FREQUENCIES[old]:
             return ""
         rest = [
             term
@@ -1008,7 +1029,7 @@ class _Pair:
             if term.surface.lower() not in lexicon.FREQUENCIES
         ]
         if self.shared_keyed and not significant(rest):
-            return f"how often differs: {new} / {old}"
+            return f"how often differs: {new or '-'} / {old or '-'}"
         return ""
 
     def _value(self) -> str:
@@ -1286,6 +1307,8 @@ class _Pair:
             return "said differently: the clauses joined by other words"
         if alone_or_together(new, old):
             return "said differently: alone against together"
+        if _hedged(new) != _hedged(old):
+            return "said differently: hedged, or like a thing, against it"
         if over(new) != over(old):
             return f"said differently: {over(new) or '-'} / {over(old) or '-'}"
         if compound_reversed(new, old) or compound_reversed(old, new):

@@ -790,8 +790,14 @@ PHRASES: dict[tuple[str, ...], tuple[str, ...]] = {
     ("go", "back", "to"): ("switched", "to"),
     ("a", "lot"): (),
     ("a", "bit"): (),
-    ("kind", "of"): (),
-    ("sort", "of"): (),
+    # a hedge ("Grandpa kind of keeps Shabbat"), not a kind of a thing ("every kind of nut")
+    ("kind", "of"): ("kind-of",),
+    ("sort", "of"): ("kind-of",),
+    **{
+        (before, kind, "of"): (before,)
+        for before in ("a", "any", "every", "this", "that", "what", "some")
+        for kind in ("kind", "sort")
+    },
 }
 
 

@@ -308,8 +308,10 @@ def _split_hyphens(tokens: Sequence[Token]) -> list[Token]:
             continue
         for index, part in enumerate(token.surface.split("-")):
             # Each part is a word of its own: "five-a-side" says the number 5; "near-" hedges
-            # what follows ("near-native", "near-fluent"), as "nearly" does.
+            # what follows ("near-native", "near-fluent"), as "nearly" does; "-style" says
+            # like it, not it ("kosher-style food" is not kosher).
             part = "nearly" if index == 0 and part.lower() == "near" else part
+            part = "style-of" if index and part.lower() == "style" else part
             split.extend(word_tokens(part, token.initial and not index))
     return split
 
@@ -453,8 +455,9 @@ _WANTED_SO = frozenset("prefer prefers want wants like likes need needs".split()
 _NOT_NOW_BEFORE_HAVE = frozenset(
     "will would 'd shall should could might may must can to rather".split()
 )
-_HAVE_GOT = frozenset((("have", "got"), ("has", "got")))
-"""A having now, not a perfect: "I've got a cold", "she has got two sons"."""
+_HAVING = frozenset(("have", "has", "'s"))
+"""Words before "got" (perhaps with one between) that make it a having now, not a perfect:
+"I've got a cold", "she has got two sons", "mum's actually got five brothers"."""
 _NO_VERB_BEFORE = frozenset(
     "get gets getting be being a an the my our your his her their its this that for during".split()
 )
@@ -490,8 +493,12 @@ def _tense(tokens: Sequence[Token], subject: frozenset[int], change: str = "") -
     words = [token.text for token in word_tokens]
     if markers.past_perfect(words):
         return "past"
-    if any(pair in _HAVE_GOT for pair in pairwise(words)):
-        return "present"  # "I've got a cold" has it now, as "I have a cold" does
+    said = [token.text for token in tokens]
+    if any(
+        got == "got" and _HAVING & set(said[max(0, index - 2) : index])
+        for index, got in enumerate(said)
+    ):
+        return "present"  # "I've got a cold", "mum's actually got five brothers": had now
     if "had" in words and not _perfect(words):
         return "past"  # "We had a dog", "we had a dog called Rex"
     comma = next((i for i, token in enumerate(tokens) if token.text == ","), len(tokens))
@@ -558,12 +565,18 @@ def _verb(word: str) -> bool:
 
 def _past_form(token: Token) -> bool:
     """A verb in the simple past: an irregular one, or a word ending in "-ed" that is no name
-    and no "-eed" word ("smoked", "worked"; not "Alfred", "breed")."""
-    if token.kind is not TokenKind.WORD or token.capitalised or token.text in STOP_WORDS:
+    and no "-eed" word ("smoked", "worked"; not "Alfred", "breed"); "got" and "did" too, small
+    words though they are ("Tom got his black belt", "I did my first triathlon")."""
+    if token.kind is not TokenKind.WORD or token.capitalised:
+        return False
+    if token.text in STOP_WORDS and token.text not in _SMALL_PASTS:
         return False
     word = _first_said(token)
     regular = word.endswith("ed") and not word.endswith("eed") and len(word) > 4
     return word in lexicon.IRREGULAR_PAST or regular
+
+
+_SMALL_PASTS = frozenset(("got", "did"))
 
 
 def _first_said(token: Token) -> str:

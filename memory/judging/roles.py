@@ -374,8 +374,9 @@ def possessors(reading: Reading) -> set[str]:
     return named | pronouns
 
 
-OWNER_AND_OWNED = re.compile(r"\b(\w+)'s\s+(?=(\w+))")
-"""A word's "'s" of whose and the word after it: "sister's carer"."""
+OWNER_AND_OWNED = re.compile(r"\b(\w+)(?:'s|(?<=s)')\s+(?=(\w+))")
+"""A word's "'s" (or a plural's "'") of whose and the word after it: "sister's carer", "the
+Patels' drill"."""
 SOMEONE_THERE = re.compile(
     r"^\s*(\w+)(?:'s| is) (?:in|at|on|by|with|near|upstairs|downstairs|outside|inside|out|home)\b"
 )

@@ -350,12 +350,25 @@ def as_said(text: str) -> str:
     full stop dropped, "maths" as "math", "the user" as the speaker, a "'s" that is "is" written
     so, "neither ... nor" after its word."""
     text = unicodedata.normalize("NFKC", text).replace("\u2019", "'").replace("\u2018", "'")
+    text = _SIGN.sub(lambda match: f" {_SIGNS[match[1]]} ", text)
     text = _MATHS.sub(r"\1", _TITLE_STOP.sub(r"\1", text))
     text = _THE_USER.sub("I", _THE_USERS.sub("my", text))
     text = _SAID_IS.sub(r"\1 is \2", text)
     text = _IS_BEFORE_WORD.sub(_is_unless_a_place, text)
     text = _DENIED_ALLERGY.sub(_denied_allergy, text)
     return _NEITHER.sub(_neither, text)
+
+
+_SIGNS = {
+    "<": "less than",
+    ">": "more than",
+    "\u2264": "at most",
+    "\u2265": "at least",
+    "+": "plus",
+}
+_SIGN = re.compile(r"(?:(?<=\s)|^)([<>\u2264\u2265+])\s*(?=\d)")
+"""A sign before a number, said as words ("PB: <22 min", "the +73kg class"; a minus is read
+with its number)."""
 
 
 # A note that denies a state: "Allergy: not peanuts", "allergy no longer cats" is "not
