@@ -553,6 +553,8 @@ def _one_way_with(before: Sequence[str]) -> bool:
         return True
     if _felt_towards(before):
         return True
+    if before and _a_time_shared_out(before[-1]):
+        return True  # "Mondays with me, Tuesdays with Sarah": whose each time is
     if before[-2:-1] and before[-1] == "in" and before[-2] in _MOVING:
         return True
     # A thing between the leaving and "with": "leaving the spare key with Pete".
@@ -569,6 +571,19 @@ def _felt_towards(before: Sequence[str]) -> bool:
     return any(word in lexicon.FEELINGS_TOWARDS or word in lexicon.MANNERS_TOWARDS for word in how)
 
 
+def _a_time_shared_out(word: str) -> bool:
+    """A day or a part of the year or week that a schedule gives to someone ("weekends with
+    dad", "odd years with me", "week b with sarah")."""
+    groups = lexicon.groups_of(lexicon.SYNONYMS.get(word, word).removesuffix("s"))
+    return word in _SHARED_OUT_TIMES or bool(set(groups) & _SHARED_OUT_GROUPS)
+
+
+_SHARED_OUT_TIMES = frozenset(
+    "week weeks weekend weekends weekday weekdays year years half term time holidays a b eve day "
+    "easter christmas birthdays".split()
+)
+"""Words for a stretch of time a schedule shares out."""
+_SHARED_OUT_GROUPS = frozenset(("weekday", "daypart", "month", "season"))
 _FEELING_WORDS = 3
 """Words a feeling or manner before "with" may take ("really fed up")."""
 _BE_WRITTEN = COPULAS | {"s", "re", "m", "get", "gets", "got", "getting"}
