@@ -22,7 +22,7 @@ from memory.judging.names_and_numbers import (
 )
 from memory.judging.reading import OBJECT_PRONOUNS, Attitude, Reading
 from memory.judging.subject import verb_ending
-from memory.judging.terms import Term, TermKind
+from memory.judging.terms import Term, TermKind, canonical
 from memory.judging.words import (
     COPULAS,
     PREPOSITIONS,
@@ -574,7 +574,7 @@ def _felt_towards(before: Sequence[str]) -> bool:
 def _a_time_shared_out(word: str) -> bool:
     """A day or a part of the year or week that a schedule gives to someone ("weekends with
     dad", "odd years with me", "week b with sarah")."""
-    groups = lexicon.groups_of(lexicon.SYNONYMS.get(word, word).removesuffix("s"))
+    groups = lexicon.groups_of(canonical(word))
     return word in _SHARED_OUT_TIMES or bool(set(groups) & _SHARED_OUT_GROUPS)
 
 
